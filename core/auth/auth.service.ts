@@ -1,0 +1,105 @@
+import { type Clock, addSeconds } from "../../lib/clock";
+import { AppError } from "../../lib/errors";
+import { hashToken, newToken } from "../../lib/tokens";
+import { validate } from "../../lib/validation";
+import type { PublicUser } from "../accounts/accounts.schema";
+import { toPublicUser } from "../accounts/accounts.service";
+import type { UsersRepository } from "../accounts/users.repository";
+import type { RateLimitService } from "../rate-limit/rate-limit.service";
+import { LOGIN_FAILED_MESSAGE, type LoginInput, loginSchema } from "./auth.schema";
+import { dummyPasswordHash, verifyPassword } from "./password";
+import type { SessionsRepository } from "./sessions.repository";
+
+/** A session without 'Remember me' ends with the browser and, server-side, after 12 hours. */
+export const SHORT_SESSION_SECONDS = 12 * 3600;
+export const LOGIN_LIMITS = {
+  perAccount: { max: 5, windowSeconds: 15 * 60 },
+  perIp: { max: 30, windowSeconds: 15 * 60 },
+};
+
+export type Authenticated = {
+  user: PublicUser;
+  sessionId: number;
+  expiresAt: string;
+  remember: boolean;
+};
+
+export type LoginResult = Authenticated & { token: string };
+
+export function createAuthService(deps: {
+  users: UsersRepository;
+  sessions: SessionsRepository;
+  rateLimit: RateLimitService;
+  clock: Clock;
+  sessionTtlSeconds: number;
+}) {
+  const { users, sessions, rateLimit, clock } = deps;
+
+  const loginLimits = (email: string, ip: string) => [
+    { key: `login:account:${email}`, ...LOGIN_LIMITS.perAccount },
+    { key: `login:ip:${ip}`, ...LOGIN_LIMITS.perIp },
+  ];
+
+  return {
+    /**
+     * Checks the credentials and opens a session. An unknown e-mail, a wrong
+     * password and a deactivated account all give the same 401 after the same
+     * amount of work, so that the answer reveals nothing about accounts.
+     */
+    async login(input: LoginInput, client: { ip: string; userAgent?: string | null }): Promise<LoginResult> {
+      const parsed = validate(loginSchema, input);
+      if (!parsed.success) throw new AppError("validation", "The given data was invalid.", { errors: parsed.errors });
+      const email = parsed.data.email.toLowerCase();
+      const limits = loginLimits(email, client.ip);
+      await rateLimit.assertNotLimited(limits, "Too many login attempts. Please try again later.");
+
+      const user = await users.findByEmail(email);
+      const passwordOk = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), parsed.data.password);
+      if (!user || !user.password_hash || !passwordOk || user.is_active !== 1) {
+        await rateLimit.record(limits);
+        throw new AppError("unauthorized", LOGIN_FAILED_MESSAGE);
+      }
+      await rateLimit.reset(limits[0].key);
+
+      const now = clock();
+      const remember = parsed.data.remember;
+      const expiresAt = addSeconds(now, remember ? deps.sessionTtlSeconds : SHORT_SESSION_SECONDS).toISOString();
+      const token = newToken();
+      await sessions.deleteExpiredForUser(user.id, now.toISOString());
+      const session = await sessions.insert({
+        user_id: user.id,
+        token_hash: hashToken(token),
+        remember: remember ? 1 : 0,
+        expires_at: expiresAt,
+        created_at: now.toISOString(),
+        ip: client.ip,
+        user_agent: client.userAgent?.slice(0, 400) ?? null,
+      });
+      return { token, user: toPublicUser(user), sessionId: session.id, expiresAt, remember };
+    },
+
+    /** The signed-in user for a token, or null when it is unknown, expired or revoked. */
+    async authenticate(token: string | null | undefined): Promise<Authenticated | null> {
+      if (!token || token.length > 200) return null;
+      const row = await sessions.findActive(hashToken(token), clock().toISOString());
+      if (!row) return null;
+      const { session_id, session_expires_at, session_remember, ...user } = row;
+      return {
+        user: toPublicUser(user),
+        sessionId: session_id,
+        expiresAt: session_expires_at,
+        remember: session_remember === 1,
+      };
+    },
+
+    async logout(token: string | null | undefined): Promise<void> {
+      if (token) await sessions.deleteByTokenHash(hashToken(token));
+    },
+
+    /** Ends every session of a user (password change, deactivation), optionally keeping one. */
+    async revokeUserSessions(userId: number, exceptSessionId?: number): Promise<void> {
+      await sessions.deleteForUser(userId, exceptSessionId);
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

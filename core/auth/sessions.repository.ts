@@ -1,0 +1,34 @@
+import type { Insertable, Kysely } from "kysely";
+import type { Database, SessionsTable } from "../../db/types";
+
+export function createSessionsRepository(db: Kysely<Database>) {
+  return {
+    async insert(row: Insertable<SessionsTable>) {
+      return db.insertInto("sessions").values(row).returningAll().executeTakeFirstOrThrow();
+    },
+    /** The session and its user, if the token is known, unexpired and the user active. */
+    async findActive(tokenHash: string, now: string) {
+      return db
+        .selectFrom("sessions")
+        .innerJoin("users", "users.id", "sessions.user_id")
+        .selectAll("users")
+        .select(["sessions.id as session_id", "sessions.expires_at as session_expires_at", "sessions.remember as session_remember"])
+        .where("sessions.token_hash", "=", tokenHash)
+        .where("sessions.expires_at", ">", now)
+        .where("users.is_active", "=", 1)
+        .executeTakeFirst();
+    },
+    async deleteByTokenHash(tokenHash: string) {
+      await db.deleteFrom("sessions").where("token_hash", "=", tokenHash).execute();
+    },
+    async deleteForUser(userId: number, exceptSessionId?: number) {
+      let query = db.deleteFrom("sessions").where("user_id", "=", userId);
+      if (exceptSessionId !== undefined) query = query.where("id", "!=", exceptSessionId);
+      await query.execute();
+    },
+    async deleteExpiredForUser(userId: number, now: string) {
+      await db.deleteFrom("sessions").where("user_id", "=", userId).where("expires_at", "<=", now).execute();
+    },
+  };
+}
+export type SessionsRepository = ReturnType<typeof createSessionsRepository>;

@@ -1,0 +1,45 @@
+import type { Clock } from "../../lib/clock";
+import type { SettingsRepository } from "./settings.repository";
+
+/** The keys of SPEC §1 and §3 plus the site's name and tagline. */
+export const SETTING_KEYS = [
+  "site.name",
+  "site.tagline",
+  "site.email",
+  "site.phone",
+  "site.twitter",
+  "site.youtube",
+  "site.linkedin",
+] as const;
+export type SettingKey = (typeof SETTING_KEYS)[number];
+export type SiteSettings = Record<SettingKey, string>;
+
+export const DEFAULT_SETTINGS: SiteSettings = {
+  "site.name": "Masthead",
+  "site.tagline": "International association of marine electronics companies",
+  "site.email": "",
+  "site.phone": "",
+  "site.twitter": "",
+  "site.youtube": "",
+  "site.linkedin": "",
+};
+
+export function createSettingsService(deps: { repository: SettingsRepository; clock: Clock }) {
+  return {
+    async getAll(): Promise<SiteSettings> {
+      const rows = await deps.repository.getMany(SETTING_KEYS);
+      const settings = { ...DEFAULT_SETTINGS };
+      for (const row of rows) settings[row.key as SettingKey] = row.value;
+      return settings;
+    },
+    async set(values: Partial<SiteSettings>): Promise<void> {
+      const now = deps.clock().toISOString();
+      for (const [key, value] of Object.entries(values)) {
+        if ((SETTING_KEYS as readonly string[]).includes(key) && typeof value === "string") {
+          await deps.repository.upsert(key, value, now);
+        }
+      }
+    },
+  };
+}
+export type SettingsService = ReturnType<typeof createSettingsService>;

@@ -1,0 +1,225 @@
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+
+/**
+ * Table shapes shared by both dialects. Timestamps are ISO-8601 UTC strings
+ * (e.g. 2026-11-22T15:04:05.000Z) and dates are YYYY-MM-DD strings, so that
+ * ordering and month filters behave the same on SQLite and PostgreSQL.
+ * Booleans are 0/1 integers on both dialects for the same reason.
+ */
+type Timestamp = string;
+type Flag = number;
+
+export interface UsersTable {
+  id: Generated<number>;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone_number: string | null;
+  avatar: string | null;
+  role: "admin" | "member";
+  password_hash: string | null;
+  is_active: Flag;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  remember: Flag;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface OneTimeTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: "password_reset" | "invitation";
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  reset_at: Timestamp;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: Timestamp;
+}
+
+export interface PagesTable {
+  id: Generated<number>;
+  url: string;
+  title: string;
+  content: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PaperCategoriesTable {
+  id: Generated<number>;
+  parent_id: number | null;
+  slug: string;
+  name: string;
+  title: string | null;
+  title_description: string | null;
+  description: string | null;
+  content: string | null;
+  view_type: string | null;
+  is_active: Flag;
+  is_root: Flag;
+  image: string | null;
+  position: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PapersTable {
+  id: Generated<number>;
+  papers_category_id: number;
+  name: string;
+  meeting: string | null;
+  description: string | null;
+  number: string | null;
+  organization: string | null;
+  reference: string | null;
+  revision: string | null;
+  version: string | null;
+  date: string | null;
+  publication_date: string | null;
+  forecast_date: string | null;
+  uploaded_file: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MeetingsTable {
+  id: Generated<number>;
+  slug: string;
+  title: string;
+  type: string;
+  meeting_type: string | null;
+  organization: string | null;
+  start_date: string;
+  end_date: string | null;
+  location: string | null;
+  information: string | null;
+  health: string | null;
+  registration: string | null;
+  content_title: string | null;
+  content: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MeetingImagesTable {
+  id: Generated<number>;
+  meeting_id: number;
+  path: string;
+  width: number | null;
+  height: number | null;
+  position: number;
+  created_at: Timestamp;
+}
+
+export interface SchedulesTable {
+  id: Generated<number>;
+  event_id: number;
+  meeting_date: string;
+  is_evening: Flag;
+  start: string | null;
+  finish: string | null;
+  meeting_date_info: string | null;
+  description: string | null;
+}
+
+export interface SponsorsTable {
+  id: Generated<number>;
+  event_id: number;
+  name: string;
+  link: string | null;
+  image: string | null;
+  position: number;
+}
+
+export interface NewsPostsTable {
+  id: Generated<number>;
+  slug: string;
+  title: string;
+  content: string;
+  author_name: string | null;
+  image: string | null;
+  image_width: number | null;
+  image_height: number | null;
+  published_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface JoinRequestsTable {
+  id: Generated<number>;
+  kind: "join" | "registration";
+  meeting_id: number | null;
+  company_name: string;
+  representative_name: string;
+  email: string;
+  phone_number: string;
+  page_path: string | null;
+  ip: string | null;
+  handled_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface MemberCompaniesTable {
+  id: Generated<number>;
+  name: string;
+  country: string;
+  website: string | null;
+  logo: string | null;
+  joined_year: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SearchDocumentsTable {
+  id: Generated<number>;
+  kind: string;
+  ref_id: string;
+  url: string;
+  title: string;
+  body: string;
+  updated_at: Timestamp;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  one_time_tokens: OneTimeTokensTable;
+  rate_limits: RateLimitsTable;
+  settings: SettingsTable;
+  pages: PagesTable;
+  paper_categories: PaperCategoriesTable;
+  papers: PapersTable;
+  meetings: MeetingsTable;
+  meeting_images: MeetingImagesTable;
+  schedules: SchedulesTable;
+  sponsors: SponsorsTable;
+  news_posts: NewsPostsTable;
+  join_requests: JoinRequestsTable;
+  member_companies: MemberCompaniesTable;
+  search_documents: SearchDocumentsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;

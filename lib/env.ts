@@ -1,0 +1,153 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The only place that reads process.env. Everything else receives a Config.
+ * A bad value stops the process at start with a message naming the variable.
+ */
+
+const DURATION = /^(\d+)\s*(s|m|h|d)?$/;
+const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86400 } as const;
+
+/** Parses "30d", "12h", "90m", "45s" or a bare number of seconds into seconds. */
+export function parseDurationSeconds(value: string): number | null {
+  const match = DURATION.exec(value.trim());
+  if (!match) return null;
+  const unit = (match[2] ?? "s") as keyof typeof UNIT_SECONDS;
+  const seconds = Number(match[1]) * UNIT_SECONDS[unit];
+  return seconds > 0 ? seconds : null;
+}
+
+const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const integer = (fallback: number, min: number, max: number) =>
+  z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(fallback));
+
+const schema = z.object({
+  NODE_ENV: z.preprocess(
+    emptyToUndefined,
+    z.enum(["development", "production", "test"]).default("production"),
+  ),
+  PORT: integer(3000, 1, 65535),
+  HOST: z.preprocess(emptyToUndefined, z.string().default("127.0.0.1")),
+  BASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://example.org" })
+      .optional(),
+  ),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./data")),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^(postgres|postgresql):\/\//.test(v) || /^(sqlite|file):/.test(v), {
+        message: "must start with postgres:// (PostgreSQL) or sqlite: (a SQLite file path)",
+      })
+      .optional(),
+  ),
+  SESSION_TTL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default("30d")
+      .transform((v, ctx) => {
+        const seconds = parseDurationSeconds(v);
+        if (seconds === null) {
+          ctx.addIssue({ code: "custom", message: "must be a duration such as 30d, 12h or 3600" });
+          return z.NEVER;
+        }
+        return seconds;
+      }),
+  ),
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  ),
+  MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default("Masthead <no-reply@localhost>")),
+  ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email({ error: "must be an e-mail address" }).optional()),
+  ADMIN_PASSWORD: z.preprocess(
+    emptyToUndefined,
+    z.string().min(10, { error: "must be at least 10 characters" }).optional(),
+  ),
+  UPLOAD_MAX_BYTES: integer(10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+  BODY_MAX_BYTES: integer(1024 * 1024, 1024, 100 * 1024 * 1024),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  ),
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(["true", "false", "1", "0"])
+      .default("false")
+      .transform((v) => v === "true" || v === "1"),
+  ),
+});
+
+export type Config = {
+  env: "development" | "production" | "test";
+  port: number;
+  host: string;
+  baseUrl: URL;
+  dataDir: string;
+  uploadsDir: string;
+  database: { dialect: "sqlite"; file: string } | { dialect: "postgres"; url: string };
+  sessionTtlSeconds: number;
+  smtpUrl?: string;
+  mailFrom: string;
+  admin?: { email: string; password: string };
+  uploadMaxBytes: number;
+  bodyMaxBytes: number;
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  trustProxy: boolean;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`),
+    );
+  }
+  const v = parsed.data;
+  if ((v.ADMIN_EMAIL && !v.ADMIN_PASSWORD) || (!v.ADMIN_EMAIL && v.ADMIN_PASSWORD)) {
+    throw new ConfigError([
+      `${v.ADMIN_EMAIL ? "ADMIN_PASSWORD" : "ADMIN_EMAIL"}: must be set together with ${v.ADMIN_EMAIL ? "ADMIN_EMAIL" : "ADMIN_PASSWORD"}`,
+    ]);
+  }
+  const dataDir = path.resolve(v.DATA_DIR);
+  const baseUrl = new URL(v.BASE_URL ?? `http://localhost:${v.PORT}`);
+  let database: Config["database"];
+  if (v.DATABASE_URL && /^postgres(ql)?:\/\//.test(v.DATABASE_URL)) {
+    database = { dialect: "postgres", url: v.DATABASE_URL };
+  } else if (v.DATABASE_URL) {
+    database = { dialect: "sqlite", file: path.resolve(v.DATABASE_URL.replace(/^(sqlite|file):(\/\/)?/, "")) };
+  } else {
+    database = { dialect: "sqlite", file: path.join(dataDir, "site.db") };
+  }
+  return {
+    env: v.NODE_ENV,
+    port: v.PORT,
+    host: v.HOST,
+    baseUrl,
+    dataDir,
+    uploadsDir: path.join(dataDir, "uploads"),
+    database,
+    sessionTtlSeconds: v.SESSION_TTL,
+    smtpUrl: v.SMTP_URL,
+    mailFrom: v.MAIL_FROM,
+    admin: v.ADMIN_EMAIL && v.ADMIN_PASSWORD ? { email: v.ADMIN_EMAIL, password: v.ADMIN_PASSWORD } : undefined,
+    uploadMaxBytes: v.UPLOAD_MAX_BYTES,
+    bodyMaxBytes: v.BODY_MAX_BYTES,
+    logLevel: v.LOG_LEVEL,
+    trustProxy: v.TRUST_PROXY,
+  };
+}

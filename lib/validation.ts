@@ -1,0 +1,20 @@
+import type { z } from "zod";
+import type { FieldErrors } from "./errors";
+
+export type Validated<T> = { success: true; data: T } | { success: false; errors: FieldErrors };
+
+/**
+ * Runs a shared schema over untrusted input. Invalid input is a value, not an
+ * exception: callers answer 422 with the field messages.
+ */
+export function validate<S extends z.ZodType>(schema: S, input: unknown): Validated<z.output<S>> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return { success: true, data: parsed.data };
+  const errors: FieldErrors = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path.length > 0 ? issue.path.join(".") : "_";
+    errors[field] ??= [];
+    if (!errors[field].includes(issue.message)) errors[field].push(issue.message);
+  }
+  return { success: false, errors };
+}
