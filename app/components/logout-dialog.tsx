@@ -1,0 +1,29 @@
+import { Dialog } from "radix-ui";
+import { useEffect } from "react";
+import { Form, useLocation } from "react-router";
+
+/** SPEC §2 'Logout modal': closes on route change, max width 450. */
+export function LogoutDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const location = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: closing is the reaction to a new location
+  useEffect(() => onOpenChange(false), [location.key]);
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-navy-950/60" />
+        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[90%] max-w-[450px] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-2xl">
+          <Dialog.Title className="font-display text-2xl font-bold text-navy-900">Logout?</Dialog.Title>
+          <Dialog.Description className="mt-2 text-slate-600">Do you want to logout of your account?</Dialog.Description>
+          <div className="mt-6 flex justify-end gap-3">
+            <Dialog.Close className="btn-outline">Cancel</Dialog.Close>
+            <Form method="post" action="/logout">
+              <button type="submit" className="btn-primary">
+                Confirm
+              </button>
+            </Form>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,95 @@
+import type { ReactNode } from "react";
+import {
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useRouteLoaderData,
+} from "react-router";
+import { Toaster } from "sonner";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { LogoMark } from "./components/logo";
+import { getRequestContext } from "./context";
+import { useNonce } from "./lib/nonce";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services, auth } = getRequestContext(context);
+  const settings = await services.settings.getAll();
+  return { settings, user: auth?.user ?? null };
+}
+
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0a2342" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen">
+        {children}
+        <Toaster position="top-right" richColors closeButton />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  let status = 500;
+  let message = "Something went wrong on our side. Please try again in a moment.";
+  let detail: string | undefined;
+  if (isRouteErrorResponse(error)) {
+    status = error.status;
+    message =
+      status === 404
+        ? "This page could not be found"
+        : typeof error.data === "string" && error.data
+          ? error.data
+          : error.statusText || message;
+  } else if (import.meta.env.DEV && error instanceof Error) {
+    message = error.message;
+    detail = error.stack;
+  }
+  return (
+    <main className="flex min-h-screen flex-col items-center justify-center bg-navy-50 px-6 py-16 text-center">
+      <title>{`${status} · ${status === 404 ? "Page not found" : "Error"}`}</title>
+      <LogoMark className="h-14 w-14" />
+      <p className="mt-8 font-display text-7xl font-bold text-navy-900" aria-hidden="true">
+        {status}
+      </p>
+      <h1 className="mt-4 max-w-xl text-xl font-semibold text-slate-800">
+        <span className="sr-only">Error {status}: </span>
+        {message}
+      </h1>
+      {status === 404 ? (
+        <Link to="/" className="btn-primary mt-8">
+          Back to the home page
+        </Link>
+      ) : (
+        <a href="/" className="btn-outline mt-8">
+          Go to the home page
+        </a>
+      )}
+      {detail ? <pre className="mt-8 max-w-3xl overflow-auto text-left text-xs text-slate-600">{detail}</pre> : null}
+    </main>
+  );
+}

@@ -1,0 +1,53 @@
+import { ArrowLeft, LogIn, LogOut } from "lucide-react";
+import { Form, Link, Outlet } from "react-router";
+import { DEFAULT_SETTINGS } from "../../../core/settings/settings.service";
+import { Logo } from "../../components/logo";
+import { guards } from "../../lib/guards";
+import { useRootData } from "../../root";
+
+export const middleware = guards("auth", "admin");
+
+/** SPEC §2 'Admin layout'. */
+export default function AdminLayout() {
+  const root = useRootData();
+  const settings = root?.settings ?? DEFAULT_SETTINGS;
+  const user = root?.user ?? null;
+  return (
+    <div className="flex min-h-screen flex-col bg-slate-50">
+      <header className="bg-navy-900 text-white">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-4 px-4 py-3 sm:px-6">
+          <div className="flex items-center gap-6">
+            <Link to="/manager" aria-label="Admin home">
+              <Logo name={settings["site.name"]} inverted />
+            </Link>
+            <Link to="/" className="hidden items-center gap-1.5 text-sm text-navy-100 hover:text-white sm:flex">
+              <ArrowLeft className="h-4 w-4" aria-hidden="true" />
+              Back to home
+            </Link>
+          </div>
+          {user ? (
+            <div className="flex items-center gap-4">
+              <p className="text-sm text-navy-100">
+                You're logged in as: <strong className="text-white">{user.role.name}</strong>
+              </p>
+              <Form method="post" action="/logout">
+                <button type="submit" className="btn border border-white/30 text-white hover:bg-white/10">
+                  <LogOut className="h-4 w-4" aria-hidden="true" />
+                  Logout
+                </button>
+              </Form>
+            </div>
+          ) : (
+            <Link to="/login" className="btn-accent">
+              <LogIn className="h-4 w-4" aria-hidden="true" />
+              Login as Member
+            </Link>
+          )}
+        </div>
+      </header>
+      <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-10 sm:px-6">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

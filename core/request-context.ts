@@ -1,0 +1,18 @@
+import type { Logger } from "../lib/logger";
+import type { Authenticated } from "./auth/auth.service";
+import type { Services } from "./services";
+
+/**
+ * What the HTTP layer hands to every loader, action and middleware: the
+ * services, the signed-in user (if any) and facts about the request.
+ */
+export type RequestContext = {
+  services: Services;
+  auth: Authenticated | null;
+  sessionToken: string | null;
+  client: { ip: string; userAgent: string | null };
+  nonce: string;
+  requestId: string;
+  secureCookies: boolean;
+  logger: Logger;
+};

@@ -1,0 +1,38 @@
+import { Hono } from "hono";
+import { clearSessionCookie, sessionCookie } from "../../core/auth/auth.cookie";
+import { loginSchema } from "../../core/auth/auth.schema";
+import { validate } from "../../lib/validation";
+import type { AppEnv, Runtime } from "../env";
+import { access, ok, readBody, unprocessable } from "./http";
+
+/** SPEC §7 'Session': login, the current user, logout. */
+export function authRoutes(runtime: Runtime) {
+  const { services, config } = runtime;
+  const secure = config.baseUrl.protocol === "https:";
+  const api = new Hono<AppEnv>();
+
+  api.post("/login", access.public, async (c) => {
+    const input = validate(loginSchema, await readBody(c));
+    if (!input.success) return unprocessable(c, input.errors);
+    const result = await services.auth.login(input.data, {
+      ip: c.var.clientIp,
+      userAgent: c.req.header("user-agent") ?? null,
+    });
+    // Browsers using the API get the same httpOnly session as the login form.
+    c.header(
+      "Set-Cookie",
+      sessionCookie(result.token, { secure, maxAgeSeconds: result.remember ? config.sessionTtlSeconds : undefined }),
+    );
+    return ok(c, { access_token: result.token, expires_at: result.expiresAt, user: result.user });
+  });
+
+  api.get("/dashboard/user", access.member, (c) => ok(c, { user: c.var.auth?.user }));
+
+  api.post("/dashboard/logout", access.member, async (c) => {
+    await services.auth.logout(c.var.sessionToken);
+    c.header("Set-Cookie", clearSessionCookie({ secure }));
+    return ok(c, { message: "Logged out." });
+  });
+
+  return api;
+}

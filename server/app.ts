@@ -1,0 +1,123 @@
+import path from "node:path";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { Hono } from "hono";
+import { RouterContextProvider, type ServerBuild, createRequestHandler } from "react-router";
+import type { RequestContext } from "../core/request-context";
+import { ping } from "../db/connect";
+import { createApi } from "./api";
+import type { AppEnv, Runtime } from "./env";
+import { errorBody, handleError } from "./errors";
+import { limitBodies } from "./middleware/body-limit";
+import { clientIp } from "./middleware/client";
+import { compress } from "./middleware/compress";
+import { csrf } from "./middleware/csrf";
+import { methodOverride } from "./middleware/method-override";
+import { requestLog } from "./middleware/request-log";
+import { securityHeaders } from "./middleware/security";
+import { session } from "./middleware/session";
+
+/** The React Router server build publishes the context key its loaders read. */
+type MastheadBuild = ServerBuild & {
+  entry: { module: ServerBuild["entry"]["module"] & { requestContext?: unknown } };
+};
+
+export type AppOptions = {
+  /** The React Router server build; absent in API-only tests. */
+  build?: () => Promise<ServerBuild>;
+  /** Directory of the built client assets (build/client). */
+  clientDir?: string;
+};
+
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+export function createApp(runtime: Runtime, options: AppOptions = {}) {
+  const { config, services, logger } = runtime;
+  const app = new Hono<AppEnv>();
+
+  // Runs before anything else so that the re-dispatched request gets the full pipeline.
+  app.use("/api/*", limitBodies(config), methodOverride((request) => app.fetch(request)));
+  app.use("*", async (c, next) => {
+    c.set("clientIp", clientIp(c, config.trustProxy));
+    await next();
+  });
+  app.use("*", requestLog(logger));
+  app.use("*", securityHeaders(config));
+  app.use("*", compress());
+
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.get("/readyz", async (c) => {
+    try {
+      await ping(runtime.database.db);
+      return c.json({ status: "ok", database: runtime.database.dialect });
+    } catch (error) {
+      logger.warn({ err: error }, "readiness check failed");
+      return c.json(errorBody("The database does not answer."), 503);
+    }
+  });
+
+  // Uploaded files: generated names, so cached for good; sandboxed in case a hostile file slipped through.
+  app.use(
+    "/uploads/*",
+    async (c, next) => {
+      await next();
+      if (c.res.ok) {
+        c.res.headers.set("Cache-Control", IMMUTABLE);
+        c.res.headers.set("Content-Security-Policy", "default-src 'none'; img-src 'self'; sandbox");
+      }
+    },
+    serveStatic({
+      root: path.relative(process.cwd(), config.uploadsDir) || ".",
+      rewriteRequestPath: (p) => p.replace(/^\/uploads/, ""),
+    }),
+  );
+  app.get("/uploads/*", (c) => c.text("Not found", 404));
+
+  if (options.clientDir) {
+    const root = path.relative(process.cwd(), options.clientDir) || ".";
+    app.use(
+      "/assets/*",
+      async (c, next) => {
+        await next();
+        if (c.res.ok) c.res.headers.set("Cache-Control", IMMUTABLE);
+      },
+      serveStatic({ root, precompressed: true }),
+    );
+    app.get("/assets/*", (c) => c.text("Not found", 404));
+    app.use("*", async (c, next) => {
+      if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
+      if (!/^\/[\w.-]+\.(ico|png|svg|txt|webmanifest|xml)$/.test(c.req.path)) return next();
+      await serveStatic({ root, precompressed: true })(c, next);
+      if (c.res.ok) c.res.headers.set("Cache-Control", "public, max-age=3600");
+    });
+  }
+
+  app.use("*", session(services));
+  app.use("*", csrf([config.baseUrl.origin]));
+  app.route("/api", createApi(runtime));
+
+  if (options.build) {
+    const getBuild = options.build;
+    const handler = createRequestHandler(getBuild, config.env === "development" ? "development" : "production");
+    app.all("*", async (c) => {
+      const build = (await getBuild()) as MastheadBuild;
+      const key = build.entry.module.requestContext;
+      const context = new RouterContextProvider();
+      const value: RequestContext = {
+        services,
+        auth: c.var.auth,
+        sessionToken: c.var.sessionToken,
+        client: { ip: c.var.clientIp, userAgent: c.req.header("user-agent") ?? null },
+        nonce: c.var.secureHeadersNonce ?? "",
+        requestId: c.var.requestId,
+        secureCookies: config.baseUrl.protocol === "https:",
+        logger,
+      };
+      // biome-ignore lint/suspicious/noExplicitAny: the key's type lives in the app bundle
+      context.set(key as any, value);
+      return handler(c.req.raw, context);
+    });
+  }
+
+  app.onError(handleError(logger));
+  return app;
+}

@@ -1,0 +1,39 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { AppError } from "../lib/errors";
+import type { Logger } from "../lib/logger";
+import type { AppEnv } from "./env";
+
+export function errorBody(message: string, errors: Record<string, string[]> = {}) {
+  return { status: "error", message, errors };
+}
+
+/**
+ * The single place where a thrown error becomes an HTTP answer. Known errors
+ * keep their status and message; anything else is logged with the request id
+ * and answered with a generic 500 that reveals nothing.
+ */
+export function handleError(logger: Logger) {
+  return (error: Error, c: Context<AppEnv>) => {
+    const wantsJson = c.req.path.startsWith("/api/") || c.req.path === "/api";
+    let status: ContentfulStatusCode = 500;
+    let message = "Internal server error.";
+    let errors: Record<string, string[]> | undefined;
+    const headers: Record<string, string> = {};
+    if (error instanceof AppError) {
+      status = error.status as ContentfulStatusCode;
+      message = error.message;
+      errors = error.details.errors;
+      if (error.details.retryAfter) headers["Retry-After"] = String(error.details.retryAfter);
+      if (error.details.allow) headers.Allow = error.details.allow.join(", ");
+    } else if (error instanceof HTTPException) {
+      status = error.status as ContentfulStatusCode;
+      message = error.message || "Bad request.";
+    } else {
+      logger.error({ req_id: c.var.requestId, err: error }, "unhandled error");
+    }
+    if (wantsJson) return c.json(errorBody(message, errors), status, headers);
+    return c.text(message, status, headers);
+  };
+}

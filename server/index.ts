@@ -1,0 +1,58 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "@hono/node-server";
+import type { ServerBuild } from "react-router";
+import { ConfigError, loadConfig } from "../lib/env";
+import { createApp } from "./app";
+import { createRuntime } from "./runtime";
+
+/** Production entry: bundled to build/server.js beside build/server/ and build/client/. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const runtime = await createRuntime(config);
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const buildPath = path.join(here, "server", "index.js");
+  const build = (await import(buildPath)) as ServerBuild;
+  const app = createApp(runtime, { build: async () => build, clientDir: path.join(here, "client") });
+
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+    runtime.logger.info({ port: info.port, host: config.host, url: config.baseUrl.href }, "server listening");
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    runtime.logger.info({ signal }, "shutting down");
+    const force = setTimeout(() => {
+      runtime.logger.warn("in-flight requests did not finish in time; closing anyway");
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    // Stop accepting, let in-flight requests finish, then close the database.
+    server.close(async () => {
+      await runtime.database.destroy();
+      runtime.logger.info("stopped");
+      process.exit(0);
+    });
+    if ("closeIdleConnections" in server) (server as { closeIdleConnections: () => void }).closeIdleConnections();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
