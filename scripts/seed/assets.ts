@@ -207,11 +207,11 @@ function caption(
 }
 
 /** The small wordmark in the top left corner. */
-function wordmark(width: number): string {
+function wordmark(width: number, colour = "#ffffff"): string {
   const s = width / 1600;
   const x = 80 * s;
   const y = 78 * s;
-  return `<g transform="translate(${f(x)},${f(y)}) scale(${f(s)})" fill="#ffffff" fill-opacity="0.9"><rect x="0" y="-38" width="4" height="46"/><path d="M6,-38 L34,-27 L6,-16 Z"/><path d="M-10,8 L44,8 L36,16 L-2,16 Z"/><text x="58" y="4" font-family="${FONT}" font-size="26" font-weight="bold" letter-spacing="6">MASTHEAD</text></g>`;
+  return `<g transform="translate(${f(x)},${f(y)}) scale(${f(s)})" fill="${colour}" fill-opacity="0.9"><rect x="0" y="-38" width="4" height="46"/><path d="M6,-38 L34,-27 L6,-16 Z"/><path d="M-10,8 L44,8 L36,16 L-2,16 Z"/><text x="58" y="4" font-family="${FONT}" font-size="26" font-weight="bold" letter-spacing="6">MASTHEAD</text></g>`;
 }
 
 // ---------------------------------------------------------------------------
@@ -330,7 +330,7 @@ const horizonScene: Scene = (width, height, p, rnd) => {
         ? tanker(shipX, horizon + 4 * s, 0.9 * s, hull)
         : yacht(shipX + 120 * s, horizon + 6 * s, 1.1 * s, hull);
   const farShip = containerShip(width * 0.8, horizon + 1, 0.22 * s, hull, rnd);
-  const headland = `<path d="M${f(width)},${f(horizon)} L${f(width)},${f(horizon - 70 * s)} Q${f(width - 160 * s)},${f(horizon - 120 * s)} ${f(width - 300 * s)},${f(horizon - 60 * s)} T${f(width - 520 * s)},${f(horizon)} Z" fill="${p.land}" fill-opacity="0.75"/>`;
+  const headland = `<path d="M${f(width)},${f(horizon)} L${f(width)},${f(horizon - 70 * s)} Q${f(width - 160 * s)},${f(horizon - 120 * s)} ${f(width - 300 * s)},${f(horizon - 60 * s)} T${f(width - 520 * s)},${f(horizon)} Z" fill="${p.land}" fill-opacity="0.92"/>`;
   return [
     skyAndSea(width, height, horizon, p),
     p.night ? stars(width, horizon * 0.9, rnd) : "",
@@ -420,7 +420,7 @@ const chartScene: Scene = (width, height, _p, rnd) => {
   ];
   const lands = [
     { cx: width * 0.82, cy: height * 0.12, rx: width * 0.32, ry: height * 0.36 },
-    { cx: width * 0.3, cy: height * 0.22, rx: width * 0.11, ry: height * 0.12 },
+    { cx: width * 0.38, cy: height * 0.24, rx: width * 0.1, ry: height * 0.11 },
     { cx: width * 0.58, cy: height * 0.52, rx: width * 0.05, ry: height * 0.06 },
   ];
   for (const land of lands) {
@@ -469,8 +469,8 @@ const chartScene: Scene = (width, height, _p, rnd) => {
   });
   // Compass rose.
   const rx = width * 0.12;
-  const ry = height * 0.17;
-  const rr = 80 * s;
+  const ry = height * 0.3;
+  const rr = 70 * s;
   out.push(
     `<g transform="translate(${f(rx)},${f(ry)})" stroke="#6a4c93" fill="none" stroke-opacity="0.8"><circle r="${f(rr)}" stroke-width="${f(2 * s)}"/><circle r="${f(rr * 0.8)}" stroke-width="${f(s)}"/><path d="M0,${f(-rr)} L${f(rr * 0.12)},0 L0,${f(rr)} L${f(-rr * 0.12)},0 Z M${f(-rr)},0 L0,${f(rr * 0.12)} L${f(rr)},0 L0,${f(-rr * 0.12)} Z" fill="#6a4c93" fill-opacity="0.35"/></g>`,
   );
@@ -638,7 +638,7 @@ export function pictureSvg(spec: PictureSpec): string {
   const rnd = random(hashString(`${spec.scene}:${spec.variant}:${spec.title}`));
   const body = SCENES[spec.scene](spec.width, spec.height, p, rnd);
   const accent = spec.scene === "chart" ? "#f0a35e" : p.accent;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${spec.width}" height="${spec.height}" viewBox="0 0 ${spec.width} ${spec.height}">${body}${caption(spec.width, spec.height, spec, accent)}${wordmark(spec.width)}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${spec.width}" height="${spec.height}" viewBox="0 0 ${spec.width} ${spec.height}">${body}${caption(spec.width, spec.height, spec, accent)}${wordmark(spec.width, spec.scene === "chart" ? "#0b2545" : "#ffffff")}</svg>`;
 }
 
 /** Renders a scene to a JPEG (quality 70, progressive). */
@@ -750,7 +750,7 @@ export function logoSvg(name: string, index: number): string {
   const textX = 150;
   const avail = 232;
   const mainSize = Math.min(40, Math.floor(avail / (main.length * 0.64)));
-  let subSize = Math.min(15, Math.floor(avail / Math.max(1, rest.length * 0.7)));
+  let subSize = Math.min(15, Math.floor(avail / Math.max(1, rest.length * 0.74)));
   let subLines = [rest];
   if (subSize < 11 && rest.length > 0) {
     subSize = 13;

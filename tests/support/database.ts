@@ -1,0 +1,57 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { inject } from "vitest";
+import { type DatabaseHandle, openPostgres, openSqlite } from "../../db/connect";
+import { migrateToLatest } from "../../db/migrate";
+
+export type TestDatabase = DatabaseHandle & { cleanup: () => Promise<void>; location: string };
+
+/** A fresh, migrated database for one test file, on the dialect this run is testing. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const postgresUrl = inject("postgresUrl");
+  if (postgresUrl) {
+    const schema = `test_${process.pid}_${randomBytes(4).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    await admin.query(`create schema "${schema}"`);
+    await admin.end();
+    const handle = openPostgres(postgresUrl, { searchPath: schema, max: 5 });
+    await migrateToLatest(handle.db);
+    return {
+      ...handle,
+      location: `${postgresUrl} (schema ${schema})`,
+      cleanup: async () => {
+        await handle.destroy();
+        const client = new pg.Client({ connectionString: postgresUrl });
+        await client.connect();
+        await client.query(`drop schema if exists "${schema}" cascade`);
+        await client.end();
+      },
+    };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "masthead-db-"));
+  const file = path.join(dir, "site.db");
+  fs.copyFileSync(inject("sqliteTemplate"), file);
+  const handle = openSqlite(file);
+  return {
+    ...handle,
+    location: file,
+    cleanup: async () => {
+      await handle.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Re-opens the same database as a second process would (e.g. after a restart). */
+export function reopen(database: TestDatabase): DatabaseHandle {
+  const postgresUrl = inject("postgresUrl");
+  if (postgresUrl) {
+    const schema = /schema (\S+)\)$/.exec(database.location)?.[1];
+    return openPostgres(postgresUrl, { searchPath: schema, max: 2 });
+  }
+  return openSqlite(database.location);
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { loginSchema, safeRedirectPath } from "../../core/auth/auth.schema";
+import { validate } from "../../lib/validation";
+
+describe("safeRedirectPath", () => {
+  it.each([
+    ["/dashboard", "/dashboard"],
+    ["/dashboard/events?page=2#schedule", "/dashboard/events?page=2#schedule"],
+    ["/manager", "/manager"],
+  ])("follows same-origin path %s", (input, expected) => {
+    expect(safeRedirectPath(input)).toBe(expected);
+  });
+
+  it.each([
+    "//evil.example",
+    "//evil.example/path",
+    "https://evil.example",
+    "javascript:alert(1)",
+    "/\\evil.example",
+    "\\\\evil.example",
+    "/\t/evil.example",
+    "evil.example",
+    "",
+    undefined,
+    42,
+    `/${"a".repeat(3000)}`,
+  ])("ignores %s and falls back to /manager", (input) => {
+    expect(safeRedirectPath(input)).toBe("/manager");
+  });
+});
+
+describe("login schema (SPEC §5)", () => {
+  it("requires both fields with the spec's messages and trims input", () => {
+    const result = validate(loginSchema, { email: "   ", password: "" });
+    expect(result).toEqual({
+      success: false,
+      errors: { email: ["Email is required."], password: ["Password is required."] },
+    });
+    const ok = validate(loginSchema, { email: "  a@b.org ", password: " secret ", remember: "on" });
+    expect(ok).toEqual({ success: true, data: { email: "a@b.org", password: "secret", remember: true } });
+  });
+});
