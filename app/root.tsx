@@ -1,12 +1,12 @@
 import type { ReactNode } from "react";
 import {
+  isRouteErrorResponse,
   Link,
   Links,
   Meta,
   Outlet,
   Scripts,
   ScrollRestoration,
-  isRouteErrorResponse,
   useRouteLoaderData,
 } from "react-router";
 import { Toaster } from "sonner";

@@ -4,8 +4,8 @@ import type { Clock } from "../lib/clock";
 import { systemClock } from "../lib/clock";
 import { createAccountsService } from "./accounts/accounts.service";
 import { createUsersRepository } from "./accounts/users.repository";
+import { createAuthRepository } from "./auth/auth.repository";
 import { createAuthService } from "./auth/auth.service";
-import { createSessionsRepository } from "./auth/sessions.repository";
 import { createRateLimitRepository } from "./rate-limit/rate-limit.repository";
 import { createRateLimitService } from "./rate-limit/rate-limit.service";
 import { createSettingsRepository } from "./settings/settings.repository";
@@ -19,8 +19,7 @@ export function createServices(deps: { db: Kysely<Database>; sessionTtlSeconds: 
   return {
     accounts: createAccountsService({ users, clock }),
     auth: createAuthService({
-      users,
-      sessions: createSessionsRepository(deps.db),
+      repository: createAuthRepository(deps.db),
       rateLimit,
       clock,
       sessionTtlSeconds: deps.sessionTtlSeconds,

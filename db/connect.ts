@@ -39,9 +39,7 @@ export function openPostgres(url: string, options: { searchPath?: string; max?: 
 }
 
 export function openDatabase(config: Pick<Config, "database">): DatabaseHandle {
-  return config.database.dialect === "postgres"
-    ? openPostgres(config.database.url)
-    : openSqlite(config.database.file);
+  return config.database.dialect === "postgres" ? openPostgres(config.database.url) : openSqlite(config.database.file);
 }
 
 /** A cheap round trip for /readyz. */

@@ -19,22 +19,16 @@ export function parseDurationSeconds(value: string): number | null {
 }
 
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
-const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
 const integer = (fallback: number, min: number, max: number) =>
   z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(fallback));
 
 const schema = z.object({
-  NODE_ENV: z.preprocess(
-    emptyToUndefined,
-    z.enum(["development", "production", "test"]).default("production"),
-  ),
+  NODE_ENV: z.preprocess(emptyToUndefined, z.enum(["development", "production", "test"]).default("production")),
   PORT: integer(3000, 1, 65535),
   HOST: z.preprocess(emptyToUndefined, z.string().default("127.0.0.1")),
   BASE_URL: z.preprocess(
     emptyToUndefined,
-    z
-      .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://example.org" })
-      .optional(),
+    z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://example.org" }).optional(),
   ),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./data")),
   DATABASE_URL: z.preprocess(
@@ -113,9 +107,7 @@ export class ConfigError extends Error {
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const parsed = schema.safeParse(source);
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`),
-    );
+    throw new ConfigError(parsed.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`));
   }
   const v = parsed.data;
   if ((v.ADMIN_EMAIL && !v.ADMIN_PASSWORD) || (!v.ADMIN_EMAIL && v.ADMIN_PASSWORD)) {

@@ -26,7 +26,10 @@ function walk(dir) {
     if (entry.isDirectory()) walk(file);
     else if (COMPRESSIBLE.test(entry.name) && fs.statSync(file).size > 1024) {
       const data = fs.readFileSync(file);
-      fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+      fs.writeFileSync(
+        `${file}.br`,
+        zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+      );
       fs.writeFileSync(`${file}.gz`, zlib.gzipSync(data, { level: 9 }));
       count += 1;
     }

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
-import { RouterContextProvider, type ServerBuild, createRequestHandler } from "react-router";
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import type { RequestContext } from "../core/request-context";
 import { ping } from "../db/connect";
 import { createApi } from "./api";
@@ -35,7 +35,11 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
   const app = new Hono<AppEnv>();
 
   // Runs before anything else so that the re-dispatched request gets the full pipeline.
-  app.use("/api/*", limitBodies(config), methodOverride((request) => app.fetch(request)));
+  app.use(
+    "/api/*",
+    limitBodies(config),
+    methodOverride((request) => app.fetch(request)),
+  );
   app.use("*", async (c, next) => {
     c.set("clientIp", clientIp(c, config.trustProxy));
     await next();

@@ -14,7 +14,10 @@ export function Avatar({ user }: { user: PublicUser }) {
   return user.avatar ? (
     <img src={user.avatar} alt="" width={32} height={32} className="h-8 w-8 rounded-full object-cover" />
   ) : (
-    <span aria-hidden="true" className="flex h-8 w-8 items-center justify-center rounded-full bg-sea-600 text-xs font-bold text-white">
+    <span
+      aria-hidden="true"
+      className="flex h-8 w-8 items-center justify-center rounded-full bg-sea-600 text-xs font-bold text-white"
+    >
       {initials(user)}
     </span>
   );
@@ -52,13 +55,19 @@ export function UserMenu({ user, inAdmin = false }: { user: PublicUser | null; i
               Signed in as <span className="font-semibold text-slate-700">{user.email}</span>
             </DropdownMenu.Label>
             <DropdownMenu.Item asChild>
-              <Link to={inAdmin ? "/" : "/manager"} className="flex items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-800 outline-none data-[highlighted]:bg-navy-50">
+              <Link
+                to={inAdmin ? "/" : "/manager"}
+                className="flex items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-800 outline-none data-[highlighted]:bg-navy-50"
+              >
                 <UserRound className="h-4 w-4" aria-hidden="true" />
                 {inAdmin ? "Go to Website" : "Members Area"}
               </Link>
             </DropdownMenu.Item>
             <DropdownMenu.Item asChild>
-              <Link to="/dashboard/user-settings" className="flex items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-800 outline-none data-[highlighted]:bg-navy-50">
+              <Link
+                to="/dashboard/user-settings"
+                className="flex items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-800 outline-none data-[highlighted]:bg-navy-50"
+              >
                 <Settings className="h-4 w-4" aria-hidden="true" />
                 Settings
               </Link>

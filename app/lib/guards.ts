@@ -1,4 +1,4 @@
-import { type MiddlewareFunction, data, redirect } from "react-router";
+import { data, type MiddlewareFunction, redirect } from "react-router";
 import { getRequestContext } from "../context";
 
 /**

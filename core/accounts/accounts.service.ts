@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
+import type { UserRow } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { validate } from "../../lib/validation";
-import type { UserRow } from "../../db/types";
 import { hashPassword } from "../auth/password";
-import { type CreateUserInput, type PublicUser, createUserSchema } from "./accounts.schema";
+import { type CreateUserInput, createUserSchema, type PublicUser } from "./accounts.schema";
 import type { UsersRepository } from "./users.repository";
 
 export function toPublicUser(row: UserRow): PublicUser {
@@ -55,7 +55,13 @@ export function createAccountsService(deps: { users: UsersRepository; clock: Clo
     /** Creates the configured first admin unless a user with that e-mail exists. */
     async ensureAdmin(admin: { email: string; password: string }): Promise<"created" | "exists"> {
       if (await users.findByEmail(admin.email)) return "exists";
-      await this.createUser({ email: admin.email, password: admin.password, role: "admin", first_name: "Site", last_name: "Administrator" });
+      await this.createUser({
+        email: admin.email,
+        password: admin.password,
+        role: "admin",
+        first_name: "Site",
+        last_name: "Administrator",
+      });
       return "created";
     },
 

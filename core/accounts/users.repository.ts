@@ -17,7 +17,10 @@ export function createUsersRepository(db: Kysely<Database>) {
       return db.selectFrom("users").selectAll().orderBy("id").limit(limit).execute();
     },
     async count(): Promise<number> {
-      const row = await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst();
+      const row = await db
+        .selectFrom("users")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirst();
       return Number(row?.n ?? 0);
     },
   };

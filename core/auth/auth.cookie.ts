@@ -20,10 +20,7 @@ export function readCookie(header: string | null | undefined, name: string): str
   return null;
 }
 
-export function sessionCookie(
-  token: string,
-  options: { secure: boolean; maxAgeSeconds?: number },
-): string {
+export function sessionCookie(token: string, options: { secure: boolean; maxAgeSeconds?: number }): string {
   const parts = [`${SESSION_COOKIE}=${encodeURIComponent(token)}`, "Path=/", "HttpOnly", "SameSite=Lax"];
   if (options.maxAgeSeconds !== undefined) parts.push(`Max-Age=${options.maxAgeSeconds}`);
   if (options.secure) parts.push("Secure");

@@ -1,14 +1,13 @@
-import { type Clock, addSeconds } from "../../lib/clock";
+import { addSeconds, type Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { hashToken, newToken } from "../../lib/tokens";
 import { validate } from "../../lib/validation";
 import type { PublicUser } from "../accounts/accounts.schema";
 import { toPublicUser } from "../accounts/accounts.service";
-import type { UsersRepository } from "../accounts/users.repository";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
+import type { AuthRepository } from "./auth.repository";
 import { LOGIN_FAILED_MESSAGE, type LoginInput, loginSchema } from "./auth.schema";
 import { dummyPasswordHash, verifyPassword } from "./password";
-import type { SessionsRepository } from "./sessions.repository";
 
 /** A session without 'Remember me' ends with the browser and, server-side, after 12 hours. */
 export const SHORT_SESSION_SECONDS = 12 * 3600;
@@ -27,13 +26,12 @@ export type Authenticated = {
 export type LoginResult = Authenticated & { token: string };
 
 export function createAuthService(deps: {
-  users: UsersRepository;
-  sessions: SessionsRepository;
+  repository: AuthRepository;
   rateLimit: RateLimitService;
   clock: Clock;
   sessionTtlSeconds: number;
 }) {
-  const { users, sessions, rateLimit, clock } = deps;
+  const { repository, rateLimit, clock } = deps;
 
   const loginLimits = (email: string, ip: string) => [
     { key: `login:account:${email}`, ...LOGIN_LIMITS.perAccount },
@@ -53,9 +51,9 @@ export function createAuthService(deps: {
       const limits = loginLimits(email, client.ip);
       await rateLimit.assertNotLimited(limits, "Too many login attempts. Please try again later.");
 
-      const user = await users.findByEmail(email);
+      const user = await repository.findUserByEmail(email);
       const passwordOk = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), parsed.data.password);
-      if (!user || !user.password_hash || !passwordOk || user.is_active !== 1) {
+      if (!user?.password_hash || !passwordOk || user.is_active !== 1) {
         await rateLimit.record(limits);
         throw new AppError("unauthorized", LOGIN_FAILED_MESSAGE);
       }
@@ -65,8 +63,8 @@ export function createAuthService(deps: {
       const remember = parsed.data.remember;
       const expiresAt = addSeconds(now, remember ? deps.sessionTtlSeconds : SHORT_SESSION_SECONDS).toISOString();
       const token = newToken();
-      await sessions.deleteExpiredForUser(user.id, now.toISOString());
-      const session = await sessions.insert({
+      await repository.deleteExpiredForUser(user.id, now.toISOString());
+      const session = await repository.insertSession({
         user_id: user.id,
         token_hash: hashToken(token),
         remember: remember ? 1 : 0,
@@ -81,7 +79,7 @@ export function createAuthService(deps: {
     /** The signed-in user for a token, or null when it is unknown, expired or revoked. */
     async authenticate(token: string | null | undefined): Promise<Authenticated | null> {
       if (!token || token.length > 200) return null;
-      const row = await sessions.findActive(hashToken(token), clock().toISOString());
+      const row = await repository.findActive(hashToken(token), clock().toISOString());
       if (!row) return null;
       const { session_id, session_expires_at, session_remember, ...user } = row;
       return {
@@ -93,12 +91,12 @@ export function createAuthService(deps: {
     },
 
     async logout(token: string | null | undefined): Promise<void> {
-      if (token) await sessions.deleteByTokenHash(hashToken(token));
+      if (token) await repository.deleteByTokenHash(hashToken(token));
     },
 
     /** Ends every session of a user (password change, deactivation), optionally keeping one. */
     async revokeUserSessions(userId: number, exceptSessionId?: number): Promise<void> {
-      await sessions.deleteForUser(userId, exceptSessionId);
+      await repository.deleteForUser(userId, exceptSessionId);
     },
   };
 }

@@ -22,7 +22,12 @@ export function createRateLimitRepository(db: Kysely<Database>) {
               .then(1)
               .else(eb("rate_limits.count", "+", 1))
               .end(),
-            reset_at: eb.case().when("rate_limits.reset_at", "<=", now).then(resetAt).else(eb.ref("rate_limits.reset_at")).end(),
+            reset_at: eb
+              .case()
+              .when("rate_limits.reset_at", "<=", now)
+              .then(resetAt)
+              .else(eb.ref("rate_limits.reset_at"))
+              .end(),
           })),
         )
         .returningAll()

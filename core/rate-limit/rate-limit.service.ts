@@ -1,4 +1,4 @@
-import { type Clock, addSeconds } from "../../lib/clock";
+import { addSeconds, type Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import type { RateLimitRepository } from "./rate-limit.repository";
 
@@ -37,7 +37,11 @@ export function createRateLimitService(deps: { repository: RateLimitRepository; 
     /** Counts a hit and throws 429 once the limit is passed. */
     async consume(limit: Limit, message = "Too many requests. Please try again later."): Promise<void> {
       const now = clock();
-      const row = await repository.hit(limit.key, now.toISOString(), addSeconds(now, limit.windowSeconds).toISOString());
+      const row = await repository.hit(
+        limit.key,
+        now.toISOString(),
+        addSeconds(now, limit.windowSeconds).toISOString(),
+      );
       if (row.count > limit.max) {
         throw new AppError("rate_limited", message, { retryAfter: secondsUntil(row.reset_at) });
       }

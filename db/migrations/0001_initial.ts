@@ -18,12 +18,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn(...ts("created_at"))
     .addColumn(...ts("updated_at"))
     .execute();
-  await db.schema
-    .createIndex("users_email_unique")
-    .on("users")
-    .unique()
-    .expression(sql`lower(email)`)
-    .execute();
+  await db.schema.createIndex("users_email_unique").on("users").unique().expression(sql`lower(email)`).execute();
   await db.schema.createIndex("users_role_idx").on("users").columns(["role", "id"]).execute();
 
   await withId(db, db.schema.createTable("sessions"))
@@ -46,11 +41,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn("used_at", "text")
     .addColumn(...ts("created_at"))
     .execute();
-  await db.schema
-    .createIndex("one_time_tokens_user_idx")
-    .on("one_time_tokens")
-    .columns(["user_id", "kind"])
-    .execute();
+  await db.schema.createIndex("one_time_tokens_user_idx").on("one_time_tokens").columns(["user_id", "kind"]).execute();
 
   await db.schema
     .createTable("rate_limits")
@@ -141,11 +132,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn(...ts("updated_at"))
     .execute();
   await db.schema.createIndex("meetings_start_idx").on("meetings").columns(["start_date", "id"]).execute();
-  await db.schema
-    .createIndex("meetings_type_start_idx")
-    .on("meetings")
-    .columns(["type", "start_date", "id"])
-    .execute();
+  await db.schema.createIndex("meetings_type_start_idx").on("meetings").columns(["type", "start_date", "id"]).execute();
 
   await withId(db, db.schema.createTable("meeting_images"))
     .addColumn("meeting_id", "integer", (c) => c.notNull().references("meetings.id").onDelete("cascade"))
@@ -197,11 +184,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn(...ts("created_at"))
     .addColumn(...ts("updated_at"))
     .execute();
-  await db.schema
-    .createIndex("news_posts_published_idx")
-    .on("news_posts")
-    .columns(["published_at", "id"])
-    .execute();
+  await db.schema.createIndex("news_posts_published_idx").on("news_posts").columns(["published_at", "id"]).execute();
 
   await withId(db, db.schema.createTable("join_requests"))
     .addColumn("kind", "text", (c) => c.notNull().check(sql`kind in ('join', 'registration')`))
@@ -215,11 +198,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn("handled_at", "text")
     .addColumn(...ts("created_at"))
     .execute();
-  await db.schema
-    .createIndex("join_requests_created_idx")
-    .on("join_requests")
-    .columns(["created_at", "id"])
-    .execute();
+  await db.schema.createIndex("join_requests_created_idx").on("join_requests").columns(["created_at", "id"]).execute();
   await db.schema
     .createIndex("join_requests_kind_idx")
     .on("join_requests")

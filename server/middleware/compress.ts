@@ -40,7 +40,9 @@ export function compress(): MiddlewareHandler {
       encoding === "br"
         ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } })
         : zlib.createGzip({ level: 6 });
-    const body = res.body.pipeThrough(Duplex.toWeb(compressor) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
+    const body = res.body.pipeThrough(
+      Duplex.toWeb(compressor) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>,
+    );
     c.res = new Response(body, res);
     c.res.headers.delete("Content-Length");
     c.res.headers.set("Content-Encoding", encoding);

@@ -8,7 +8,9 @@ async function readMethodField(request: Request): Promise<string | null> {
   try {
     if (type.startsWith("application/json")) {
       const body = (await request.json()) as unknown;
-      return body && typeof body === "object" && "_method" in body ? String((body as { _method: unknown })._method) : null;
+      return body && typeof body === "object" && "_method" in body
+        ? String((body as { _method: unknown })._method)
+        : null;
     }
     if (type.startsWith("multipart/form-data") || type.startsWith("application/x-www-form-urlencoded")) {
       const value = (await request.formData()).get("_method");
@@ -25,7 +27,9 @@ async function readMethodField(request: Request): Promise<string | null> {
  * ask for PATCH/PUT/DELETE with a `_method` field or X-HTTP-Method-Override.
  * The request is dispatched again with the new method and the same body.
  */
-export function methodOverride(dispatch: (request: Request) => Response | Promise<Response>): MiddlewareHandler<AppEnv> {
+export function methodOverride(
+  dispatch: (request: Request) => Response | Promise<Response>,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method !== "POST") return next();
     const header = c.req.header("x-http-method-override");

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { SESSION_COOKIE, readCookie } from "../../core/auth/auth.cookie";
+import { readCookie, SESSION_COOKIE } from "../../core/auth/auth.cookie";
 import type { Services } from "../../core/services";
 import type { AppEnv } from "../env";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServices } from "../../core/services";
 import { call, createTestContext, type TestContext } from "../support/app";
-import { PASSWORD, createUser } from "../support/factories";
+import { createUser, PASSWORD } from "../support/factories";
 
 let t: TestContext;
 beforeAll(async () => {
@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const login = (json: unknown, headers: Record<string, string> = {}) => call(t.app, "POST", "/api/login", { json, headers });
+const login = (json: unknown, headers: Record<string, string> = {}) =>
+  call(t.app, "POST", "/api/login", { json, headers });
 
 describe("POST /api/login", () => {
   it("answers access_token and user, and sets the httpOnly auth. cookie", async () => {
@@ -74,12 +75,22 @@ describe("POST /api/login", () => {
     const { user } = await createUser(t.runtime.services);
     const form = await call(t.app, "POST", "/api/login", { form: { email: user.email, password: PASSWORD } });
     expect(form.status).toBe(200);
-    const multipart = await call(t.app, "POST", "/api/login", { form: { email: user.email, password: PASSWORD }, multipart: true });
+    const multipart = await call(t.app, "POST", "/api/login", {
+      form: { email: user.email, password: PASSWORD },
+      multipart: true,
+    });
     expect(multipart.status).toBe(200);
   });
 
   it("never answers 500 to hostile bodies", async () => {
-    const bodies: unknown[] = [[], "x", 42, null, { email: ["a"], password: { $gt: "" } }, { email: "a".repeat(10_000), password: "b" }];
+    const bodies: unknown[] = [
+      [],
+      "x",
+      42,
+      null,
+      { email: ["a"], password: { $gt: "" } },
+      { email: "a".repeat(10_000), password: "b" },
+    ];
     for (const json of bodies) {
       const res = await login(json);
       expect([400, 401, 422]).toContain(res.status);
@@ -120,7 +131,10 @@ describe("GET /api/dashboard/user and POST /api/dashboard/logout", () => {
     let now = new Date("2026-03-01T08:00:00.000Z");
     const services = createServices({ db: t.database.db, sessionTtlSeconds: 30 * 86400, clock: () => now });
     const short = await services.auth.login({ email: user.email, password: PASSWORD }, { ip: "198.51.100.1" });
-    const long = await services.auth.login({ email: user.email, password: PASSWORD, remember: true }, { ip: "198.51.100.1" });
+    const long = await services.auth.login(
+      { email: user.email, password: PASSWORD, remember: true },
+      { ip: "198.51.100.1" },
+    );
     now = new Date("2026-03-01T19:59:00.000Z");
     expect(await services.auth.authenticate(short.token)).not.toBeNull();
     now = new Date("2026-03-01T20:00:01.000Z");
@@ -145,7 +159,11 @@ describe("GET /api/dashboard/user and POST /api/dashboard/logout", () => {
   it("stores only a hash of the token", async () => {
     const { user } = await createUser(t.runtime.services);
     const token = (await login({ email: user.email, password: PASSWORD })).json?.access_token as string;
-    const rows = await t.database.db.selectFrom("sessions").select("token_hash").where("user_id", "=", user.id).execute();
+    const rows = await t.database.db
+      .selectFrom("sessions")
+      .select("token_hash")
+      .where("user_id", "=", user.id)
+      .execute();
     expect(rows.map((r) => r.token_hash)).not.toContain(token);
     expect(rows[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestContext, type TestContext } from "../support/app";
-import { signIn } from "../support/factories";
+import { createUser, signIn } from "../support/factories";
 
 let t: TestContext;
 beforeAll(async () => {
@@ -32,7 +32,10 @@ describe("API errors are JSON, never a stack trace", () => {
   });
 
   it("400 for malformed JSON", async () => {
-    const res = await call(t.app, "POST", "/api/login", { body: "{\"email\":", headers: { "content-type": "application/json" } });
+    const res = await call(t.app, "POST", "/api/login", {
+      body: '{"email":',
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.json).toMatchObject({ status: "error", message: "Malformed JSON in the request body." });
   });
@@ -46,7 +49,10 @@ describe("API errors are JSON, never a stack trace", () => {
       multipart: true,
     });
     expect(upload.status).toBe(413);
-    const xml = await call(t.app, "POST", "/api/login", { body: "<login/>", headers: { "content-type": "application/xml" } });
+    const xml = await call(t.app, "POST", "/api/login", {
+      body: "<login/>",
+      headers: { "content-type": "application/xml" },
+    });
     expect(xml.status).toBe(415);
   });
 
@@ -58,7 +64,10 @@ describe("API errors are JSON, never a stack trace", () => {
     expect(multipart.status).toBe(405);
     const json = await call(t.app, "POST", "/api/login", { json: { _method: "PUT" } });
     expect(json.status).toBe(405);
-    const header = await call(t.app, "POST", "/api/login", { json: {}, headers: { "x-http-method-override": "DELETE" } });
+    const header = await call(t.app, "POST", "/api/login", {
+      json: {},
+      headers: { "x-http-method-override": "DELETE" },
+    });
     expect(header.status).toBe(405);
     // A _method the API does not know is ignored: this is still a POST login.
     const other = await call(t.app, "POST", "/api/login", { json: { _method: "TRACE", email: "", password: "" } });
@@ -84,6 +93,9 @@ describe("security headers", () => {
     const https = await createTestContext({ BASE_URL: "https://masthead.example" }, { database: t.database });
     const res = await call(https.app, "GET", "/healthz");
     expect(res.headers.get("strict-transport-security")).toMatch(/max-age=31536000/);
+    const { user, password } = await createUser(https.runtime.services);
+    const login = await call(https.app, "POST", "/api/login", { json: { email: user.email, password } });
+    expect(login.headers.get("set-cookie")).toMatch(/; Secure$/);
     await https.close();
   });
 
@@ -100,7 +112,10 @@ describe("security headers", () => {
 describe("CSRF protection of cookie sessions", () => {
   it("refuses a cross-site cookie POST and accepts a same-origin one", async () => {
     const { cookie } = await signIn(t.runtime.services);
-    const evil = await call(t.app, "POST", "/api/dashboard/logout", { cookie, headers: { origin: "https://evil.example" } });
+    const evil = await call(t.app, "POST", "/api/dashboard/logout", {
+      cookie,
+      headers: { origin: "https://evil.example" },
+    });
     expect(evil.status).toBe(403);
     const crossSite = await call(t.app, "POST", "/api/dashboard/logout", {
       cookie,
@@ -111,18 +126,27 @@ describe("CSRF protection of cookie sessions", () => {
     expect(noProvenance.status).toBe(403);
     // The session survived the forged attempts.
     expect((await call(t.app, "GET", "/api/dashboard/user", { cookie })).status).toBe(200);
-    const same = await call(t.app, "POST", "/api/dashboard/logout", { cookie, headers: { origin: "http://localhost:3000" } });
+    const same = await call(t.app, "POST", "/api/dashboard/logout", {
+      cookie,
+      headers: { origin: "http://localhost:3000" },
+    });
     expect(same.status).toBe(200);
   });
 
   it("exempts Bearer-authenticated clients, which carry no ambient credentials", async () => {
     const { token } = await signIn(t.runtime.services);
-    const res = await call(t.app, "POST", "/api/dashboard/logout", { token, headers: { origin: "https://other-client.example" } });
+    const res = await call(t.app, "POST", "/api/dashboard/logout", {
+      token,
+      headers: { origin: "https://other-client.example" },
+    });
     expect(res.status).toBe(200);
   });
 
   it("refuses a cross-site login POST (login CSRF)", async () => {
-    const res = await call(t.app, "POST", "/api/login", { json: { email: "a@b.org", password: "x" }, headers: { origin: "https://evil.example" } });
+    const res = await call(t.app, "POST", "/api/login", {
+      json: { email: "a@b.org", password: "x" },
+      headers: { origin: "https://evil.example" },
+    });
     expect(res.status).toBe(403);
   });
 });

@@ -3,12 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { createServices } from "../../core/services";
 import type { DatabaseHandle } from "../../db/connect";
-import { loadConfig } from "../../lib/env";
 import type { Clock } from "../../lib/clock";
+import { loadConfig } from "../../lib/env";
 import { createLogger } from "../../lib/logger";
 import { createApp } from "../../server/app";
 import type { Runtime } from "../../server/env";
-import { type TestDatabase, createTestDatabase } from "./database";
+import { createTestDatabase, type TestDatabase } from "./database";
 
 export const ORIGIN = "http://localhost:3000";
 

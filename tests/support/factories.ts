@@ -5,7 +5,10 @@ let sequence = 0;
 
 export const PASSWORD = "correct horse battery";
 
-export async function createUser(services: Services, overrides: { role?: RoleName; email?: string; password?: string; first_name?: string; last_name?: string } = {}) {
+export async function createUser(
+  services: Services,
+  overrides: { role?: RoleName; email?: string; password?: string; first_name?: string; last_name?: string } = {},
+) {
   sequence += 1;
   const password = overrides.password ?? PASSWORD;
   const user = await services.accounts.createUser({

@@ -28,9 +28,9 @@ describe("configuration", () => {
     ["LOG_LEVEL", "loud"],
     ["TRUST_PROXY", "maybe"],
   ])("stops at start when %s is %s, naming the variable", (key, value) => {
-    expect(() => loadConfig({ [key]: value, ...(key === "ADMIN_EMAIL" ? { ADMIN_PASSWORD: "long enough password" } : {}) })).toThrow(
-      new RegExp(`${key}:`),
-    );
+    expect(() =>
+      loadConfig({ [key]: value, ...(key === "ADMIN_EMAIL" ? { ADMIN_PASSWORD: "long enough password" } : {}) }),
+    ).toThrow(new RegExp(`${key}:`));
   });
 
   it("requires ADMIN_EMAIL and ADMIN_PASSWORD together", () => {

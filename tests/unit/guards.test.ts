@@ -8,7 +8,15 @@ function contextWith(role: "admin" | "member" | null) {
   const context = new RouterContextProvider();
   const auth = role
     ? {
-        user: { id: 1, first_name: "A", last_name: "B", email: "a@b.org", phone_number: null, avatar: null, role: { name: role } },
+        user: {
+          id: 1,
+          first_name: "A",
+          last_name: "B",
+          email: "a@b.org",
+          phone_number: null,
+          avatar: null,
+          role: { name: role },
+        },
         sessionId: 1,
         expiresAt: "",
         remember: false,
@@ -21,7 +29,10 @@ function contextWith(role: "admin" | "member" | null) {
 async function run(name: string, role: "admin" | "member" | null, url = "http://x/dashboard?tab=2") {
   const [guard] = guards(name);
   try {
-    await guard({ context: contextWith(role), request: new Request(url), url: new URL(url), params: {}, pattern: "" } as never, async () => new Response());
+    await guard(
+      { context: contextWith(role), request: new Request(url), url: new URL(url), params: {}, pattern: "" } as never,
+      async () => new Response(),
+    );
     return null;
   } catch (thrown) {
     return thrown;

@@ -6,8 +6,18 @@ import type { Route } from "./+types/dashboard";
 export const meta: Route.MetaFunction = () => [{ title: "Members area · Masthead" }];
 
 const ENTRY_POINTS = [
-  { to: "/dashboard/library", title: "Document library", text: "Policies, technical papers, bulletins and standards.", icon: BookOpen },
-  { to: "/dashboard/events", title: "Members' events", text: "Meetings, working groups and their documents.", icon: CalendarDays },
+  {
+    to: "/dashboard/library",
+    title: "Document library",
+    text: "Policies, technical papers, bulletins and standards.",
+    icon: BookOpen,
+  },
+  {
+    to: "/dashboard/events",
+    title: "Members' events",
+    text: "Meetings, working groups and their documents.",
+    icon: CalendarDays,
+  },
   { to: "/dashboard/user-settings", title: "Settings", text: "Your profile, avatar and password.", icon: Settings },
 ];
 
@@ -22,7 +32,10 @@ export default function Dashboard() {
       <ul className="mt-10 grid gap-6 sm:grid-cols-2 md:grid-cols-3">
         {ENTRY_POINTS.map(({ to, title, text, icon: Icon }) => (
           <li key={to}>
-            <Link to={to} className="group flex h-full flex-col rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 transition hover:shadow-md hover:ring-navy-700">
+            <Link
+              to={to}
+              className="group flex h-full flex-col rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 transition hover:shadow-md hover:ring-navy-700"
+            >
               <Icon className="h-8 w-8 text-sea-600" aria-hidden="true" />
               <span className="mt-4 text-lg font-semibold text-navy-900 group-hover:underline">{title}</span>
               <span className="mt-1 text-sm text-slate-600">{text}</span>

@@ -1,4 +1,4 @@
-import { FileText, FolderTree, Inbox, Newspaper, CalendarRange, Settings2, Users } from "lucide-react";
+import { CalendarRange, FileText, FolderTree, Inbox, Newspaper, Settings2, Users } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/manager";
 
@@ -23,7 +23,10 @@ export default function Manager() {
       <ul className="mt-8 grid gap-4 sm:grid-cols-2 md:grid-cols-3 xl:grid-cols-4">
         {SHORTCUTS.map(({ to, title, icon: Icon }) => (
           <li key={to}>
-            <Link to={to} className="flex items-center gap-3 rounded-lg bg-white p-5 font-semibold text-navy-900 shadow-sm ring-1 ring-slate-200 hover:ring-navy-700">
+            <Link
+              to={to}
+              className="flex items-center gap-3 rounded-lg bg-white p-5 font-semibold text-navy-900 shadow-sm ring-1 ring-slate-200 hover:ring-navy-700"
+            >
               <Icon className="h-6 w-6 text-sea-600" aria-hidden="true" />
               {title}
             </Link>

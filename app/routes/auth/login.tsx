@@ -1,14 +1,14 @@
 import { Anchor, LockKeyhole } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { Form, Link, data, redirect, useActionData, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, redirect, useActionData, useNavigation, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { sessionCookie } from "../../../core/auth/auth.cookie";
 import {
   LOGIN_FAILED_MESSAGE,
-  SERVER_ERROR_MESSAGE,
-  VALIDATION_SUMMARY,
   loginSchema,
+  SERVER_ERROR_MESSAGE,
   safeRedirectPath,
+  VALIDATION_SUMMARY,
 } from "../../../core/auth/auth.schema";
 import { AppError } from "../../../lib/errors";
 import { validate } from "../../../lib/validation";
@@ -127,7 +127,9 @@ export default function Login() {
             Working-group papers, meeting documents and the association's library, in one place for member companies.
           </p>
         </div>
-        <p className="text-sm text-navy-100/80">Not a member yet? Join the community of marine electronics companies.</p>
+        <p className="text-sm text-navy-100/80">
+          Not a member yet? Join the community of marine electronics companies.
+        </p>
       </div>
       <div className="p-6 sm:p-10">
         <div className="flex items-center gap-3">
@@ -136,15 +138,28 @@ export default function Login() {
           </span>
           <h1 className="font-display text-3xl font-bold text-navy-900">Member Login</h1>
         </div>
-        <Form method="post" noValidate onSubmit={onSubmit} className="mt-8 space-y-5" aria-describedby={hasErrors ? "login-summary" : undefined}>
+        <Form
+          method="post"
+          noValidate
+          onSubmit={onSubmit}
+          className="mt-8 space-y-5"
+          aria-describedby={hasErrors ? "login-summary" : undefined}
+        >
           <input type="hidden" name="redirect" value={redirectTo} />
           {hasErrors ? (
-            <p id="login-summary" role="alert" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
+            <p
+              id="login-summary"
+              role="alert"
+              className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
+            >
               {VALIDATION_SUMMARY}
             </p>
           ) : null}
           {failedMessage ? (
-            <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
+            <p
+              role="alert"
+              className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
+            >
               {failedMessage}
             </p>
           ) : null}
@@ -195,10 +210,18 @@ export default function Login() {
           </div>
           <div className="flex flex-wrap items-center justify-between gap-3">
             <label className="flex items-center gap-2 text-sm text-slate-700">
-              <input type="checkbox" name="remember" value="on" className="h-4 w-4 rounded border-slate-300 accent-navy-900" />
+              <input
+                type="checkbox"
+                name="remember"
+                value="on"
+                className="h-4 w-4 rounded border-slate-300 accent-navy-900"
+              />
               Remember me
             </label>
-            <Link to="/forgot-password" className="text-sm font-semibold text-sea-600 hover:text-navy-900 hover:underline">
+            <Link
+              to="/forgot-password"
+              className="text-sm font-semibold text-sea-600 hover:text-navy-900 hover:underline"
+            >
               Forgot password
             </Link>
           </div>

@@ -1,9 +1,9 @@
 import { ArrowLeft } from "lucide-react";
 import { Link, Outlet } from "react-router";
-import { CompactFooter } from "../../components/site-footer";
-import { Logo } from "../../components/logo";
-import { useRootData } from "../../root";
 import { DEFAULT_SETTINGS } from "../../../core/settings/settings.service";
+import { Logo } from "../../components/logo";
+import { CompactFooter } from "../../components/site-footer";
+import { useRootData } from "../../root";
 
 /** SPEC §2 'Member layout (login)': back-to-home, Become a member, and a footer. */
 export default function LoginLayout() {

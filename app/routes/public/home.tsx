@@ -17,9 +17,21 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 };
 
 const PILLARS = [
-  { icon: Radio, title: "Standards that work at sea", text: "Members shape the IEC, IMO and ITU standards behind navigation and radio equipment." },
-  { icon: ShieldCheck, title: "Safety and service", text: "A service code of practice and manufacturer IDs that owners and flag states rely on." },
-  { icon: Waves, title: "One voice for the industry", text: "Manufacturers, service companies and integrators speaking together since the early days of marine radio." },
+  {
+    icon: Radio,
+    title: "Standards that work at sea",
+    text: "Members shape the IEC, IMO and ITU standards behind navigation and radio equipment.",
+  },
+  {
+    icon: ShieldCheck,
+    title: "Safety and service",
+    text: "A service code of practice and manufacturer IDs that owners and flag states rely on.",
+  },
+  {
+    icon: Waves,
+    title: "One voice for the industry",
+    text: "Manufacturers, service companies and integrators speaking together since the early days of marine radio.",
+  },
 ];
 
 /** The landing page; the full public layout and live sections arrive with the public-site issue. */
@@ -53,7 +65,10 @@ export default function Home() {
               working together on standards, safety and the future of digital navigation.
             </p>
             <div className="mt-10 flex flex-wrap gap-4">
-              <Link to="/members-join" className="btn bg-signal-500 px-6 py-3 text-base text-navy-950 hover:bg-signal-600">
+              <Link
+                to="/members-join"
+                className="btn bg-signal-500 px-6 py-3 text-base text-navy-950 hover:bg-signal-600"
+              >
                 Become a member
                 <ArrowRight className="h-4 w-4" aria-hidden="true" />
               </Link>

@@ -1,9 +1,14 @@
 import type { Insertable, Kysely } from "kysely";
 import type { Database, SessionsTable } from "../../db/types";
 
-export function createSessionsRepository(db: Kysely<Database>) {
+/** Credentials and sessions: what signing in reads and writes. */
+export function createAuthRepository(db: Kysely<Database>) {
   return {
-    async insert(row: Insertable<SessionsTable>) {
+    /** The account behind an e-mail, password hash included (never leaves the auth area). */
+    async findUserByEmail(email: string) {
+      return db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
+    },
+    async insertSession(row: Insertable<SessionsTable>) {
       return db.insertInto("sessions").values(row).returningAll().executeTakeFirstOrThrow();
     },
     /** The session and its user, if the token is known, unexpired and the user active. */
@@ -12,7 +17,11 @@ export function createSessionsRepository(db: Kysely<Database>) {
         .selectFrom("sessions")
         .innerJoin("users", "users.id", "sessions.user_id")
         .selectAll("users")
-        .select(["sessions.id as session_id", "sessions.expires_at as session_expires_at", "sessions.remember as session_remember"])
+        .select([
+          "sessions.id as session_id",
+          "sessions.expires_at as session_expires_at",
+          "sessions.remember as session_remember",
+        ])
         .where("sessions.token_hash", "=", tokenHash)
         .where("sessions.expires_at", ">", now)
         .where("users.is_active", "=", 1)
@@ -31,4 +40,4 @@ export function createSessionsRepository(db: Kysely<Database>) {
     },
   };
 }
-export type SessionsRepository = ReturnType<typeof createSessionsRepository>;
+export type AuthRepository = ReturnType<typeof createAuthRepository>;

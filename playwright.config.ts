@@ -1,0 +1,36 @@
+import { defineConfig, devices } from "@playwright/test";
+import { CHROMIUM_ARGS, findChromium } from "./scripts/browser";
+
+const PORT = 3210;
+const executablePath = findChromium() ?? undefined;
+
+/** End-to-end tests against the production build and a freshly seeded database. */
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "tmp/e2e-artifacts",
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: true,
+  reporter: [["list"], ["json", { outputFile: "tmp/e2e-results.json" }]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: { executablePath, args: CHROMIUM_ARGS },
+  },
+  projects: [
+    { name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions: { executablePath, args: CHROMIUM_ARGS } } },
+  ],
+  webServer: {
+    command: "npx tsx scripts/e2e-server.ts",
+    url: `http://127.0.0.1:${PORT}/readyz`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: { PORT: String(PORT), HOST: "127.0.0.1", BASE_URL: `http://127.0.0.1:${PORT}`, LOG_LEVEL: "warn" },
+  },
+});

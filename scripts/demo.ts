@@ -1,0 +1,48 @@
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { createServices } from "../core/services";
+import { openDatabase } from "../db/connect";
+import { migrateToLatest } from "../db/migrate";
+import { loadConfig } from "../lib/env";
+import { seedDemoContent } from "./seed/index";
+
+/**
+ * `npm run demo`: build, prepare ./data (migrations, demo content on first run,
+ * a demo admin), then start the production server and say how to sign in.
+ */
+const DEMO_ADMIN = { email: "admin@masthead.example", password: "masthead-demo-admin" };
+
+const env = { ...process.env };
+env.DATA_DIR ??= "./data";
+env.PORT ??= "3000";
+const config = loadConfig(env);
+
+console.log("Building the production bundle…");
+const build = spawnSync("npm", ["run", "build", "--silent"], { stdio: "inherit" });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+fs.mkdirSync(config.uploadsDir, { recursive: true });
+const database = openDatabase(config);
+await migrateToLatest(database.db);
+const { seeded } = await seedDemoContent(database.db, { uploadsDir: config.uploadsDir });
+console.log(seeded ? "Demo content loaded." : "Existing content kept (demo content loads on first run only).");
+const services = createServices({ db: database.db, sessionTtlSeconds: config.sessionTtlSeconds });
+const admin = config.admin ?? DEMO_ADMIN;
+const outcome = await services.accounts.ensureAdmin(admin);
+await database.destroy();
+
+const line = "─".repeat(60);
+console.log(`\n${line}\n  Masthead is starting on ${config.baseUrl.href}`);
+console.log(`  Admin e-mail:    ${admin.email}`);
+console.log(
+  `  Admin password:  ${admin.password}${outcome === "exists" ? "  (unless you have changed it since)" : ""}`,
+);
+console.log(`  Sign in at ${new URL("/login", config.baseUrl).href}\n${line}\n`);
+
+const server = spawn(process.execPath, [path.join("build", "server.js")], {
+  stdio: "inherit",
+  env: { ...env, NODE_ENV: "production" },
+});
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));

@@ -1,0 +1,40 @@
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createServices } from "../core/services";
+import { openDatabase } from "../db/connect";
+import { migrateToLatest } from "../db/migrate";
+import { loadConfig } from "../lib/env";
+import { seedDemoContent } from "./seed/index";
+
+/**
+ * The server the end-to-end tests run against: a fresh data directory with
+ * the demo content and two known accounts, then the production build.
+ */
+const dataDir = path.resolve("tmp/e2e-data");
+fs.rmSync(dataDir, { recursive: true, force: true });
+process.env.DATA_DIR = dataDir;
+process.env.NODE_ENV = "production";
+const config = loadConfig();
+const database = openDatabase(config);
+await migrateToLatest(database.db);
+await seedDemoContent(database.db, { uploadsDir: config.uploadsDir });
+const services = createServices({ db: database.db, sessionTtlSeconds: config.sessionTtlSeconds });
+await services.accounts.createUser({
+  email: "e2e-admin@masthead.example",
+  password: "e2e-admin-password",
+  role: "admin",
+  first_name: "Erika",
+  last_name: "Admin",
+});
+await services.accounts.createUser({
+  email: "e2e-member@masthead.example",
+  password: "e2e-member-password",
+  role: "member",
+  first_name: "Marten",
+  last_name: "Member",
+});
+await database.destroy();
+
+// The bundle starts the server when imported; React picks its production build from NODE_ENV set above.
+await import(pathToFileURL(path.resolve("build/server.js")).href);

@@ -1,0 +1,92 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import { ensureChromium } from "./browser";
+
+/**
+ * `npm test`: lint, typecheck, unit + integration tests on SQLite (and again on
+ * PostgreSQL when TEST_DATABASE_URL is set), the production build and the
+ * end-to-end tests in Chromium. Ends with one line: `N passed, N failed`.
+ */
+type Step = { name: string; passed: number; failed: number };
+const steps: Step[] = [];
+fs.mkdirSync("tmp", { recursive: true });
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  return spawnSync(command, args, { stdio: "inherit", env }).status === 0;
+}
+
+function check(name: string, command: string, args: string[]) {
+  console.log(`\n▶ ${name}`);
+  const ok = run(command, args);
+  steps.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
+  return ok;
+}
+
+function vitest(name: string, env: NodeJS.ProcessEnv) {
+  console.log(`\n▶ ${name}`);
+  const output = `tmp/vitest-${name.replace(/\W+/g, "-")}.json`;
+  fs.rmSync(output, { force: true });
+  const ok = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${output}`], env);
+  let passed = 0;
+  let failed = 0;
+  if (fs.existsSync(output)) {
+    const report = JSON.parse(fs.readFileSync(output, "utf8")) as {
+      numPassedTests: number;
+      numFailedTests: number;
+      numTotalTestSuites: number;
+      numFailedTestSuites: number;
+    };
+    passed = report.numPassedTests;
+    failed =
+      report.numFailedTests +
+      (report.numFailedTestSuites > 0 && report.numFailedTests === 0 ? report.numFailedTestSuites : 0);
+  }
+  if (!ok && failed === 0) failed = 1; // the run itself broke (setup, crash)
+  steps.push({ name, passed, failed });
+}
+
+check("lint", "npx", ["biome", "check", "."]);
+check("typecheck", "sh", ["-c", "npx react-router typegen && npx tsc --noEmit"]);
+
+const { TEST_DATABASE_URL, ...withoutPostgres } = process.env;
+vitest("unit+integration (SQLite)", withoutPostgres);
+if (TEST_DATABASE_URL) vitest("unit+integration (PostgreSQL)", { ...process.env, TEST_DATABASE_URL });
+else console.log("\nTEST_DATABASE_URL is not set: the integration tests ran on SQLite only.");
+
+const built = check("production build", "npm", ["run", "build", "--silent"]);
+if (built) {
+  console.log("\n▶ end-to-end (Chromium)");
+  let executable: string | null = null;
+  try {
+    executable = ensureChromium();
+  } catch (error) {
+    console.error((error as Error).message);
+  }
+  const report = "tmp/e2e-results.json";
+  fs.rmSync(report, { force: true });
+  const ok = run("npx", ["playwright", "test"], {
+    ...process.env,
+    ...(executable ? { CHROMIUM_PATH: executable } : {}),
+  });
+  let passed = 0;
+  let failed = 0;
+  if (fs.existsSync(report)) {
+    const stats = (
+      JSON.parse(fs.readFileSync(report, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number } }
+    ).stats;
+    passed = stats.expected + stats.flaky;
+    failed = stats.unexpected;
+  }
+  if (!ok && failed === 0) failed = 1;
+  steps.push({ name: "end-to-end (Chromium)", passed, failed });
+} else {
+  steps.push({ name: "end-to-end (Chromium)", passed: 0, failed: 1 });
+}
+
+console.log("\nSummary");
+for (const step of steps)
+  console.log(`  ${step.failed ? "✗" : "✓"} ${step.name}: ${step.passed} passed, ${step.failed} failed`);
+const passed = steps.reduce((n, s) => n + s.passed, 0);
+const failed = steps.reduce((n, s) => n + s.failed, 0);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);

@@ -1,0 +1,26 @@
+import { expect, test } from "@playwright/test";
+import { expectAccessible } from "./fixtures";
+
+test("an unknown page answers 404 with the error page", async ({ page }) => {
+  const response = await page.goto("/no/such/page");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: /This page could not be found/ })).toBeVisible();
+  await page.getByRole("link", { name: "Back to the home page" }).click();
+  await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(
+    "International association of marine electronics companies",
+  );
+});
+
+test("the 404 page is accessible and shows no stack trace", async ({ page }) => {
+  await page.goto("/definitely-missing");
+  await expect(page.locator("pre")).toHaveCount(0);
+  await expectAccessible(page);
+});
+
+test("the home page renders and is accessible", async ({ page }) => {
+  const response = await page.goto("/");
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+  await expectAccessible(page);
+});

@@ -1,0 +1,126 @@
+import { expect, test } from "@playwright/test";
+import { ADMIN, expectAccessible, MEMBER, signIn } from "./fixtures";
+
+test.describe("member login (SPEC §2, §5, §8)", () => {
+  test("the login screen has the spec's parts and is accessible", async ({ page }) => {
+    await page.goto("/login");
+    await expect(page.getByRole("heading", { name: "Member Login" })).toBeVisible();
+    await expect(page.getByLabel("Email")).toBeVisible();
+    await expect(page.getByLabel("Password")).toBeVisible();
+    await expect(page.getByLabel("Remember me")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Forgot password" })).toHaveAttribute("href", "/forgot-password");
+    await expect(page.getByRole("link", { name: "Back to home" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Become a member" }).first()).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test("an admin signs in and lands on /manager with the role in the header", async ({ page }) => {
+    await page.goto("/login");
+    await signIn(page, ADMIN);
+    await expect(page).toHaveURL(/\/manager$/);
+    await expect(page.getByText("You're logged in as:")).toContainText("admin");
+    await expectAccessible(page);
+    const cookies = await page.context().cookies();
+    const session = cookies.find((c) => c.name.startsWith("auth."));
+    expect(session?.httpOnly).toBe(true);
+    expect(session?.sameSite).toBe("Lax");
+    expect(await page.evaluate(() => JSON.stringify(window.localStorage))).not.toContain(session?.value ?? "-");
+  });
+
+  test("empty fields show the messages and send no request", async ({ page }) => {
+    await page.goto("/login");
+    await page.waitForLoadState("networkidle");
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") posts.push(request.url());
+    });
+    await expect(page.getByText("Email is required.")).toHaveCount(0);
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page.getByText("You have validation errors! Please fix them all")).toBeVisible();
+    await expect(page.getByText("Email is required.")).toBeVisible();
+    await expect(page.getByText("Password is required.")).toBeVisible();
+    await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Email")).toBeFocused();
+    // Errors follow corrections live once shown.
+    await page.getByLabel("Email").fill("someone@example.org");
+    await expect(page.getByText("Email is required.")).toHaveCount(0);
+    await expect(page.getByText("Password is required.")).toBeVisible();
+    expect(posts).toEqual([]);
+    await expectAccessible(page);
+  });
+
+  test("a wrong password shows the toast for 5 seconds", async ({ page }) => {
+    await page.goto("/login");
+    await signIn(page, { email: MEMBER.email, password: "definitely-not-it" });
+    const toast = page.getByText("The user name or password are incorrect");
+    await expect(toast).toBeVisible();
+    await expect(page).toHaveURL(/\/login/);
+    await expect(toast).toBeHidden({ timeout: 8_000 });
+  });
+
+  test("a guarded page sends a visitor to login and back to it afterwards", async ({ page }) => {
+    await page.goto("/dashboard?tab=papers");
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fdashboard%3Ftab%3Dpapers$/);
+    await signIn(page, MEMBER);
+    await expect(page).toHaveURL(/\/dashboard\?tab=papers$/);
+    await expect(page.getByRole("heading", { name: /Welcome, Marten/ })).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test("a member is sent from admin pages to /dashboard", async ({ page }) => {
+    await page.goto("/login?redirect=%2Fmanager");
+    await signIn(page, MEMBER);
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
+  test("an outside redirect is ignored", async ({ page }) => {
+    await page.goto("/login?redirect=%2F%2Fevil.example%2Fphish");
+    await signIn(page, ADMIN);
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/manager$/);
+  });
+
+  test("logout from the member menu asks first, then returns to /login", async ({ page }) => {
+    await page.goto("/login?redirect=%2Fdashboard");
+    await signIn(page, MEMBER);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.getByRole("button", { name: "User Profile" }).click();
+    await page.getByRole("menuitem", { name: "Logout" }).click();
+    const dialog = page.getByRole("dialog", { name: "Logout?" });
+    await expect(dialog).toContainText("Do you want to logout of your account?");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
+    await page.getByRole("button", { name: "User Profile" }).click();
+    await page.getByRole("menuitem", { name: "Logout" }).click();
+    await page.getByRole("dialog", { name: "Logout?" }).getByRole("button", { name: "Confirm" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto("/dashboard");
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fdashboard$/);
+  });
+
+  test("logout from the admin header returns to /login", async ({ page }) => {
+    await page.goto("/login");
+    await signIn(page, ADMIN);
+    await expect(page).toHaveURL(/\/manager$/);
+    await page.getByRole("button", { name: "Logout" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the login form still validates and signs in", async ({ page }) => {
+    await page.goto("/login");
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page.getByText("You have validation errors! Please fix them all")).toBeVisible();
+    await expect(page.getByText("Email is required.")).toBeVisible();
+    await page.getByLabel("Email").fill(MEMBER.email);
+    await page.getByLabel("Password").fill("wrong-password-here");
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page.getByText("The user name or password are incorrect")).toBeVisible();
+    await page.getByLabel("Email").fill(MEMBER.email);
+    await page.getByLabel("Password").fill(MEMBER.password);
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page).toHaveURL(/\/manager$|\/dashboard$/);
+  });
+});

@@ -1,0 +1,141 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrations } from "../../db/migrations";
+import { call, createTestContext, type TestContext } from "../support/app";
+import { createUser } from "../support/factories";
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestContext({ ADMIN_EMAIL: "first.admin@example.org", ADMIN_PASSWORD: "first-admin-password" });
+});
+afterAll(async () => t.close());
+
+const TABLES = [
+  "users",
+  "sessions",
+  "one_time_tokens",
+  "rate_limits",
+  "settings",
+  "pages",
+  "paper_categories",
+  "papers",
+  "meetings",
+  "meeting_images",
+  "schedules",
+  "sponsors",
+  "news_posts",
+  "join_requests",
+  "member_companies",
+  "search_documents",
+];
+
+describe("schema", () => {
+  it("has a table for every entity", async () => {
+    const tables = (await t.database.db.introspection.getTables()).map((table) => table.name);
+    for (const table of TABLES) expect(tables).toContain(table);
+  });
+
+  it("keeps e-mails unique regardless of case, in the database itself", async () => {
+    await createUser(t.runtime.services, { email: "Unique@Example.org" });
+    await expect(createUser(t.runtime.services, { email: "unique@example.ORG" })).rejects.toMatchObject({
+      code: "conflict",
+    });
+    const now = new Date().toISOString();
+    await expect(
+      t.database.db
+        .insertInto("users")
+        .values({
+          first_name: "X",
+          last_name: "Y",
+          email: "UNIQUE@example.org",
+          role: "member",
+          is_active: 1,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute(),
+    ).rejects.toThrow();
+  });
+
+  it("orders and filters ISO timestamps the same way on both dialects", async () => {
+    const rows = [
+      ["2025-12-31T23:30:00.000Z", "december"],
+      ["2026-01-01T00:15:00.000Z", "january"],
+      ["2025-11-30T12:00:00.000Z", "november"],
+    ];
+    for (const [at, slug] of rows) {
+      await t.database.db
+        .insertInto("news_posts")
+        .values({ slug, title: slug, content: "<p>x</p>", published_at: at, created_at: at, updated_at: at })
+        .execute();
+    }
+    const ordered = await t.database.db
+      .selectFrom("news_posts")
+      .select("slug")
+      .orderBy("published_at", "desc")
+      .execute();
+    expect(ordered.map((r) => r.slug)).toEqual(["january", "december", "november"]);
+    const december = await t.database.db
+      .selectFrom("news_posts")
+      .select("slug")
+      .where("published_at", ">=", "2025-12-01")
+      .where("published_at", "<", "2026-01-01")
+      .execute();
+    expect(december.map((r) => r.slug)).toEqual(["december"]);
+  });
+
+  it("finds search documents by full text on the dialect's own engine", async () => {
+    await t.database.db
+      .insertInto("search_documents")
+      .values([
+        {
+          kind: "page",
+          ref_id: "/s-421",
+          url: "/s-421",
+          title: "S-421 route exchange",
+          body: "Route plans exchanged between ships",
+          updated_at: "2026-01-01",
+        },
+        {
+          kind: "page",
+          ref_id: "/secom",
+          url: "/secom",
+          title: "SECOM",
+          body: "Secure communication for maritime services",
+          updated_at: "2026-01-01",
+        },
+      ])
+      .execute();
+    const found =
+      t.database.dialect === "postgres"
+        ? await sql<{
+            url: string;
+          }>`select url from search_documents where tsv @@ websearch_to_tsquery('english', 'routes')`.execute(
+            t.database.db,
+          )
+        : await sql<{
+            url: string;
+          }>`select d.url from search_fts f join search_documents d on d.id = f.rowid where search_fts match 'routes'`.execute(
+            t.database.db,
+          );
+    expect(found.rows.map((r) => r.url)).toEqual(["/s-421"]);
+  });
+
+  it("migrations are listed in order and each can be rolled back", async () => {
+    const names = Object.keys(migrations);
+    expect(names).toEqual([...names].sort());
+    for (const name of names) expect(typeof migrations[name].down).toBe("function");
+  });
+});
+
+describe("first admin from ADMIN_EMAIL / ADMIN_PASSWORD", () => {
+  it("is created when missing and can sign in; a second start does not duplicate it", async () => {
+    const { config, services } = t.runtime;
+    expect(await services.accounts.ensureAdmin(config.admin as { email: string; password: string })).toBe("created");
+    expect(await services.accounts.ensureAdmin(config.admin as { email: string; password: string })).toBe("exists");
+    const res = await call(t.app, "POST", "/api/login", {
+      json: { email: "first.admin@example.org", password: "first-admin-password" },
+    });
+    expect(res.json?.user).toMatchObject({ role: { name: "admin" } });
+  });
+});
