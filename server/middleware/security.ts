@@ -35,5 +35,7 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
     crossOriginResourcePolicy: "same-origin",
     crossOriginOpenerPolicy: "same-origin",
     permissionsPolicy: { camera: [], microphone: [], geolocation: [], payment: [] },
+    // A route that sets a stricter header of its own (e.g. uploads' sandboxing CSP) keeps it.
+    overwrite: false,
   });
 }
