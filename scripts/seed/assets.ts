@@ -172,8 +172,13 @@ function caption(
   accent: string,
 ): string {
   const margin = Math.round(width * 0.05);
-  let size = Math.round(width / 27);
+  // Short titles are set larger when they still fit on one line.
+  let size = Math.round(width / 22);
   let lines = wrap(text.title, width * 0.78, size);
+  if (lines.length > 1) {
+    size = Math.round(width / 27);
+    lines = wrap(text.title, width * 0.78, size);
+  }
   while (lines.length > 3 && size > 30) {
     size -= 4;
     lines = wrap(text.title, width * 0.78, size);
@@ -187,7 +192,7 @@ function caption(
   const labelY = titleTop - size * 1.05;
   const shadeTop = Math.max(0, labelY - size * 2.2);
   const out: string[] = [
-    `<defs><linearGradient id="shade" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#000" stop-opacity="0"/><stop offset="0.45" stop-color="#020814" stop-opacity="0.45"/><stop offset="1" stop-color="#020814" stop-opacity="0.82"/></linearGradient></defs>`,
+    `<defs><linearGradient id="shade" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#000" stop-opacity="0"/><stop offset="0.3" stop-color="#020814" stop-opacity="0.55"/><stop offset="1" stop-color="#020814" stop-opacity="0.85"/></linearGradient></defs>`,
     `<rect x="0" y="${f(shadeTop)}" width="${width}" height="${f(height - shadeTop)}" fill="url(#shade)"/>`,
     `<rect x="${margin}" y="${f(labelY - labelSize * 0.95)}" width="${Math.round(size * 0.9)}" height="${Math.max(4, Math.round(size * 0.09))}" fill="${accent}"/>`,
     `<text x="${margin}" y="${f(labelY + labelSize * 0.4)}" font-family="${FONT}" font-size="${labelSize}" font-weight="bold" letter-spacing="${f(labelSize * 0.18)}" fill="${accent}">${escapeXml(text.label.toUpperCase())}</text>`,
@@ -238,14 +243,7 @@ function lighthouse(x: number, y: number, s: number, fill: string, beam: string)
   return `<g transform="translate(${f(x)},${f(y)}) scale(${f(s)})"><path d="M-12,-170 L-260,-230 L-260,-110 Z" fill="${beam}" fill-opacity="0.16"/><g fill="${fill}"><path d="M-90,0 Q-60,-40 -20,-30 Q20,-50 70,-20 Q100,-10 120,0 Z"/><path d="M-18,-30 L-12,-150 L12,-150 L18,-30 Z"/><rect x="-16" y="-158" width="32" height="8"/><rect x="-10" y="-180" width="20" height="22"/><path d="M-13,-180 L0,-196 L13,-180 Z"/></g><circle cx="0" cy="-169" r="6" fill="${beam}"/></g>`;
 }
 
-function waves(
-  width: number,
-  horizon: number,
-  height: number,
-  colour: string,
-  rnd: () => number,
-  rows = 16,
-): string {
+function waves(width: number, horizon: number, height: number, colour: string, rnd: () => number, rows = 16): string {
   const out: string[] = [];
   for (let j = 1; j <= rows; j++) {
     const t = j / rows;
@@ -353,14 +351,10 @@ const radarScene: Scene = (width, height, p, rnd) => {
     `<rect width="${width}" height="${height}" fill="url(#bg)"/>`,
   ];
   for (let gx = 0; gx < width; gx += 80) {
-    out.push(
-      `<line x1="${gx}" y1="0" x2="${gx}" y2="${height}" stroke="${p.accent}" stroke-opacity="0.05"/>`,
-    );
+    out.push(`<line x1="${gx}" y1="0" x2="${gx}" y2="${height}" stroke="${p.accent}" stroke-opacity="0.05"/>`);
   }
   for (let gy = 0; gy < height; gy += 80) {
-    out.push(
-      `<line x1="0" y1="${gy}" x2="${width}" y2="${gy}" stroke="${p.accent}" stroke-opacity="0.05"/>`,
-    );
+    out.push(`<line x1="0" y1="${gy}" x2="${width}" y2="${gy}" stroke="${p.accent}" stroke-opacity="0.05"/>`);
   }
   out.push(`<circle cx="${f(cx)}" cy="${f(cy)}" r="${f(r)}" fill="#000" fill-opacity="0.35"/>`);
   // Land echoes: a coastline blob partly inside the display.
@@ -419,9 +413,9 @@ const chartScene: Scene = (width, height, _p, rnd) => {
     `<rect width="${width}" height="${height}" fill="#cfe6f1" fill-opacity="0.6"/>`,
   ];
   const lands = [
-    { cx: width * 0.82, cy: height * 0.12, rx: width * 0.32, ry: height * 0.36 },
-    { cx: width * 0.38, cy: height * 0.24, rx: width * 0.1, ry: height * 0.11 },
-    { cx: width * 0.58, cy: height * 0.52, rx: width * 0.05, ry: height * 0.06 },
+    { cx: width * (0.76 + rnd() * 0.12), cy: height * (0.06 + rnd() * 0.1), rx: width * 0.32, ry: height * 0.36 },
+    { cx: width * (0.33 + rnd() * 0.08), cy: height * (0.2 + rnd() * 0.06), rx: width * 0.1, ry: height * 0.11 },
+    { cx: width * (0.55 + rnd() * 0.06), cy: height * (0.5 + rnd() * 0.05), rx: width * 0.05, ry: height * 0.06 },
   ];
   for (const land of lands) {
     const noise = Array.from({ length: 14 }, () => 0.78 + rnd() * 0.4);
@@ -582,9 +576,7 @@ const harbourScene: Scene = (width, height, p, rnd) => {
     for (let wy = horizon - h + 10 * s; wy < horizon - 10 * s; wy += 16 * s) {
       for (let wx = x + 8 * s; wx < x + w - 10 * s; wx += 14 * s) {
         if (rnd() < (p.night ? 0.35 : 0.12)) {
-          lights.push(
-            `<rect x="${f(wx)}" y="${f(wy)}" width="${f(6 * s)}" height="${f(7 * s)}"/>`,
-          );
+          lights.push(`<rect x="${f(wx)}" y="${f(wy)}" width="${f(6 * s)}" height="${f(7 * s)}"/>`);
         }
       }
     }
@@ -641,10 +633,10 @@ export function pictureSvg(spec: PictureSpec): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${spec.width}" height="${spec.height}" viewBox="0 0 ${spec.width} ${spec.height}">${body}${caption(spec.width, spec.height, spec, accent)}${wordmark(spec.width, spec.scene === "chart" ? "#0b2545" : "#ffffff")}</svg>`;
 }
 
-/** Renders a scene to a JPEG (quality 70, progressive). */
+/** Renders a scene to a JPEG (quality 70, progressive; plain libjpeg-turbo, several times faster than mozjpeg). */
 export async function renderPicture(spec: PictureSpec): Promise<{ data: Buffer; width: number; height: number }> {
   const { data, info } = await sharp(Buffer.from(pictureSvg(spec)))
-    .jpeg({ quality: 70, progressive: true, mozjpeg: true })
+    .jpeg({ quality: 70, progressive: true })
     .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
@@ -705,6 +697,17 @@ const LEGAL = new Set([
   "z",
   "o.o.",
   "d.o.o.",
+  "co.,",
+  "lda.",
+  "ltda.",
+  "a.ş.",
+  "sdn",
+  "bhd",
+  "pvt",
+  "s.a.e.",
+  "sia",
+  "oü",
+  "sarl",
   "and",
   "&",
   "of",
@@ -749,7 +752,7 @@ export function logoSvg(name: string, index: number): string {
   const rest = words.slice(main.split(" ").length).join(" ").toUpperCase();
   const textX = 150;
   const avail = 232;
-  const mainSize = Math.min(40, Math.floor(avail / (main.length * 0.64)));
+  const mainSize = Math.min(40, Math.floor(avail / (main.length * 0.68)));
   let subSize = Math.min(15, Math.floor(avail / Math.max(1, rest.length * 0.74)));
   let subLines = [rest];
   if (subSize < 11 && rest.length > 0) {
@@ -773,8 +776,7 @@ export async function renderLogo(
   format: "png" | "webp",
 ): Promise<{ data: Buffer; width: number; height: number }> {
   const image = sharp(Buffer.from(logoSvg(name, index)));
-  const encoded =
-    format === "png" ? image.png({ palette: true, compressionLevel: 9 }) : image.webp({ quality: 82 });
+  const encoded = format === "png" ? image.png({ palette: true, compressionLevel: 9 }) : image.webp({ quality: 82 });
   const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
@@ -790,6 +792,7 @@ export type PdfSpec = {
   category: string;
   revision?: string | null;
   meeting?: string | null;
+  /** Paragraphs; "## " starts a heading and "- " a compact list item. */
   paragraphs: string[];
 };
 
@@ -900,7 +903,8 @@ export async function renderPdf(spec: PdfSpec, createdAt: Date): Promise<Uint8Ar
   const leading = 15;
   for (const paragraph of spec.paragraphs) {
     const heading = paragraph.startsWith("## ");
-    const text = pdfText(heading ? paragraph.slice(3) : paragraph);
+    const item = paragraph.startsWith("- ");
+    const text = pdfText(heading ? paragraph.slice(3) : item ? `•  ${paragraph.slice(2)}` : paragraph);
     const font = heading ? bold : regular;
     const fontSize = heading ? 12.5 : size;
     const lines = wrapPdf(text, font, fontSize, textWidth);
@@ -913,7 +917,7 @@ export async function renderPdf(spec: PdfSpec, createdAt: Date): Promise<Uint8Ar
       page.drawText(line, { x: margin, y, size: fontSize, font, color: heading ? NAVY : rgb(0.13, 0.15, 0.18) });
       y -= heading ? 18 : leading;
     }
-    y -= heading ? 2 : 8;
+    y -= heading ? 2 : item ? 3 : 8;
   }
 
   pages.forEach((p, i) => {

@@ -79,9 +79,16 @@ export function nthWeekday(first: Date, weekday: number, n: number): Date {
   return addDays(first, shift + (n - 1) * 7);
 }
 
-/** Moves a date forward to the next Tuesday, Wednesday or Thursday (unchanged when it is one). */
+/**
+ * Moves a date forward to the next Tuesday, Wednesday or Thursday (unchanged
+ * when it is one), skipping the holidays from 20 December to 6 January.
+ */
 export function toMidweek(date: Date): Date {
   let result = startOfDay(date);
+  const month = result.getUTCMonth();
+  const day = result.getUTCDate();
+  if (month === 11 && day >= 20) result = new Date(Date.UTC(result.getUTCFullYear() + 1, 0, 7));
+  else if (month === 0 && day < 7) result = new Date(Date.UTC(result.getUTCFullYear(), 0, 7));
   while (![2, 3, 4].includes(result.getUTCDay())) result = addDays(result, 1);
   return result;
 }

@@ -1,0 +1,539 @@
+import os from "node:os";
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "../../db/types";
+import { type PictureSpec, renderLogo, renderPdf, renderPicture, type StoredImage, UploadWriter } from "./assets";
+import { PAGES, SITE_SETTINGS } from "./content";
+import { type MeetingPlan, planMeetings } from "./meetings";
+import { JOIN_REQUESTS, MEMBERS, memberWebsite } from "./members";
+import { NEWS, type NewsContext, type When } from "./news";
+import { buildPapers, type CategorySeed, LIBRARY } from "./papers";
+import { addDays, atTime, chunk, dateRange, mapLimit, monthStart, paragraphs, slugify, stripHtml } from "./util";
+
+/**
+ * Loads the demo content of the Masthead site on first run: settings, CMS
+ * pages, news, events with schedules and sponsors, the document library,
+ * member companies, example join requests and the search index, with
+ * generated images and PDFs. Plain Kysely queries only, so the same code runs
+ * on SQLite and PostgreSQL.
+ */
+
+export const DEMO_SEEDED_KEY = "demo.seeded_at";
+
+export type SeedOptions = {
+  uploadsDir: string;
+  now?: Date;
+  log?: (msg: string) => void;
+};
+
+const BATCH = 50;
+
+/** True when the demo has run before or real content exists. */
+async function hasContent(db: Kysely<Database>): Promise<boolean> {
+  const marker = await db.selectFrom("settings").select("key").where("key", "=", DEMO_SEEDED_KEY).executeTakeFirst();
+  if (marker) return true;
+  const page = await db.selectFrom("pages").select("id").limit(1).executeTakeFirst();
+  if (page) return true;
+  const post = await db.selectFrom("news_posts").select("id").limit(1).executeTakeFirst();
+  return post !== undefined;
+}
+
+function newsDate(when: When, now: Date, plan: MeetingPlan): Date {
+  let date: Date;
+  if ("thisMonth" in when) {
+    const start = monthStart(now).getTime();
+    date = new Date(start + Math.floor((now.getTime() - start) * when.thisMonth));
+  } else if ("daysAgo" in when) {
+    date = atTime(addDays(now, -when.daysAgo), ...when.at);
+  } else if ("december" in when) {
+    const thisYear = new Date(Date.UTC(now.getUTCFullYear(), 11, when.december, ...when.at));
+    date =
+      thisYear.getTime() < now.getTime()
+        ? thisYear
+        : new Date(Date.UTC(now.getUTCFullYear() - 1, 11, when.december, ...when.at));
+  } else {
+    const ref = plan[when.after];
+    date = atTime(addDays(when.days < 0 ? ref.start : ref.end, when.days), ...when.at);
+  }
+  // Never in the future, whatever the offsets say.
+  const latest = now.getTime() - 60_000;
+  return date.getTime() > latest ? new Date(latest) : new Date(Math.floor(date.getTime() / 60_000) * 60_000);
+}
+
+type FlatCategory = CategorySeed & { parentSlug: string | null; position: number; depth: number };
+
+function flattenCategories(root: CategorySeed): FlatCategory[] {
+  const out: FlatCategory[] = [];
+  const walk = (node: CategorySeed, parentSlug: string | null, position: number, depth: number) => {
+    out.push({ ...node, parentSlug, position, depth });
+    node.children?.forEach((child, i) => {
+      walk(child, node.slug, i + 1, depth + 1);
+    });
+  };
+  walk(root, null, 0, 0);
+  return out;
+}
+
+function assertUnique(values: string[], what: string): void {
+  const seen = new Set<string>();
+  for (const value of values) {
+    if (seen.has(value)) throw new Error(`Demo content: duplicate ${what} "${value}"`);
+    seen.add(value);
+  }
+}
+
+export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions): Promise<{ seeded: boolean }> {
+  const log = options.log ?? (() => {});
+  const now = options.now ?? new Date();
+  const nowIso = now.toISOString();
+
+  if (await hasContent(db)) return { seeded: false };
+
+  // --- Texts and dates -----------------------------------------------------
+  const plan = planMeetings(now);
+  const newsContext = (date: Date): NewsContext => ({
+    date,
+    year: date.getUTCFullYear(),
+    nextConference: plan.nextConference,
+    lastConference: plan.lastConference,
+    nextWorkshop: plan.nextWorkshop,
+    lastWorkshop: plan.lastWorkshop,
+  });
+  const news = NEWS.map((item, index) => {
+    const date = newsDate(item.when, now, plan);
+    const c = newsContext(date);
+    const title = typeof item.title === "string" ? item.title : item.title(c);
+    const content = paragraphs(...item.body.map((part) => (typeof part === "string" ? part : part(c))));
+    return { item, index, date, title, slug: slugify(title), content };
+  });
+  const papers = buildPapers(now);
+  const categories = flattenCategories(LIBRARY);
+  const year = now.getUTCFullYear();
+  const members = MEMBERS.map((m) => ({ ...m, joined: m.joined || year }));
+  const sponsorNames = [...new Set(plan.meetings.flatMap((m) => m.sponsors))];
+
+  assertUnique(
+    news.map((n) => n.slug),
+    "news slug",
+  );
+  assertUnique(
+    plan.meetings.map((m) => m.slug),
+    "meeting slug",
+  );
+  assertUnique(
+    categories.map((c) => c.slug),
+    "category slug",
+  );
+  assertUnique(
+    papers.map((p) => `${p.category}/${p.name}`),
+    "paper",
+  );
+  assertUnique(
+    members.map((m) => m.name),
+    "member",
+  );
+
+  // --- Files -----------------------------------------------------------------
+  const writer = new UploadWriter(options.uploadsDir);
+  const started = Date.now();
+  try {
+    const concurrency = Math.max(2, Math.min(4, os.availableParallelism()));
+    const picture = async (folder: "news" | "meetings" | "categories", spec: PictureSpec): Promise<StoredImage> => {
+      const image = await renderPicture(spec);
+      const key = writer.key(folder, spec.title, "jpg");
+      await writer.write(key, image.data);
+      return { key, width: image.width, height: image.height };
+    };
+
+    log(`Generating ${news.length} news images…`);
+    const newsImages = await mapLimit(news, concurrency, (n) =>
+      picture("news", {
+        scene: n.item.scene,
+        variant: n.index,
+        width: 1600,
+        height: 900,
+        label: "Masthead news",
+        title: n.title,
+      }),
+    );
+
+    const meetingImageSpecs = plan.meetings.flatMap((m, mi) =>
+      m.images.map((spec, position) => ({ mi, position, spec })),
+    );
+    log(`Generating ${meetingImageSpecs.length} event images…`);
+    const meetingImages = await mapLimit(meetingImageSpecs, concurrency, async ({ mi, position, spec }) => ({
+      mi,
+      position,
+      image: await picture("meetings", { ...spec, width: 1600, height: 1000 }),
+    }));
+
+    const imageCategories = categories.filter((c) => c.image);
+    const categoryImages = new Map<string, StoredImage>();
+    await mapLimit(imageCategories, concurrency, async (c) => {
+      const spec = c.image as NonNullable<CategorySeed["image"]>;
+      categoryImages.set(
+        c.slug,
+        await picture("categories", {
+          ...spec,
+          width: 1200,
+          height: 800,
+          label: "Document library",
+          title: c.name,
+        }),
+      );
+    });
+
+    log(`Generating ${members.length} member logos and ${sponsorNames.length} sponsor logos…`);
+    const memberLogos = await mapLimit(members, concurrency, async (m, i) => {
+      const logo = await renderLogo(m.name, i, "png");
+      const key = writer.key("members", m.name, "png");
+      await writer.write(key, logo.data);
+      return key;
+    });
+    const sponsorLogos = new Map<string, string>();
+    await mapLimit(sponsorNames, concurrency, async (name) => {
+      const index = Math.max(
+        0,
+        members.findIndex((m) => m.name === name),
+      );
+      const logo = await renderLogo(name, index, "webp");
+      const key = writer.key("sponsors", name, "webp");
+      await writer.write(key, logo.data);
+      sponsorLogos.set(name, key);
+    });
+
+    log(`Generating ${papers.length} PDF documents…`);
+    const categoryNames = new Map(categories.map((c) => [c.slug, c.title || c.name]));
+    const paperFiles = await mapLimit(papers, concurrency, async (p) => {
+      const pdf = await renderPdf(
+        {
+          title: p.name,
+          number: p.number,
+          organization: p.organization,
+          date: p.date ?? p.publication_date ?? nowIso.slice(0, 10),
+          category: categoryNames.get(p.category) ?? "Document library",
+          revision: p.revision,
+          meeting: p.meeting,
+          paragraphs: p.pdf,
+        },
+        now,
+      );
+      const key = writer.key("papers", `${p.number ?? ""} ${p.name}`, "pdf");
+      await writer.write(key, pdf);
+      return key;
+    });
+    log(`Generated ${writer.written.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+
+    // --- Database --------------------------------------------------------------
+    await db.transaction().execute(async (trx) => {
+      const search: {
+        kind: string;
+        ref_id: string;
+        url: string;
+        title: string;
+        body: string;
+        updated_at: string;
+      }[] = [];
+
+      await trx
+        .insertInto("settings")
+        .values(Object.entries(SITE_SETTINGS).map(([key, value]) => ({ key, value, updated_at: nowIso })))
+        .onConflict((oc) => oc.column("key").doNothing())
+        .execute();
+
+      // Pages
+      await trx
+        .insertInto("pages")
+        .values(PAGES.map((p) => ({ ...p, created_at: nowIso, updated_at: nowIso })))
+        .execute();
+      for (const page of PAGES) {
+        search.push({
+          kind: "page",
+          ref_id: page.url,
+          url: page.url === "/home" ? "/" : page.url,
+          title: page.title,
+          body: stripHtml(page.content),
+          updated_at: nowIso,
+        });
+      }
+
+      // Category tree, level by level so that parents have ids.
+      const categoryIds = new Map<string, number>();
+      const maxDepth = Math.max(...categories.map((c) => c.depth));
+      for (let depth = 0; depth <= maxDepth; depth++) {
+        const level = categories.filter((c) => c.depth === depth);
+        for (const rows of chunk(level, BATCH)) {
+          const inserted = await trx
+            .insertInto("paper_categories")
+            .values(
+              rows.map((c) => ({
+                parent_id: c.parentSlug ? (categoryIds.get(c.parentSlug) ?? null) : null,
+                slug: c.slug,
+                name: c.name,
+                title: c.title,
+                title_description: c.title_description,
+                description: c.description,
+                content: c.content,
+                view_type: c.view_type,
+                is_active: 1,
+                is_root: depth === 0 ? 1 : 0,
+                image: categoryImages.get(c.slug)?.key ?? null,
+                position: c.position,
+                created_at: nowIso,
+                updated_at: nowIso,
+              })),
+            )
+            .returning(["id", "slug"])
+            .execute();
+          for (const row of inserted) categoryIds.set(row.slug, row.id);
+        }
+      }
+      for (const c of categories) {
+        search.push({
+          kind: "category",
+          ref_id: String(categoryIds.get(c.slug)),
+          url: `/dashboard/${c.slug}`,
+          title: c.name,
+          body: [c.title, c.title_description, c.description, stripHtml(c.content)].filter(Boolean).join(". "),
+          updated_at: nowIso,
+        });
+      }
+
+      // Papers
+      const indexed = papers.map((p, i) => ({ p, file: paperFiles[i] }));
+      for (const rows of chunk(indexed, BATCH)) {
+        const inserted = await trx
+          .insertInto("papers")
+          .values(
+            rows.map(({ p, file }) => ({
+              papers_category_id: categoryIds.get(p.category) as number,
+              name: p.name,
+              meeting: p.meeting,
+              description: p.description,
+              number: p.number,
+              organization: p.organization,
+              reference: p.reference,
+              revision: p.revision,
+              version: p.version,
+              date: p.date,
+              publication_date: p.publication_date,
+              forecast_date: p.forecast_date,
+              uploaded_file: file,
+              created_at: nowIso,
+              updated_at: nowIso,
+            })),
+          )
+          .returning(["id", "name", "papers_category_id"])
+          .execute();
+        const byKey = new Map(inserted.map((r) => [`${r.papers_category_id}/${r.name}`, r.id]));
+        for (const { p } of rows) {
+          search.push({
+            kind: "paper",
+            ref_id: String(byKey.get(`${categoryIds.get(p.category)}/${p.name}`)),
+            url: `/dashboard/${p.category}`,
+            title: p.name,
+            body: [p.number, p.organization, p.reference, p.description].filter(Boolean).join(". "),
+            updated_at: nowIso,
+          });
+        }
+      }
+
+      // Meetings with their images, schedules and sponsors
+      const meetingIds = new Map<string, number>();
+      for (const rows of chunk(plan.meetings, BATCH)) {
+        const inserted = await trx
+          .insertInto("meetings")
+          .values(
+            rows.map((m) => ({
+              slug: m.slug,
+              title: m.title,
+              type: m.type,
+              meeting_type: m.meeting_type,
+              organization: m.organization,
+              start_date: m.start.toISOString().slice(0, 10),
+              end_date: m.end.toISOString().slice(0, 10),
+              location: m.location,
+              information: m.information,
+              health: m.health,
+              registration: m.registration,
+              content_title: m.content_title,
+              content: m.content,
+              created_at: nowIso,
+              updated_at: nowIso,
+            })),
+          )
+          .returning(["id", "slug"])
+          .execute();
+        for (const row of inserted) meetingIds.set(row.slug, row.id);
+      }
+      const idOf = (slug: string) => meetingIds.get(slug) as number;
+      for (const rows of chunk(meetingImages, BATCH)) {
+        await trx
+          .insertInto("meeting_images")
+          .values(
+            rows.map(({ mi, position, image }) => ({
+              meeting_id: idOf(plan.meetings[mi].slug),
+              path: image.key,
+              width: image.width,
+              height: image.height,
+              position,
+              created_at: nowIso,
+            })),
+          )
+          .execute();
+      }
+      const schedules = plan.meetings.flatMap((m) => m.schedules.map((s) => ({ ...s, event_id: idOf(m.slug) })));
+      for (const rows of chunk(schedules, BATCH)) {
+        await trx.insertInto("schedules").values(rows).execute();
+      }
+      const sponsors = plan.meetings.flatMap((m) =>
+        m.sponsors.map((name, position) => {
+          const member = members.find((x) => x.name === name);
+          return {
+            event_id: idOf(m.slug),
+            name,
+            link: member ? memberWebsite(member) : null,
+            image: sponsorLogos.get(name) ?? null,
+            position,
+          };
+        }),
+      );
+      for (const rows of chunk(sponsors, BATCH)) {
+        await trx.insertInto("sponsors").values(rows).execute();
+      }
+      for (const m of plan.meetings) {
+        search.push({
+          kind: "meeting",
+          ref_id: String(idOf(m.slug)),
+          url: `/events/${m.slug}`,
+          title: m.title,
+          body: [
+            `${m.type.charAt(0).toUpperCase()}${m.type.slice(1)}, ${m.meeting_type}`,
+            dateRange(m.start, m.end),
+            m.location,
+            m.content_title,
+            stripHtml(m.content),
+          ].join(". "),
+          updated_at: nowIso,
+        });
+      }
+
+      // News
+      for (const rows of chunk(news, BATCH)) {
+        const inserted = await trx
+          .insertInto("news_posts")
+          .values(
+            rows.map((n) => {
+              const image = newsImages[n.index];
+              const at = n.date.toISOString();
+              return {
+                slug: n.slug,
+                title: n.title,
+                content: n.content,
+                author_name: n.item.author,
+                image: image.key,
+                image_width: image.width,
+                image_height: image.height,
+                published_at: at,
+                created_at: at,
+                updated_at: at,
+              };
+            }),
+          )
+          .returning(["id", "slug"])
+          .execute();
+        const ids = new Map(inserted.map((r) => [r.slug, r.id]));
+        for (const n of rows) {
+          search.push({
+            kind: "news",
+            ref_id: String(ids.get(n.slug)),
+            url: `/post/${n.slug}`,
+            title: n.title,
+            body: stripHtml(n.content),
+            updated_at: nowIso,
+          });
+        }
+      }
+
+      // Member companies
+      for (const rows of chunk(
+        members.map((m, i) => ({ m, logo: memberLogos[i] })),
+        BATCH,
+      )) {
+        const inserted = await trx
+          .insertInto("member_companies")
+          .values(
+            rows.map(({ m, logo }) => ({
+              name: m.name,
+              country: m.country,
+              website: memberWebsite(m),
+              logo,
+              joined_year: m.joined,
+              created_at: nowIso,
+              updated_at: nowIso,
+            })),
+          )
+          .returning(["id", "name"])
+          .execute();
+        const ids = new Map(inserted.map((r) => [r.name, r.id]));
+        for (const { m } of rows) {
+          search.push({
+            kind: "member",
+            ref_id: String(ids.get(m.name)),
+            url: "/members-list",
+            title: m.name,
+            body: `${m.name}, ${m.country}. Member of Masthead since ${m.joined}. ${memberWebsite(m)}`,
+            updated_at: nowIso,
+          });
+        }
+      }
+
+      // Example join and registration requests
+      const conferenceId = idOf(plan.nextConference.slug);
+      await trx
+        .insertInto("join_requests")
+        .values(
+          JOIN_REQUESTS.map((r, i) => {
+            const created = atTime(addDays(now, -r.daysAgo), 8 + ((i * 5) % 10), (i * 17) % 60);
+            return {
+              kind: r.kind,
+              meeting_id: r.kind === "registration" ? conferenceId : null,
+              company_name: r.company_name,
+              representative_name: r.representative_name,
+              email: r.email,
+              phone_number: r.phone_number,
+              page_path: r.page_path,
+              ip: `192.0.2.${17 + i * 23}`,
+              handled_at: r.handled ? addDays(created, 1).toISOString() : null,
+              created_at: created.toISOString(),
+            };
+          }),
+        )
+        .execute();
+
+      await insertSearch(trx, search);
+
+      await trx
+        .insertInto("settings")
+        .values({ key: DEMO_SEEDED_KEY, value: nowIso, updated_at: nowIso })
+        .onConflict((oc) => oc.column("key").doUpdateSet({ value: nowIso, updated_at: nowIso }))
+        .execute();
+    });
+  } catch (error) {
+    await writer.removeAll();
+    throw error;
+  }
+
+  log(
+    `Loaded ${PAGES.length} pages, ${news.length} news posts, ${plan.meetings.length} events, ${categories.length} categories, ${papers.length} papers and ${members.length} member companies.`,
+  );
+  return { seeded: true };
+}
+
+async function insertSearch(
+  trx: Transaction<Database>,
+  rows: { kind: string; ref_id: string; url: string; title: string; body: string; updated_at: string }[],
+): Promise<void> {
+  for (const batch of chunk(rows, BATCH)) {
+    await trx.insertInto("search_documents").values(batch).execute();
+  }
+}
