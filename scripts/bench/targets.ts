@@ -1,0 +1,46 @@
+/**
+ * What `npm run bench` measures, in report order. Add a page or an API call
+ * by adding an entry; data it needs beyond the demo content goes in
+ * EXTRA_DATA (scripts/bench/seed.ts).
+ *
+ * Requests go out without Accept-Encoding unless `headers` says otherwise, so
+ * that the app and the baseline send the same bytes. Each target must answer
+ * 200 before it is measured.
+ */
+export type BenchTarget = {
+  /** Label in the report. */
+  name: string;
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Path and query string, e.g. "/news?page=2". */
+  path: string;
+  /** "bearer": send the bench admin's token as `Authorization: Bearer …`. */
+  auth?: "bearer";
+  /** Extra request headers, e.g. { "Accept-Encoding": "br" } to include compression. */
+  headers?: Record<string, string>;
+  /** Request body, sent as is (set Content-Type in `headers`). */
+  body?: string;
+};
+
+export const TARGETS: BenchTarget[] = [
+  { name: "Home page", path: "/" },
+  { name: "Login page", path: "/login" },
+  { name: "Current user API, Bearer token", path: "/api/dashboard/user", auth: "bearer" },
+];
+
+/** A target with everything resolved: the request both servers receive. */
+export type BenchRequest = {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+};
+
+export function resolveTarget(target: BenchTarget, session: { token: string }): BenchRequest {
+  const headers: Record<string, string> = { ...target.headers };
+  if (target.auth === "bearer") headers.Authorization = `Bearer ${session.token}`;
+  return { method: target.method ?? "GET", path: target.path, headers, body: target.body };
+}
+
+export function describeTarget(target: BenchTarget): string {
+  return `${target.name} — \`${target.method ?? "GET"} ${target.path}\``;
+}
