@@ -28,8 +28,21 @@ export type AppErrorDetails = {
   allow?: string[];
 };
 
+/**
+ * The server bundle (esbuild) and the React Router bundle (Vite) each carry a
+ * copy of this module, so `instanceof` is decided by a registered brand rather
+ * than by class identity.
+ */
+const BRAND = Symbol.for("masthead.AppError");
+
 export class AppError extends Error {
   readonly status: number;
+  readonly [BRAND] = true;
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+
   constructor(
     readonly code: ErrorCode,
     message: string,

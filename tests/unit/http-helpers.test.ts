@@ -27,3 +27,16 @@ describe("formToObject", () => {
     expect(formToObject(form)).toEqual({ title: "A", images: ["1", "2"], tag: ["x", "y"] });
   });
 });
+
+describe("AppError across bundle copies", () => {
+  it("is recognised by instanceof even when created by another copy of the module", async () => {
+    const { AppError } = await import("../../lib/errors");
+    // A second module instance, as the Vite-built app bundle has.
+    const copy = (await import("../../lib/errors.ts?copy")) as typeof import("../../lib/errors");
+    expect(copy.AppError).not.toBe(AppError);
+    const error = new copy.AppError("unauthorized", "nope");
+    expect(error instanceof AppError).toBe(true);
+    expect(new Error("plain") instanceof AppError).toBe(false);
+    expect(null instanceof AppError).toBe(false);
+  });
+});
