@@ -67,6 +67,14 @@ test.describe("member login (SPEC §2, §5, §8)", () => {
     await expectAccessible(page);
   });
 
+  test("the fragment of the guarded address survives the login", async ({ page }) => {
+    await page.goto("/dashboard?view=list#documents");
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fdashboard%3Fview%3Dlist#documents$/);
+    await page.waitForLoadState("networkidle");
+    await signIn(page, MEMBER);
+    await expect(page).toHaveURL(/\/dashboard\?view=list#documents$/);
+  });
+
   test("a member is sent from admin pages to /dashboard", async ({ page }) => {
     await page.goto("/login?redirect=%2Fmanager");
     await signIn(page, MEMBER);
