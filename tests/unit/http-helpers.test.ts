@@ -32,11 +32,12 @@ describe("AppError across bundle copies", () => {
   it("is recognised by instanceof even when created by another copy of the module", async () => {
     const { AppError } = await import("../../lib/errors");
     // A second module instance, as the Vite-built app bundle has.
-    const copy = (await import("../../lib/errors.ts?copy")) as typeof import("../../lib/errors");
+    const specifier = "../../lib/errors.ts?copy";
+    const copy = (await import(/* @vite-ignore */ specifier)) as typeof import("../../lib/errors");
     expect(copy.AppError).not.toBe(AppError);
     const error = new copy.AppError("unauthorized", "nope");
     expect(error instanceof AppError).toBe(true);
     expect(new Error("plain") instanceof AppError).toBe(false);
-    expect(null instanceof AppError).toBe(false);
+    expect((null as unknown) instanceof AppError).toBe(false);
   });
 });
