@@ -1,6 +1,6 @@
 import path from "node:path";
-import { serveStatic } from "@hono/node-server/serve-static";
-import { Hono } from "hono";
+import { type ServeStaticOptions, serveStatic } from "@hono/node-server/serve-static";
+import { Hono, type MiddlewareHandler } from "hono";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import type { RequestContext } from "../core/request-context";
 import { ping } from "../db/connect";
@@ -29,6 +29,21 @@ export type AppOptions = {
 };
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
+
+/**
+ * serveStatic plus headers on what it finds (its onFound hook runs after the
+ * response is built, too late to add headers). A miss falls through to next().
+ */
+function staticFiles(options: ServeStaticOptions<AppEnv>, headers: Record<string, string>): MiddlewareHandler<AppEnv> {
+  const serve = serveStatic<AppEnv>(options);
+  return async (c, next) => {
+    const response = await serve(c, next);
+    if (response instanceof Response && response.ok) {
+      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    }
+    return response;
+  };
+}
 
 export function createApp(runtime: Runtime, options: AppOptions = {}) {
   const { config, services, logger } = runtime;
@@ -62,37 +77,25 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
   // Uploaded files: generated names, so cached for good; sandboxed in case a hostile file slipped through.
   app.use(
     "/uploads/*",
-    async (c, next) => {
-      await next();
-      if (c.res.ok) {
-        c.res.headers.set("Cache-Control", IMMUTABLE);
-        c.res.headers.set("Content-Security-Policy", "default-src 'none'; img-src 'self'; sandbox");
-      }
-    },
-    serveStatic({
-      root: path.relative(process.cwd(), config.uploadsDir) || ".",
-      rewriteRequestPath: (p) => p.replace(/^\/uploads/, ""),
-    }),
+    staticFiles(
+      {
+        root: path.relative(process.cwd(), config.uploadsDir) || ".",
+        rewriteRequestPath: (p) => p.replace(/^\/uploads/, ""),
+      },
+      { "Cache-Control": IMMUTABLE, "Content-Security-Policy": "default-src 'none'; img-src 'self'; sandbox" },
+    ),
   );
   app.get("/uploads/*", (c) => c.text("Not found", 404));
 
   if (options.clientDir) {
     const root = path.relative(process.cwd(), options.clientDir) || ".";
-    app.use(
-      "/assets/*",
-      async (c, next) => {
-        await next();
-        if (c.res.ok) c.res.headers.set("Cache-Control", IMMUTABLE);
-      },
-      serveStatic({ root, precompressed: true }),
-    );
+    app.use("/assets/*", staticFiles({ root, precompressed: true }, { "Cache-Control": IMMUTABLE }));
     app.get("/assets/*", (c) => c.text("Not found", 404));
-    app.use("*", async (c, next) => {
-      if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
-      if (!/^\/[\w.-]+\.(ico|png|svg|txt|webmanifest|xml)$/.test(c.req.path)) return next();
-      await serveStatic({ root, precompressed: true })(c, next);
-      if (c.res.ok) c.res.headers.set("Cache-Control", "public, max-age=3600");
-    });
+    // favicon.svg, robots.txt and friends; a miss falls through to the pages (e.g. a generated sitemap).
+    app.get(
+      "/:file{[\\w.-]+\\.(?:ico|png|svg|txt|webmanifest|xml)}",
+      staticFiles({ root, precompressed: true }, { "Cache-Control": "public, max-age=3600" }),
+    );
   }
 
   app.use("*", session(services));

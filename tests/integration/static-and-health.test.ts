@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../server/app";
 import { buildRuntime, call, createTestContext, type TestContext } from "../support/app";
@@ -52,5 +53,34 @@ describe("/readyz", () => {
     expect(res.json).toEqual({ status: "error", message: "The database does not answer.", errors: {} });
     expect((await call(app, "GET", "/healthz")).status).toBe(200);
     await database.cleanup().catch(() => {});
+  });
+});
+
+describe("built client files", () => {
+  it("serves assets precompressed and immutable, root files briefly cached, and 404s the rest", async () => {
+    const clientDir = fs.mkdtempSync(path.join(t.dataDir, "client-"));
+    fs.mkdirSync(path.join(clientDir, "assets"));
+    const script = `console.log(${JSON.stringify("x".repeat(2000))});`;
+    fs.writeFileSync(path.join(clientDir, "assets", "entry-abc123.js"), script);
+    fs.writeFileSync(path.join(clientDir, "assets", "entry-abc123.js.br"), zlib.brotliCompressSync(script));
+    fs.writeFileSync(path.join(clientDir, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
+    fs.writeFileSync(path.join(clientDir, "robots.txt"), "User-agent: *\n");
+    const app = createApp(t.runtime, { clientDir });
+
+    const br = await app.request("/assets/entry-abc123.js", { headers: { "accept-encoding": "br, gzip" } });
+    expect(br.status).toBe(200);
+    expect(br.headers.get("content-encoding")).toBe("br");
+    expect(br.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(zlib.brotliDecompressSync(Buffer.from(await br.arrayBuffer())).toString()).toBe(script);
+    const plain = await app.request("/assets/entry-abc123.js");
+    expect(await plain.text()).toBe(script);
+
+    for (const file of ["/favicon.svg", "/robots.txt"]) {
+      const res = await app.request(file);
+      expect(res.status, file).toBe(200);
+      expect(res.headers.get("cache-control")).toBe("public, max-age=3600");
+    }
+    expect((await app.request("/assets/missing.js")).status).toBe(404);
+    expect((await app.request("/assets/../favicon.svg")).status).not.toBe(500);
   });
 });
