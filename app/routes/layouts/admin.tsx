@@ -20,9 +20,9 @@ export default function AdminLayout() {
             <Link to="/manager" aria-label="Admin home">
               <Logo name={settings["site.name"]} inverted />
             </Link>
-            <Link to="/" className="hidden items-center gap-1.5 text-sm text-navy-100 hover:text-white sm:flex">
+            <Link to="/" className="flex items-center gap-1.5 text-sm text-navy-100 hover:text-white">
               <ArrowLeft className="h-4 w-4" aria-hidden="true" />
-              Back to home
+              <span className="sr-only sm:not-sr-only">Back to home</span>
             </Link>
           </div>
           {user ? (

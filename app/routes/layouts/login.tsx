@@ -16,9 +16,9 @@ export default function LoginLayout() {
             <Logo name={settings["site.name"]} />
           </Link>
           <nav aria-label="Account" className="flex items-center gap-2 sm:gap-4">
-            <Link to="/" className="btn-ghost hidden sm:inline-flex">
+            <Link to="/" className="btn-ghost px-2.5 sm:px-4">
               <ArrowLeft className="h-4 w-4" aria-hidden="true" />
-              Back to home
+              <span className="sr-only sm:not-sr-only">Back to home</span>
             </Link>
             <Link to="/members-join" className="btn-accent">
               Become a member
