@@ -12,6 +12,7 @@ import {
 } from "../../../core/auth/auth.schema";
 import { AppError } from "../../../lib/errors";
 import { validate } from "../../../lib/validation";
+import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
 import type { Route } from "./+types/login";
 
@@ -163,51 +164,29 @@ export default function Login() {
               {failedMessage}
             </p>
           ) : null}
-          <div>
-            <label htmlFor="email" className="mb-1.5 block text-sm font-semibold text-slate-800">
-              Email
-            </label>
-            <input
-              ref={emailRef}
-              id="email"
-              name="email"
-              type="email"
-              autoComplete="username"
-              inputMode="email"
-              className="field-input"
-              value={values.email}
-              onChange={(e) => setValues((v) => ({ ...v, email: e.target.value }))}
-              aria-invalid={errors.email ? true : undefined}
-              aria-describedby={errors.email ? "email-error" : undefined}
-            />
-            {errors.email ? (
-              <p id="email-error" className="mt-1.5 text-sm text-red-700">
-                {errors.email[0]}
-              </p>
-            ) : null}
-          </div>
-          <div>
-            <label htmlFor="password" className="mb-1.5 block text-sm font-semibold text-slate-800">
-              Password
-            </label>
-            <input
-              ref={passwordRef}
-              id="password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              className="field-input"
-              value={values.password}
-              onChange={(e) => setValues((v) => ({ ...v, password: e.target.value }))}
-              aria-invalid={errors.password ? true : undefined}
-              aria-describedby={errors.password ? "password-error" : undefined}
-            />
-            {errors.password ? (
-              <p id="password-error" className="mt-1.5 text-sm text-red-700">
-                {errors.password[0]}
-              </p>
-            ) : null}
-          </div>
+          <TextField
+            inputRef={emailRef}
+            id="email"
+            name="email"
+            label="Email"
+            type="email"
+            autoComplete="username"
+            inputMode="email"
+            value={values.email}
+            onChange={(e) => setValues((v) => ({ ...v, email: e.target.value }))}
+            error={errors.email?.[0]}
+          />
+          <TextField
+            inputRef={passwordRef}
+            id="password"
+            name="password"
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            value={values.password}
+            onChange={(e) => setValues((v) => ({ ...v, password: e.target.value }))}
+            error={errors.password?.[0]}
+          />
           <div className="flex flex-wrap items-center justify-between gap-3">
             <label className="flex items-center gap-2 text-sm text-slate-700">
               <input

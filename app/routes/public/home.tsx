@@ -1,7 +1,7 @@
 import { ArrowRight, Radio, ShieldCheck, Waves } from "lucide-react";
 import { Link } from "react-router";
 import { DEFAULT_SETTINGS } from "../../../core/settings/settings.service";
-import { Logo } from "../../components/logo";
+import { AccountHeader } from "../../components/account-header";
 import { CompactFooter } from "../../components/site-footer";
 import { UserMenu } from "../../components/user-menu";
 import { useRootData } from "../../root";
@@ -40,19 +40,12 @@ export default function Home() {
   const settings = root?.settings ?? DEFAULT_SETTINGS;
   return (
     <div className="flex min-h-screen flex-col">
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
-          <Link to="/" aria-label={`${settings["site.name"]} home`}>
-            <Logo name={settings["site.name"]} tagline={settings["site.tagline"]} />
-          </Link>
-          <nav aria-label="Account" className="flex items-center gap-2 sm:gap-3">
-            <Link to="/members-join" className="btn-accent hidden sm:inline-flex">
-              Become a member
-            </Link>
-            <UserMenu user={root?.user ?? null} />
-          </nav>
-        </div>
-      </header>
+      <AccountHeader settings={settings} showTagline backToHome={false}>
+        <Link to="/members-join" className="btn-accent hidden sm:inline-flex">
+          Become a member
+        </Link>
+        <UserMenu user={root?.user ?? null} />
+      </AccountHeader>
       <main id="main" className="flex-1">
         <section className="bg-gradient-to-br from-navy-950 via-navy-900 to-navy-700 text-white">
           <div className="mx-auto max-w-6xl px-4 py-20 sm:px-6 md:py-28">
