@@ -35,3 +35,22 @@ test("built assets are served precompressed with immutable cache headers", async
   expect(asset.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
   expect(asset.headers()["content-encoding"]).toBe("br");
 });
+
+test("a malformed body posted to a page action is a client error, not a 500", async ({ request, baseURL }) => {
+  const headers = { origin: baseURL as string };
+  const garbage = await request.post("/login", {
+    headers: { ...headers, "content-type": "multipart/form-data; boundary=zzz" },
+    data: "garbage",
+  });
+  expect(garbage.status()).toBe(400);
+  const json = await request.post("/login", {
+    headers: { ...headers, "content-type": "application/json" },
+    data: { email: 1 },
+  });
+  expect(json.status()).toBe(415);
+  const crossSite = await request.post("/login", {
+    headers: { origin: "https://evil.example" },
+    form: { email: "a", password: "b" },
+  });
+  expect(crossSite.status()).toBe(403);
+});

@@ -14,6 +14,7 @@ import { AppError } from "../../../lib/errors";
 import { validate } from "../../../lib/validation";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
+import { readForm } from "../../lib/forms";
 import type { Route } from "./+types/login";
 
 export const meta: Route.MetaFunction = () => [
@@ -33,7 +34,7 @@ type ActionData =
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { services, client, secureCookies } = getRequestContext(context);
-  const form = Object.fromEntries(await request.formData());
+  const form = await readForm(request);
   const input = validate(loginSchema, form);
   if (!input.success) return data<ActionData>({ kind: "invalid", errors: input.errors }, { status: 422 });
   try {
