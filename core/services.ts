@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import type { Dialect } from "../db/connect";
 import type { Database } from "../db/types";
 import type { Clock } from "../lib/clock";
 import { systemClock } from "../lib/clock";
@@ -6,16 +7,26 @@ import { createAccountsService } from "./accounts/accounts.service";
 import { createUsersRepository } from "./accounts/users.repository";
 import { createAuthRepository } from "./auth/auth.repository";
 import { createAuthService } from "./auth/auth.service";
+import { createPagesRepository } from "./pages/pages.repository";
+import { createPagesService } from "./pages/pages.service";
 import { createRateLimitRepository } from "./rate-limit/rate-limit.repository";
 import { createRateLimitService } from "./rate-limit/rate-limit.service";
+import { createSearchRepository } from "./search/search.repository";
+import { createSearchService } from "./search/search.service";
 import { createSettingsRepository } from "./settings/settings.repository";
 import { createSettingsService } from "./settings/settings.service";
 
 /** Wires repositories into services once per process (or per test). */
-export function createServices(deps: { db: Kysely<Database>; sessionTtlSeconds: number; clock?: Clock }) {
+export function createServices(deps: {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  sessionTtlSeconds: number;
+  clock?: Clock;
+}) {
   const clock = deps.clock ?? systemClock;
   const users = createUsersRepository(deps.db);
   const rateLimit = createRateLimitService({ repository: createRateLimitRepository(deps.db), clock });
+  const search = createSearchService({ repository: createSearchRepository(deps.db, deps.dialect), clock });
   return {
     accounts: createAccountsService({ users, clock }),
     auth: createAuthService({
@@ -25,6 +36,8 @@ export function createServices(deps: { db: Kysely<Database>; sessionTtlSeconds: 
       sessionTtlSeconds: deps.sessionTtlSeconds,
     }),
     rateLimit,
+    search,
+    pages: createPagesService({ repository: createPagesRepository(deps.db), search, clock }),
     settings: createSettingsService({ repository: createSettingsRepository(deps.db), clock }),
   };
 }

@@ -17,7 +17,11 @@ export async function createRuntime(config: Config): Promise<Runtime> {
   try {
     const migrated = await migrateToLatest(database.db);
     for (const result of migrated.results ?? []) logger.info({ migration: result.migrationName }, "migration applied");
-    const services = createServices({ db: database.db, sessionTtlSeconds: config.sessionTtlSeconds });
+    const services = createServices({
+      db: database.db,
+      dialect: database.dialect,
+      sessionTtlSeconds: config.sessionTtlSeconds,
+    });
     if (config.admin) {
       const outcome = await services.accounts.ensureAdmin(config.admin);
       if (outcome === "created") logger.info({ email: config.admin.email }, "first admin created");

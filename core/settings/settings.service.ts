@@ -12,6 +12,16 @@ export const SETTING_KEYS = [
   "site.linkedin",
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
+
+/** What header and footer show (SPEC §1): the contact keys and the company name. */
+export const CONTACT_KEYS = [
+  "site.email",
+  "site.phone",
+  "site.twitter",
+  "site.youtube",
+  "site.linkedin",
+  "site.name",
+] as const;
 export type SiteSettings = Record<SettingKey, string>;
 
 export const DEFAULT_SETTINGS: SiteSettings = {

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { AppError } from "../../lib/errors";
 import type { AppEnv, Runtime } from "../env";
 import { authRoutes } from "./auth";
+import { siteRoutes } from "./site";
 
 const PARAM = /:[A-Za-z_][A-Za-z0-9_]*/g;
 
@@ -17,6 +18,7 @@ function patternToRegExp(pattern: string): RegExp {
 export function createApi(runtime: Runtime) {
   const api = new Hono<AppEnv>();
   api.route("/", authRoutes(runtime));
+  api.route("/", siteRoutes(runtime));
 
   // Unknown path → 404; known path, other method → 405 with Allow.
   const table = api.routes

@@ -129,7 +129,12 @@ describe("GET /api/dashboard/user and POST /api/dashboard/logout", () => {
   it("ends a session at its expiry: 12 hours without Remember me", async () => {
     const { user } = await createUser(t.runtime.services);
     let now = new Date("2026-03-01T08:00:00.000Z");
-    const services = createServices({ db: t.database.db, sessionTtlSeconds: 30 * 86400, clock: () => now });
+    const services = createServices({
+      db: t.database.db,
+      dialect: t.database.dialect,
+      sessionTtlSeconds: 30 * 86400,
+      clock: () => now,
+    });
     const short = await services.auth.login({ email: user.email, password: PASSWORD }, { ip: "198.51.100.1" });
     const long = await services.auth.login(
       { email: user.email, password: PASSWORD, remember: true },

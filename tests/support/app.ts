@@ -46,7 +46,12 @@ export function buildRuntime(config: Runtime["config"], database: DatabaseHandle
   return {
     config,
     database,
-    services: createServices({ db: database.db, sessionTtlSeconds: config.sessionTtlSeconds, clock }),
+    services: createServices({
+      db: database.db,
+      dialect: database.dialect,
+      sessionTtlSeconds: config.sessionTtlSeconds,
+      clock,
+    }),
     logger: createLogger(config.logLevel),
   };
 }

@@ -1,0 +1,52 @@
+import type { Clock } from "../../lib/clock";
+import { AppError } from "../../lib/errors";
+import { sanitizeRichText } from "../../lib/html";
+import { validate } from "../../lib/validation";
+import type { SearchService } from "../search/search.service";
+import type { PagesRepository } from "./pages.repository";
+import { type Page, type PageUpdate, pageUpdateSchema, pageUrlSchema } from "./pages.schema";
+
+/** CMS pages: about, services, tributes, privacy policy and the like. */
+export function createPagesService(deps: { repository: PagesRepository; search: SearchService; clock: Clock }) {
+  const { repository, search, clock } = deps;
+
+  function normalise(url: string): string {
+    const parsed = pageUrlSchema.safeParse(url);
+    if (!parsed.success) throw new AppError("not_found", "Page not found.");
+    return parsed.data;
+  }
+
+  return {
+    /** The page at a URL with its HTML sanitized again on the way out. */
+    async getPage(url: string): Promise<Page> {
+      const row = await repository.findByUrl(normalise(url));
+      if (!row) throw new AppError("not_found", "Page not found.");
+      return { url: row.url, title: row.title, content: sanitizeRichText(row.content), updated_at: row.updated_at };
+    },
+
+    async listPages() {
+      return repository.list();
+    },
+
+    async updatePage(url: string, input: PageUpdate): Promise<Page> {
+      const parsed = validate(pageUpdateSchema, input);
+      if (!parsed.success) throw new AppError("validation", "The given data was invalid.", { errors: parsed.errors });
+      const content = sanitizeRichText(parsed.data.content);
+      const row = await repository.update(normalise(url), {
+        title: parsed.data.title,
+        content,
+        updated_at: clock().toISOString(),
+      });
+      if (!row) throw new AppError("not_found", "Page not found.");
+      await search.index({
+        kind: "page",
+        refId: row.url,
+        url: row.url === "/home" ? "/" : row.url,
+        title: row.title,
+        html: content,
+      });
+      return { url: row.url, title: row.title, content, updated_at: row.updated_at };
+    },
+  };
+}
+export type PagesService = ReturnType<typeof createPagesService>;

@@ -1,0 +1,65 @@
+import { type Kysely, sql } from "kysely";
+import type { Dialect } from "../../db/connect";
+import type { Database } from "../../db/types";
+
+export type SearchDocument = { kind: string; refId: string; url: string; title: string; body: string };
+export type SearchHit = { kind: string; url: string; title: string; snippet: string };
+
+/** Marks around matched words in snippets; control characters never found in text, escaped later. */
+export const MATCH_START = "\u0002";
+export const MATCH_END = "\u0003";
+
+/**
+ * The site's full-text index: FTS5 on SQLite, a weighted tsvector with a GIN
+ * index on PostgreSQL. `terms` are already reduced to letters and digits.
+ */
+export function createSearchRepository(db: Kysely<Database>, dialect: Dialect) {
+  return {
+    async upsert(doc: SearchDocument, now: string) {
+      await db
+        .insertInto("search_documents")
+        .values({ kind: doc.kind, ref_id: doc.refId, url: doc.url, title: doc.title, body: doc.body, updated_at: now })
+        .onConflict((oc) =>
+          oc
+            .columns(["kind", "ref_id"])
+            .doUpdateSet({ url: doc.url, title: doc.title, body: doc.body, updated_at: now }),
+        )
+        .execute();
+    },
+
+    async remove(kind: string, refId: string) {
+      await db.deleteFrom("search_documents").where("kind", "=", kind).where("ref_id", "=", refId).execute();
+    },
+
+    async search(terms: string[], limit: number): Promise<SearchHit[]> {
+      if (terms.length === 0) return [];
+      if (dialect === "postgres") {
+        // Every term as a prefix, all required: 'standards' finds 'standard', 'navi' finds 'navigation'.
+        const query = terms.map((t) => `${t}:*`).join(" & ");
+        const { rows } = await sql<SearchHit>`
+          select kind, url, title,
+            ts_headline('english', body, q, ${`StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWords=28, MinWords=12, MaxFragments=1, FragmentDelimiter=" … "`}) as snippet
+          from (
+            select d.kind, d.url, d.title, d.body, q, ts_rank(d.tsv, q) as rank, d.id
+            from search_documents d, to_tsquery('english', ${query}) q
+            where d.tsv @@ q
+            order by rank desc, d.id
+            limit ${limit}
+          ) ranked
+          order by rank desc, id`.execute(db);
+        return rows;
+      }
+      const match = terms.map((t) => `"${t}"*`).join(" ");
+      const { rows } = await sql<SearchHit>`
+        select d.kind, d.url, d.title,
+          snippet(search_fts, 1, ${MATCH_START}, ${MATCH_END}, ' … ', 24) as snippet
+        from search_fts
+        join search_documents d on d.id = search_fts.rowid
+        where search_fts match ${match}
+        order by bm25(search_fts, 8.0, 1.0), d.id
+        limit ${limit}`.execute(db);
+      return rows;
+    },
+  };
+}
+export type SearchRepository = ReturnType<typeof createSearchRepository>;

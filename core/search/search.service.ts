@@ -1,0 +1,78 @@
+import type { Clock } from "../../lib/clock";
+import { escapeHtml, htmlToText } from "../../lib/html";
+import { MATCH_END, MATCH_START, type SearchRepository } from "./search.repository";
+
+export type SearchResult = { url: string; title: string; content: string; subtitle: string };
+
+const MAX_QUERY_LENGTH = 200;
+const MAX_TERMS = 8;
+const RESULT_LIMIT = 20;
+
+/** What a result is, as the search panel's subtitle says it. */
+const SUBTITLES: Record<string, string> = {
+  page: "Page",
+  news: "News",
+  meeting: "Meetings",
+  category: "Library",
+  paper: "Library",
+  member: "Members",
+};
+
+/**
+ * Words of a visitor's query, reduced to letters and digits so that nothing
+ * they type is ever read as SQL or full-text syntax.
+ */
+export function searchTerms(query: string): string[] {
+  const words =
+    query
+      .slice(0, MAX_QUERY_LENGTH)
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words)].slice(0, MAX_TERMS);
+}
+
+/** Snippet text with matches marked: everything escaped, then the marks become <mark>. */
+function snippetHtml(snippet: string): string {
+  return escapeHtml(snippet).replaceAll(MATCH_START, "<mark>").replaceAll(MATCH_END, "</mark>");
+}
+
+export type IndexInput = {
+  kind: keyof typeof SUBTITLES | string;
+  refId: string | number;
+  url: string;
+  title: string;
+  html: string;
+};
+
+/** One indexing mechanism that every content type feeds on create, update and delete. */
+export function createSearchService(deps: { repository: SearchRepository; clock: Clock }) {
+  return {
+    async index(input: IndexInput): Promise<void> {
+      await deps.repository.upsert(
+        {
+          kind: input.kind,
+          refId: String(input.refId),
+          url: input.url,
+          title: input.title,
+          body: htmlToText(input.html),
+        },
+        deps.clock().toISOString(),
+      );
+    },
+
+    async remove(kind: string, refId: string | number): Promise<void> {
+      await deps.repository.remove(kind, String(refId));
+    },
+
+    async search(query: string): Promise<SearchResult[]> {
+      const hits = await deps.repository.search(searchTerms(query), RESULT_LIMIT);
+      return hits.map((hit) => ({
+        url: hit.url,
+        title: hit.title,
+        content: snippetHtml(hit.snippet),
+        subtitle: SUBTITLES[hit.kind] ?? "Page",
+      }));
+    },
+  };
+}
+export type SearchService = ReturnType<typeof createSearchService>;
