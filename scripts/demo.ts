@@ -27,7 +27,11 @@ const database = openDatabase(config);
 await migrateToLatest(database.db);
 const { seeded } = await seedDemoContent(database.db, { uploadsDir: config.uploadsDir });
 console.log(seeded ? "Demo content loaded." : "Existing content kept (demo content loads on first run only).");
-const services = createServices({ db: database.db, dialect: database.dialect, sessionTtlSeconds: config.sessionTtlSeconds });
+const services = createServices({
+  db: database.db,
+  dialect: database.dialect,
+  sessionTtlSeconds: config.sessionTtlSeconds,
+});
 const admin = config.admin ?? DEMO_ADMIN;
 const outcome = await services.accounts.ensureAdmin(admin);
 await database.destroy();

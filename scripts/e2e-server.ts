@@ -19,7 +19,11 @@ const config = loadConfig();
 const database = openDatabase(config);
 await migrateToLatest(database.db);
 await seedDemoContent(database.db, { uploadsDir: config.uploadsDir });
-const services = createServices({ db: database.db, dialect: database.dialect, sessionTtlSeconds: config.sessionTtlSeconds });
+const services = createServices({
+  db: database.db,
+  dialect: database.dialect,
+  sessionTtlSeconds: config.sessionTtlSeconds,
+});
 await services.accounts.createUser({
   email: "e2e-admin@masthead.example",
   password: "e2e-admin-password",

@@ -32,7 +32,11 @@ async function main(argv: string[]): Promise<number> {
   const database = openDatabase(config);
   try {
     await migrateToLatest(database.db);
-    const services = createServices({ db: database.db, dialect: database.dialect, sessionTtlSeconds: config.sessionTtlSeconds });
+    const services = createServices({
+      db: database.db,
+      dialect: database.dialect,
+      sessionTtlSeconds: config.sessionTtlSeconds,
+    });
     if (command === "list") {
       const users = await services.accounts.listUsers();
       if (users.length === 0) console.log("No users yet.");
