@@ -17,9 +17,9 @@ import { getRequestContext } from "./context";
 import { useNonce } from "./lib/nonce";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { services, auth } = getRequestContext(context);
+  const { services, auth, origin } = getRequestContext(context);
   const settings = await services.settings.getAll();
-  return { settings, user: auth?.user ?? null };
+  return { settings, user: auth?.user ?? null, origin };
 }
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];

@@ -1,11 +1,26 @@
 import { index, layout, type RouteConfig, route } from "@react-router/dev/routes";
+import { CMS_GROUPS, LEGACY_REDIRECTS } from "./lib/site-map";
+
+const slug = (path: string) => path.replace(/^\//, "");
 
 /**
  * The route table. Guards are declared by name in the layout modules:
  * layouts/member.tsx → guards("auth"), layouts/admin.tsx → guards("auth", "admin").
  */
 export default [
-  index("routes/public/home.tsx"),
+  layout("routes/layouts/public.tsx", [
+    index("routes/public/home.tsx"),
+    route("search", "routes/public/search.tsx"),
+    // One shared screen for the about, services, tributes and privacy pages (content from the CMS).
+    ...CMS_GROUPS.flatMap((group) =>
+      group.pages.map((page) => route(slug(page.to), "routes/public/cms-page.tsx", { id: `cms-${slug(page.to)}` })),
+    ),
+  ]),
+  ...Object.keys(LEGACY_REDIRECTS).map((from) =>
+    route(slug(from), "routes/public/legacy-redirect.tsx", { id: `legacy-${slug(from)}` }),
+  ),
+  route("sitemap.xml", "routes/public/sitemap.tsx"),
+  route("robots.txt", "routes/public/robots.tsx"),
   layout("routes/layouts/login.tsx", [route("login", "routes/auth/login.tsx")]),
   route("logout", "routes/auth/logout.tsx"),
   layout("routes/layouts/member.tsx", [route("dashboard", "routes/account/dashboard.tsx")]),

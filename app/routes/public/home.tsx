@@ -1,92 +1,83 @@
 import { ArrowRight, Radio, ShieldCheck, Waves } from "lucide-react";
 import { Link } from "react-router";
 import { DEFAULT_SETTINGS } from "../../../core/settings/settings.service";
-import { AccountHeader } from "../../components/account-header";
-import { CompactFooter } from "../../components/site-footer";
-import { UserMenu } from "../../components/user-menu";
+import { seoMeta } from "../../lib/seo";
 import { useRootData } from "../../root";
 import type { Route } from "./+types/home";
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  const root = matches.find((m) => m?.id === "root")?.loaderData as { settings?: typeof DEFAULT_SETTINGS } | undefined;
-  const settings = root?.settings ?? DEFAULT_SETTINGS;
-  return [
-    { title: `${settings["site.name"]} · ${settings["site.tagline"]}` },
-    { name: "description", content: settings["site.tagline"] },
-  ];
-};
+export const meta: Route.MetaFunction = ({ matches }) => seoMeta({ matches, path: "/" });
 
 const PILLARS = [
   {
     icon: Radio,
     title: "Standards that work at sea",
     text: "Members shape the IEC, IMO and ITU standards behind navigation and radio equipment.",
+    to: "/standards-guide",
   },
   {
     icon: ShieldCheck,
     title: "Safety and service",
     text: "A service code of practice and manufacturer IDs that owners and flag states rely on.",
+    to: "/service-code-of-practice",
   },
   {
     icon: Waves,
     title: "One voice for the industry",
     text: "Manufacturers, service companies and integrators speaking together since the early days of marine radio.",
+    to: "/history",
   },
 ];
 
-/** The landing page; the full public layout and live sections arrive with the public-site issue. */
+/** The landing page. Latest news, upcoming meetings and the member count join as those features land. */
 export default function Home() {
-  const root = useRootData();
-  const settings = root?.settings ?? DEFAULT_SETTINGS;
+  const settings = useRootData()?.settings ?? DEFAULT_SETTINGS;
   return (
-    <div className="flex min-h-screen flex-col">
-      <AccountHeader settings={settings} showTagline backToHome={false}>
-        <Link to="/members-join" className="btn-accent hidden sm:inline-flex">
-          Become a member
-        </Link>
-        <UserMenu user={root?.user ?? null} />
-      </AccountHeader>
-      <main id="main" className="flex-1">
-        <section className="bg-gradient-to-br from-navy-950 via-navy-900 to-navy-700 text-white">
-          <div className="mx-auto max-w-6xl px-4 py-20 sm:px-6 md:py-28">
-            <p className="text-sm font-semibold tracking-widest text-signal-500 uppercase">{settings["site.name"]}</p>
-            <h1 className="mt-4 max-w-3xl font-display text-4xl leading-tight font-bold sm:text-5xl md:text-6xl">
-              {settings["site.tagline"]}
-            </h1>
-            <p className="mt-6 max-w-2xl text-lg text-navy-100">
-              The companies that build, install and service the radio and electronic equipment on the world's ships,
-              working together on standards, safety and the future of digital navigation.
-            </p>
-            <div className="mt-10 flex flex-wrap gap-4">
-              <Link
-                to="/members-join"
-                className="btn bg-signal-500 px-6 py-3 text-base text-navy-950 hover:bg-signal-600"
-              >
-                Become a member
-                <ArrowRight className="h-4 w-4" aria-hidden="true" />
-              </Link>
-              <Link to="/login" className="btn border border-white/40 px-6 py-3 text-base text-white hover:bg-white/10">
-                Member login
-              </Link>
-            </div>
+    <>
+      <section className="bg-gradient-to-br from-navy-950 via-navy-900 to-navy-700 text-white">
+        <div className="mx-auto max-w-7xl px-4 py-20 sm:px-6 md:py-28">
+          <p className="text-sm font-semibold tracking-widest text-signal-500 uppercase">{settings["site.name"]}</p>
+          <h1 className="mt-4 max-w-3xl font-display text-4xl leading-tight font-bold sm:text-5xl md:text-6xl">
+            {settings["site.tagline"]}
+          </h1>
+          <p className="mt-6 max-w-2xl text-lg text-navy-100">
+            The companies that build, install and service the radio and electronic equipment on the world's ships,
+            working together on standards, safety and the future of digital navigation.
+          </p>
+          <div className="mt-10 flex flex-wrap gap-4">
+            <Link
+              to="/members-join"
+              className="btn bg-signal-500 px-6 py-3 text-base text-navy-950 hover:bg-signal-600"
+            >
+              Become a member
+              <ArrowRight className="h-4 w-4" aria-hidden="true" />
+            </Link>
+            <Link
+              to="/purpose-objectives"
+              className="btn border border-white/40 px-6 py-3 text-base text-white hover:bg-white/10"
+            >
+              About the association
+            </Link>
           </div>
-        </section>
-        <section aria-labelledby="pillars" className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
-          <h2 id="pillars" className="font-display text-3xl font-bold text-navy-900">
-            What the association does
-          </h2>
-          <ul className="mt-8 grid gap-6 md:grid-cols-3">
-            {PILLARS.map(({ icon: Icon, title, text }) => (
-              <li key={title} className="rounded-xl border border-slate-200 p-6">
-                <Icon className="h-8 w-8 text-sea-600" aria-hidden="true" />
-                <h3 className="mt-4 text-lg font-semibold text-navy-900">{title}</h3>
-                <p className="mt-2 text-slate-600">{text}</p>
-              </li>
-            ))}
-          </ul>
-        </section>
-      </main>
-      <CompactFooter settings={settings} />
-    </div>
+        </div>
+      </section>
+      <section aria-labelledby="pillars" className="mx-auto max-w-7xl px-4 py-16 sm:px-6">
+        <h2 id="pillars" className="font-display text-3xl font-bold text-navy-900">
+          What the association does
+        </h2>
+        <ul className="mt-8 grid gap-6 md:grid-cols-3">
+          {PILLARS.map(({ icon: Icon, title, text, to }) => (
+            <li key={title} className="rounded-xl border border-slate-200 p-6 transition hover:shadow-md">
+              <Icon className="h-8 w-8 text-sea-600" aria-hidden="true" />
+              <h3 className="mt-4 text-lg font-semibold text-navy-900">
+                <Link to={to} className="hover:underline">
+                  {title}
+                </Link>
+              </h3>
+              <p className="mt-2 text-slate-600">{text}</p>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
   );
 }

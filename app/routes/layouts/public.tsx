@@ -1,0 +1,31 @@
+import { Outlet } from "react-router";
+import { DEFAULT_SETTINGS } from "../../../core/settings/settings.service";
+import { PublicFooter } from "../../components/public/public-footer";
+import { ProgressBar, RouteCover, ScrollToTop } from "../../components/public/route-feedback";
+import { SiteHeader } from "../../components/public/site-header";
+import { useRootData } from "../../root";
+
+/** SPEC §2 'Public layout'. Header and footer render server-side from the settings: no request waterfall. */
+export default function PublicLayout() {
+  const root = useRootData();
+  const settings = root?.settings ?? DEFAULT_SETTINGS;
+  const user = root?.user ?? null;
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a
+        href="#main"
+        className="sr-only z-[70] rounded bg-white px-4 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      <ProgressBar />
+      <RouteCover />
+      <SiteHeader settings={settings} user={user} />
+      <main id="main" className="flex-1">
+        <Outlet />
+      </main>
+      <PublicFooter settings={settings} user={user} />
+      <ScrollToTop />
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import { escapeHtml } from "../../../lib/html";
+import { getRequestContext } from "../../context";
+import { CMS_GROUPS } from "../../lib/site-map";
+import type { Route } from "./+types/sitemap";
+
+/** sitemap.xml: every public page that exists; content types add theirs as they land. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services, origin } = getRequestContext(context);
+  const routed = new Set<string>(CMS_GROUPS.flatMap((g) => g.pages.map((p) => p.to)));
+  const pages = (await services.pages.listPages()).filter((p) => routed.has(p.url));
+  const entries = [
+    { loc: "/", lastmod: undefined as string | undefined },
+    ...pages.map((p) => ({ loc: p.url, lastmod: p.updated_at.slice(0, 10) })),
+  ];
+  const body = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+${entries.map((e) => `  <url><loc>${escapeHtml(`${origin}${e.loc}`)}</loc>${e.lastmod ? `<lastmod>${e.lastmod}</lastmod>` : ""}</url>`).join("\n")}
+</urlset>
+`;
+  return new Response(body, {
+    headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600" },
+  });
+}
