@@ -1,0 +1,222 @@
+import { expect, type Page, test } from "@playwright/test";
+import { ABOUT_PAGES, LEGACY_REDIRECTS, SERVICES_PAGES } from "../../app/lib/site-map";
+import { expectAccessible } from "./fixtures";
+
+const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });
+
+test.describe("main menu (SPEC §2)", () => {
+  test("every about and services submenu item opens its page from the menu", async ({ page }) => {
+    await page.goto("/");
+    for (const [group, pages] of [
+      ["About the association", ABOUT_PAGES.slice(0, 5)],
+      ["Services", SERVICES_PAGES.slice(0, 8)],
+    ] as const) {
+      for (const item of pages) {
+        await mainNav(page).getByRole("button", { name: group }).click();
+        await mainNav(page).getByRole("link", { name: item.label, exact: true }).click();
+        await expect(page).toHaveURL(new RegExp(`${item.to}$`));
+        await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+        // The active item follows the path, and so does its parent.
+        await mainNav(page).getByRole("button", { name: group }).click();
+        await expect(mainNav(page).getByRole("link", { name: item.label, exact: true })).toHaveAttribute(
+          "aria-current",
+          "page",
+        );
+        await mainNav(page).getByRole("button", { name: group }).click();
+      }
+    }
+  });
+
+  test("a submenu toggles on click and closes with Escape, returning focus", async ({ page }) => {
+    await page.goto("/");
+    const button = mainNav(page).getByRole("button", { name: "Meetings" });
+    await button.click();
+    await expect(button).toHaveAttribute("aria-expanded", "true");
+    await expect(mainNav(page).getByRole("link", { name: "Annual Conference" })).toBeVisible();
+    await button.click();
+    await expect(button).toHaveAttribute("aria-expanded", "false");
+    await button.focus();
+    await page.keyboard.press("Enter");
+    await expect(mainNav(page).getByRole("link", { name: "Events Calendar" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(mainNav(page).getByRole("link", { name: "Events Calendar" })).toBeHidden();
+    await expect(button).toBeFocused();
+  });
+
+  test("the hamburger toggles the mobile menu on a 390 px screen", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/history");
+    const burger = page.getByRole("button", { name: "Open menu" });
+    await expect(mainNav(page).getByRole("link", { name: "News" })).toBeHidden();
+    await burger.click();
+    await expect(mainNav(page).getByRole("link", { name: "News" })).toBeVisible();
+    await mainNav(page).getByRole("button", { name: "About the association" }).click();
+    await expect(mainNav(page).getByRole("link", { name: "History" })).toHaveAttribute("aria-current", "page");
+    await mainNav(page).getByRole("link", { name: "Purpose & Objectives" }).click();
+    await expect(page).toHaveURL(/\/purpose-objectives$/);
+    await expect(mainNav(page).getByRole("link", { name: "News" })).toBeHidden();
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await page.getByRole("button", { name: "Close menu" }).click();
+    await expect(mainNav(page).getByRole("link", { name: "News" })).toBeHidden();
+  });
+});
+
+test.describe("layout behaviour (SPEC §2, §9)", () => {
+  test("the header hides scrolling down past 128 px and returns scrolling up; scroll-to-top past 150 px", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 600 });
+    await page.goto("/service-code-of-practice");
+    const header = page.locator("header[data-hidden]");
+    const toTop = page.getByRole("button", { name: "Scroll to top" });
+    await page.evaluate(() => window.scrollTo(0, 120));
+    await expect(header).toHaveAttribute("data-hidden", "false");
+    await expect(toTop).toHaveCount(0);
+    await page.evaluate(() => window.scrollTo(0, 400));
+    await expect(header).toHaveAttribute("data-hidden", "true");
+    await expect(toTop).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, 300));
+    await expect(header).toHaveAttribute("data-hidden", "false");
+    await toTop.click();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await expect(toTop).toHaveCount(0);
+  });
+
+  test("a navigation shows the cover with the logo and, when slow, the progress bar", async ({ page }) => {
+    await page.goto("/");
+    await page.route(/\.data(\?|$)/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      await route.continue();
+    });
+    await mainNav(page).getByRole("button", { name: "Services" }).click();
+    await mainNav(page).getByRole("link", { name: "SECOM" }).click();
+    await expect(page.getByRole("progressbar", { name: "Loading the page" })).toHaveAttribute("data-visible", "true");
+    await expect(page.getByTestId("route-cover")).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "SECOM" })).toBeAttached();
+    await expect(page.getByTestId("route-cover")).toHaveCount(0, { timeout: 4000 });
+    await expect(page.getByRole("progressbar", { name: "Loading the page", includeHidden: true })).toHaveAttribute(
+      "data-visible",
+      "false",
+    );
+  });
+
+  test("the first page load carries no cover, so the content is there for crawlers and screen readers", async ({
+    page,
+  }) => {
+    await page.goto("/history");
+    await expect(page.getByTestId("route-cover")).toHaveCount(0);
+  });
+
+  test("header and footer show the contact data and the copyright line from settings", async ({ page }) => {
+    await page.goto("/");
+    const header = page.locator("header");
+    await expect(header.getByRole("link", { name: "secretariat@masthead.example" })).toHaveAttribute(
+      "href",
+      "mailto:secretariat@masthead.example",
+    );
+    await expect(header.getByRole("link", { name: "Masthead on LinkedIn" })).toHaveAttribute("href", /linkedin\.com/);
+    const footer = page.locator("footer");
+    await expect(footer.getByText("© Copyright. 2022. Masthead")).toBeVisible();
+    await expect(footer.locator("#contact-us")).toContainText("Join the community");
+    await expect(footer.getByRole("link", { name: "+44 20 7946 0321" })).toBeVisible();
+  });
+
+  test("the privacy policy opens in a modal fetched from the server; Escape returns focus", async ({ page }) => {
+    await page.goto("/");
+    const trigger = page.locator("footer").getByRole("link", { name: "Privacy Policy" });
+    await trigger.click();
+    const dialog = page.getByRole("dialog", { name: "Privacy Policy" });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.locator(".rich-text h2").first()).toBeVisible();
+    await expectAccessible(page);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(trigger).toBeFocused();
+  });
+});
+
+test.describe("site search (SPEC §5, §8)", () => {
+  test("typing searches once after a 400 ms pause and lists result links", async ({ page }) => {
+    await page.goto("/history");
+    await page.waitForLoadState("networkidle");
+    const calls: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/search")) calls.push(request.url());
+    });
+    const box = page.getByRole("searchbox").first();
+    await box.pressSequentially("secom", { delay: 60 });
+    const results = page.locator("[data-result]");
+    await expect(results.first()).toBeVisible();
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toContain("search_query=secom");
+    await expect(results.first()).toContainText(/secom/i);
+    await page.keyboard.press("ArrowDown");
+    await expect(results.first()).toBeFocused();
+    await expectAccessible(page);
+  });
+
+  test("no results says so; a click outside clears the box", async ({ page }) => {
+    await page.goto("/");
+    const box = page.getByRole("searchbox").first();
+    await box.fill("zzqxv");
+    await expect(page.getByText("There are no results for `zzqxv`")).toBeVisible();
+    await page.getByRole("heading", { level: 1 }).click();
+    await expect(page.getByText("There are no results for `zzqxv`")).toBeHidden();
+    await expect(box).toHaveValue("");
+  });
+
+  test("Enter opens the full results page", async ({ page }) => {
+    await page.goto("/");
+    const box = page.getByRole("searchbox").first();
+    await box.fill("route exchange");
+    await box.press("Enter");
+    await expect(page).toHaveURL(/\/search\?q=route\+exchange$/);
+    await expect(page.getByRole("heading", { name: "Search" })).toBeVisible();
+    await expect(page.getByRole("link", { name: /S-421/ }).first()).toBeVisible();
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  test("the search form leads to the results page", async ({ page }) => {
+    await page.goto("/");
+    const box = page.getByRole("searchbox").first();
+    await box.fill("standards");
+    await box.press("Enter");
+    await expect(page).toHaveURL(/\/search\?q=standards$/);
+    await expect(page.locator("ol li").first()).toBeVisible();
+  });
+});
+
+test("legacy addresses answer with a permanent redirect to their current page", async ({ request }) => {
+  for (const [from, to] of Object.entries(LEGACY_REDIRECTS)) {
+    const response = await request.get(from, { maxRedirects: 0 });
+    expect(response.status(), from).toBe(301);
+    expect(response.headers().location, from).toBe(to);
+  }
+});
+
+test("sitemap.xml lists the public pages and robots.txt keeps the private areas out", async ({ request }) => {
+  const sitemap = await (await request.get("/sitemap.xml")).text();
+  expect(sitemap).toContain("<loc>http://127.0.0.1:3210/purpose-objectives</loc>");
+  expect(sitemap).toContain("<loc>http://127.0.0.1:3210/secom</loc>");
+  const robots = await (await request.get("/robots.txt")).text();
+  expect(robots).toContain("Disallow: /dashboard");
+  expect(robots).toContain("Disallow: /manager");
+  expect(robots).toContain("Sitemap: http://127.0.0.1:3210/sitemap.xml");
+});
+
+test("an about page has its title, description, canonical URL and sharing cards, and is accessible", async ({
+  page,
+}) => {
+  await page.goto("/purpose-objectives");
+  await expect(page).toHaveTitle("Purpose & Objectives · Masthead");
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", /.{40,}/);
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+    "href",
+    "http://127.0.0.1:3210/purpose-objectives",
+  );
+  await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", "Purpose & Objectives");
+  await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary");
+  await expectAccessible(page);
+});
