@@ -11,6 +11,8 @@ export default [
   layout("routes/layouts/public.tsx", [
     index("routes/public/home.tsx"),
     route("search", "routes/public/search.tsx"),
+    route("members-list", "routes/public/members-list.tsx"),
+    route("members-join", "routes/public/members-join.tsx"),
     // One shared screen for the about, services, tributes and privacy pages (content from the CMS).
     ...CMS_GROUPS.flatMap((group) =>
       group.pages.map((page) => route(slug(page.to), "routes/public/cms-page.tsx", { id: `cms-${slug(page.to)}` })),

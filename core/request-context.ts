@@ -14,5 +14,7 @@ export type RequestContext = {
   nonce: string;
   requestId: string;
   secureCookies: boolean;
+  /** The public origin (BASE_URL), for canonical links, the sitemap and sharing cards. */
+  origin: string;
   logger: Logger;
 };

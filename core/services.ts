@@ -7,6 +7,8 @@ import { createAccountsService } from "./accounts/accounts.service";
 import { createUsersRepository } from "./accounts/users.repository";
 import { createAuthRepository } from "./auth/auth.repository";
 import { createAuthService } from "./auth/auth.service";
+import { createMembersRepository } from "./members/members.repository";
+import { createMembersService } from "./members/members.service";
 import { createPagesRepository } from "./pages/pages.repository";
 import { createPagesService } from "./pages/pages.service";
 import { createRateLimitRepository } from "./rate-limit/rate-limit.repository";
@@ -37,6 +39,7 @@ export function createServices(deps: {
     }),
     rateLimit,
     search,
+    members: createMembersService({ repository: createMembersRepository(deps.db) }),
     pages: createPagesService({ repository: createPagesRepository(deps.db), search, clock }),
     settings: createSettingsService({ repository: createSettingsRepository(deps.db), clock }),
   };

@@ -220,3 +220,28 @@ test("an about page has its title, description, canonical URL and sharing cards,
   await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary");
   await expectAccessible(page);
 });
+
+test.describe("membership pages", () => {
+  test("the members list filters by country and name, in the URL", async ({ page }) => {
+    await page.goto("/members-list");
+    await expect(page.getByRole("heading", { level: 1, name: "List of Members" })).toBeVisible();
+    const all = await page.locator("main ul > li h2").count();
+    expect(all).toBeGreaterThanOrEqual(40);
+    await page.getByLabel("Country").selectOption("Norway");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect(page).toHaveURL(/country=Norway/);
+    await expect(page.getByText(/member compan(y|ies) match the filter/)).toBeVisible();
+    const norwegian = page.locator("main ul > li");
+    expect(await norwegian.count()).toBeLessThan(all);
+    for (const text of await norwegian.allInnerTexts()) expect(text).toContain("Norway");
+    await expectAccessible(page);
+  });
+
+  test("the join page shows the membership text and leads to the contact form", async ({ page }) => {
+    await page.goto("/members-join");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await page.getByRole("link", { name: "Send a membership request" }).click();
+    await expect(page).toHaveURL(/#contact-us$/);
+    await expect(page.locator("#contact-us")).toBeInViewport();
+  });
+});

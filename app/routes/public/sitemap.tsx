@@ -10,6 +10,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   const pages = (await services.pages.listPages()).filter((p) => routed.has(p.url));
   const entries = [
     { loc: "/", lastmod: undefined as string | undefined },
+    { loc: "/members-list", lastmod: undefined },
+    { loc: "/members-join", lastmod: undefined },
     ...pages.map((p) => ({ loc: p.url, lastmod: p.updated_at.slice(0, 10) })),
   ];
   const body = `<?xml version="1.0" encoding="UTF-8"?>
