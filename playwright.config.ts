@@ -22,7 +22,18 @@ export default defineConfig({
     launchOptions: { executablePath, args: CHROMIUM_ARGS },
   },
   projects: [
-    { name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions: { executablePath, args: CHROMIUM_ARGS } } },
+    {
+      name: "chromium",
+      testIgnore: /admin-site\.spec\.ts/,
+      use: { ...devices["Desktop Chrome"], launchOptions: { executablePath, args: CHROMIUM_ARGS } },
+    },
+    // Admin edits change what the other tests read (contact data, pages), so they run last.
+    {
+      name: "admin-edits",
+      testMatch: /admin-site\.spec\.ts/,
+      dependencies: ["chromium"],
+      use: { ...devices["Desktop Chrome"], launchOptions: { executablePath, args: CHROMIUM_ARGS } },
+    },
   ],
   webServer: {
     command: "npx tsx scripts/e2e-server.ts",

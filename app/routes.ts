@@ -26,6 +26,11 @@ export default [
   layout("routes/layouts/login.tsx", [route("login", "routes/auth/login.tsx")]),
   route("logout", "routes/auth/logout.tsx"),
   layout("routes/layouts/member.tsx", [route("dashboard", "routes/account/dashboard.tsx")]),
-  layout("routes/layouts/admin.tsx", [route("manager", "routes/admin/manager.tsx")]),
+  layout("routes/layouts/admin.tsx", [
+    route("manager", "routes/admin/manager.tsx"),
+    route("manager/pages", "routes/admin/pages.tsx"),
+    route("manager/pages/*", "routes/admin/page-edit.tsx"),
+    route("manager/settings", "routes/admin/settings.tsx"),
+  ]),
   route("*", "routes/public/not-found.tsx"),
 ] satisfies RouteConfig;

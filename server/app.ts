@@ -117,6 +117,7 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
         nonce: c.var.secureHeadersNonce ?? "",
         requestId: c.var.requestId,
         secureCookies: config.baseUrl.protocol === "https:",
+        origin: config.baseUrl.origin,
         logger,
       };
       // biome-ignore lint/suspicious/noExplicitAny: the key's type lives in the app bundle

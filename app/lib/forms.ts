@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { isAppError } from "../../lib/errors";
 
 /**
  * The submitted form of an action as a plain object. A body that is not a
@@ -15,4 +16,10 @@ export async function readForm(request: Request): Promise<Record<string, FormDat
   } catch {
     throw data("The form could not be read.", { status: 400 });
   }
+}
+
+/** Field errors of a service's validation failure, to show beside the fields; anything else is rethrown. */
+export function fieldErrorsOf(error: unknown): Record<string, string[]> {
+  if (isAppError(error) && error.code === "validation") return error.details.errors ?? {};
+  throw error;
 }

@@ -1,5 +1,8 @@
 import type { Clock } from "../../lib/clock";
+import { AppError } from "../../lib/errors";
+import { validate } from "../../lib/validation";
 import type { SettingsRepository } from "./settings.repository";
+import { type SettingsUpdate, settingsUpdateSchema } from "./settings.schema";
 
 /** The keys of SPEC §1 and §3 plus the site's name and tagline. */
 export const SETTING_KEYS = [
@@ -42,6 +45,14 @@ export function createSettingsService(deps: { repository: SettingsRepository; cl
       for (const row of rows) settings[row.key as SettingKey] = row.value;
       return settings;
     },
+    /** An admin's change: validated, then visible on the next request. */
+    async update(input: SettingsUpdate): Promise<SiteSettings> {
+      const parsed = validate(settingsUpdateSchema, input);
+      if (!parsed.success) throw new AppError("validation", "The given data was invalid.", { errors: parsed.errors });
+      await this.set(parsed.data);
+      return this.getAll();
+    },
+
     async set(values: Partial<SiteSettings>): Promise<void> {
       const now = deps.clock().toISOString();
       for (const [key, value] of Object.entries(values)) {

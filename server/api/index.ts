@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { AppError } from "../../lib/errors";
 import type { AppEnv, Runtime } from "../env";
+import { adminSiteRoutes } from "./admin-site";
 import { authRoutes } from "./auth";
 import { siteRoutes } from "./site";
 
@@ -19,6 +20,7 @@ export function createApi(runtime: Runtime) {
   const api = new Hono<AppEnv>();
   api.route("/", authRoutes(runtime));
   api.route("/", siteRoutes(runtime));
+  api.route("/", adminSiteRoutes(runtime));
 
   // Unknown path → 404; known path, other method → 405 with Allow.
   const table = api.routes

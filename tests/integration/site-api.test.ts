@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestContext, type TestContext } from "../support/app";
+import { signIn } from "../support/factories";
 
 let t: TestContext;
 beforeAll(async () => {
@@ -162,5 +163,50 @@ describe("GET /api/search", () => {
     const [hit] = await search("remembered");
     expect(hit.content).toContain("&lt;img");
     expect(hit.content).not.toContain("<img");
+  });
+});
+
+describe("admin editing through the API", () => {
+  it("PATCH /api/dashboard/settings validates and saves; the next read shows it", async () => {
+    const { token } = await signIn(t.runtime.services, "admin");
+    const bad = await call(t.app, "PATCH", "/api/dashboard/settings", {
+      token,
+      json: { "site.email": "nope", "site.linkedin": "http://insecure.example", "site.name": "" },
+    });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.json?.errors as object).sort()).toEqual(["site.email", "site.linkedin", "site.name"]);
+    const good = await call(t.app, "PATCH", "/api/dashboard/settings", {
+      token,
+      json: { "site.email": "chair@example.org" },
+    });
+    expect(good.status).toBe(200);
+    const read = await call(t.app, "GET", "/api/getContactData");
+    expect((read.json as { data: Record<string, string> }).data["site.email"]).toBe("chair@example.org");
+  });
+
+  it("PATCH /api/dashboard/pages/{url} sanitizes, re-indexes, and 404s unknown pages", async () => {
+    const { token } = await signIn(t.runtime.services, "admin");
+    const res = await call(t.app, "POST", "/api/dashboard/pages/s-421", {
+      token,
+      form: {
+        _method: "PATCH",
+        title: "S-421",
+        content: '<p>Voyage plans <a href="javascript:x()">here</a></p><script>x()</script>',
+      },
+    });
+    expect(res.status).toBe(200);
+    expect((res.json as { page: { content: string } }).page.content).toBe("<p>Voyage plans <a>here</a></p>");
+    const results = await call(t.app, "GET", "/api/search?search_query=voyage");
+    expect((results.json as { results: { url: string }[] }).results.map((r) => r.url)).toEqual(["/s-421"]);
+    const missing = await call(t.app, "PATCH", "/api/dashboard/pages/nowhere", {
+      token,
+      json: { title: "x", content: "<p>x</p>" },
+    });
+    expect(missing.status).toBe(404);
+    const invalid = await call(t.app, "PATCH", "/api/dashboard/pages/s-421", {
+      token,
+      json: { title: "", content: 5 },
+    });
+    expect(invalid.status).toBe(422);
   });
 });

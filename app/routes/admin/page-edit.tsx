@@ -1,0 +1,92 @@
+import { useEffect } from "react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { toast } from "sonner";
+import { isAppError } from "../../../lib/errors";
+import { RichTextEditor } from "../../components/ui/rich-text-editor";
+import { TextField } from "../../components/ui/text-field";
+import { getRequestContext } from "../../context";
+import { fieldErrorsOf, readForm } from "../../lib/forms";
+import type { Route } from "./+types/page-edit";
+
+export const meta: Route.MetaFunction = ({ data: loaderData }) => [
+  { title: `Edit ${loaderData?.page.title ?? "page"} · Manager` },
+];
+
+async function loadPage(context: Route.LoaderArgs["context"], splat: string | undefined) {
+  try {
+    return await getRequestContext(context).services.pages.getPage(`/${splat ?? ""}`);
+  } catch (error) {
+    if (isAppError(error) && error.code === "not_found") throw data("This page could not be found", { status: 404 });
+    throw error;
+  }
+}
+
+export async function loader({ context, params, url }: Route.LoaderArgs) {
+  return { page: await loadPage(context, params["*"]), saved: url.searchParams.has("saved") };
+}
+
+export async function action({ context, params, request }: Route.ActionArgs) {
+  const page = await loadPage(context, params["*"]);
+  const form = await readForm(request);
+  try {
+    await getRequestContext(context).services.pages.updatePage(page.url, {
+      title: String(form.title ?? ""),
+      content: String(form.content ?? ""),
+    });
+  } catch (error) {
+    return data({ errors: fieldErrorsOf(error) }, { status: 422 });
+  }
+  return redirect(`/manager/pages${page.url}?saved=1`);
+}
+
+/** Editing one CMS page; the change is live on the next request. */
+export default function EditPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { page, saved } = loaderData;
+  const errors = actionData?.errors ?? {};
+  const saving = useNavigation().state === "submitting";
+  useEffect(() => {
+    if (saved) toast.success("Page saved.", { duration: 5000 });
+  }, [saved]);
+  return (
+    <div className="max-w-4xl">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+        <Link to="/manager" className="hover:underline">
+          Manager
+        </Link>{" "}
+        /{" "}
+        <Link to="/manager/pages" className="hover:underline">
+          Pages
+        </Link>{" "}
+        / {page.title}
+      </nav>
+      <div className="mt-2 flex flex-wrap items-end justify-between gap-4">
+        <h1 className="font-display text-4xl font-bold text-navy-900">Edit page</h1>
+        <a
+          href={page.url}
+          target="_blank"
+          rel="noreferrer"
+          className="text-sm font-semibold text-sea-600 hover:underline"
+        >
+          View {page.url}
+        </a>
+      </div>
+      {saved ? (
+        <p role="status" className="mt-4 rounded-md bg-sea-100 px-4 py-2 text-sm text-navy-900">
+          Page saved.
+        </p>
+      ) : null}
+      <Form method="post" className="mt-6 space-y-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+        <TextField id="title" name="title" label="Title" defaultValue={page.title} error={errors.title?.[0]} required />
+        <RichTextEditor name="content" label="Content" initialHtml={page.content} error={errors.content?.[0]} />
+        <div className="flex justify-end gap-3">
+          <Link to="/manager/pages" className="btn-outline">
+            Cancel
+          </Link>
+          <button type="submit" className="btn-primary" disabled={saving}>
+            {saving ? "Saving…" : "Save page"}
+          </button>
+        </div>
+      </Form>
+    </div>
+  );
+}

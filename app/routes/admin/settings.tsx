@@ -1,0 +1,90 @@
+import { useEffect } from "react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { toast } from "sonner";
+import { TextField } from "../../components/ui/text-field";
+import { getRequestContext } from "../../context";
+import { fieldErrorsOf, readForm } from "../../lib/forms";
+import type { Route } from "./+types/settings";
+
+export const meta: Route.MetaFunction = () => [{ title: "Settings · Manager" }];
+
+const FIELDS = [
+  { key: "site.name", label: "Company name", type: "text", hint: "Shown in the header, footer and copyright line." },
+  { key: "site.tagline", label: "Tagline", type: "text" },
+  { key: "site.email", label: "Contact e-mail", type: "email" },
+  { key: "site.phone", label: "Contact phone", type: "tel" },
+  { key: "site.twitter", label: "Twitter page", type: "url", hint: "Full https:// address; leave empty to hide." },
+  { key: "site.youtube", label: "YouTube channel", type: "url" },
+  { key: "site.linkedin", label: "LinkedIn page", type: "url" },
+] as const;
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  return {
+    settings: await getRequestContext(context).services.settings.getAll(),
+    saved: url.searchParams.has("saved"),
+  };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const form = await readForm(request);
+  const input = Object.fromEntries(FIELDS.map((f) => [f.key, String(form[f.key] ?? "")]));
+  try {
+    await getRequestContext(context).services.settings.update(input);
+  } catch (error) {
+    return data({ errors: fieldErrorsOf(error), values: input }, { status: 422 });
+  }
+  return redirect("/manager/settings?saved=1");
+}
+
+/** Site settings: the contact data of header and footer and the company name (SPEC §1). */
+export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
+  const errors = actionData?.errors ?? {};
+  const values: Record<string, string> = actionData?.values ?? loaderData.settings;
+  const saving = useNavigation().state === "submitting";
+  useEffect(() => {
+    if (loaderData.saved) toast.success("Settings saved.", { duration: 5000 });
+  }, [loaderData.saved]);
+  return (
+    <div className="max-w-3xl">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+        <Link to="/manager" className="hover:underline">
+          Manager
+        </Link>{" "}
+        / Settings
+      </nav>
+      <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">Site settings</h1>
+      {loaderData.saved ? (
+        <p role="status" className="mt-4 rounded-md bg-sea-100 px-4 py-2 text-sm text-navy-900">
+          Settings saved.
+        </p>
+      ) : null}
+      <Form
+        method="post"
+        noValidate
+        className="mt-6 grid gap-5 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2"
+      >
+        {FIELDS.map((field) => (
+          <div
+            key={field.key}
+            className={field.key === "site.tagline" || field.key === "site.name" ? "sm:col-span-2" : ""}
+          >
+            <TextField
+              id={field.key.replace(".", "-")}
+              name={field.key}
+              label={field.label}
+              type={field.type}
+              defaultValue={values[field.key] ?? ""}
+              error={errors[field.key]?.[0]}
+            />
+            {"hint" in field ? <p className="mt-1 text-xs text-slate-500">{field.hint}</p> : null}
+          </div>
+        ))}
+        <div className="flex justify-end sm:col-span-2">
+          <button type="submit" className="btn-primary" disabled={saving}>
+            {saving ? "Saving…" : "Save settings"}
+          </button>
+        </div>
+      </Form>
+    </div>
+  );
+}
