@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect } from "react";
 import {
   isRouteErrorResponse,
   Link,
@@ -14,6 +14,7 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { LogoMark } from "./components/logo";
 import { getRequestContext } from "./context";
+import { CHUNK_RELOAD_KEY, shouldReloadForChunkError } from "./lib/chunk-reload";
 import { useNonce } from "./lib/nonce";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -54,6 +55,14 @@ export function useRootData() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  // A deploy replaced the code chunks under an open page: reload once (at most every 60 s) instead of failing.
+  useEffect(() => {
+    const last = Number(window.sessionStorage.getItem(CHUNK_RELOAD_KEY)) || null;
+    if (shouldReloadForChunkError(error, Date.now(), last)) {
+      window.sessionStorage.setItem(CHUNK_RELOAD_KEY, String(Date.now()));
+      window.location.reload();
+    }
+  }, [error]);
   let status = 500;
   let message = "Something went wrong on our side. Please try again in a moment.";
   let detail: string | undefined;

@@ -32,6 +32,11 @@ export function createMembersService(deps: { repository: MembersRepository }) {
     async count(): Promise<number> {
       return deps.repository.count();
     },
+    /** How many member companies, from how many countries (the home page's figures). */
+    async summary(): Promise<{ companies: number; countries: number }> {
+      const [companies, countries] = await Promise.all([deps.repository.count(), deps.repository.countries()]);
+      return { companies, countries: countries.length };
+    },
   };
 }
 export type MembersService = ReturnType<typeof createMembersService>;

@@ -1,9 +1,14 @@
 import { ArrowRight, Radio, ShieldCheck, Waves } from "lucide-react";
 import { Link } from "react-router";
 import { DEFAULT_SETTINGS } from "../../../core/settings/settings.service";
+import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";
 import { useRootData } from "../../root";
 import type { Route } from "./+types/home";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { members: await getRequestContext(context).services.members.summary() };
+}
 
 export const meta: Route.MetaFunction = ({ matches }) => seoMeta({ matches, path: "/" });
 
@@ -29,8 +34,9 @@ const PILLARS = [
 ];
 
 /** The landing page. Latest news, upcoming meetings and the member count join as those features land. */
-export default function Home() {
+export default function Home({ loaderData }: Route.ComponentProps) {
   const settings = useRootData()?.settings ?? DEFAULT_SETTINGS;
+  const { members } = loaderData;
   return (
     <>
       <section className="bg-gradient-to-br from-navy-950 via-navy-900 to-navy-700 text-white">
@@ -60,6 +66,25 @@ export default function Home() {
           </div>
         </div>
       </section>
+      {members.companies > 0 ? (
+        <section aria-label="The association in figures" className="border-b border-slate-200 bg-white">
+          <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-6 px-4 py-8 sm:flex-row sm:px-6">
+            <dl className="flex gap-12 text-center">
+              <div>
+                <dt className="text-sm text-slate-600">Member companies</dt>
+                <dd className="font-display text-4xl font-bold text-navy-900">{members.companies}</dd>
+              </div>
+              <div>
+                <dt className="text-sm text-slate-600">Countries</dt>
+                <dd className="font-display text-4xl font-bold text-navy-900">{members.countries}</dd>
+              </div>
+            </dl>
+            <Link to="/members-list" className="btn-outline">
+              See the list of members
+            </Link>
+          </div>
+        </section>
+      ) : null}
       <section aria-labelledby="pillars" className="mx-auto max-w-7xl px-4 py-16 sm:px-6">
         <h2 id="pillars" className="font-display text-3xl font-bold text-navy-900">
           What the association does
