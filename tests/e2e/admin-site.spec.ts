@@ -42,11 +42,16 @@ test("an admin edits a page in the rich-text editor; visitors see it, without th
   await editor.click();
   await page.keyboard.press("ControlOrMeta+End");
   await page.keyboard.press("Enter");
-  await page.getByRole("button", { name: "Heading 2" }).click();
   await page.keyboard.type("Seventy years at sea");
+  await page.getByRole("button", { name: "Heading 2" }).click();
+  await expect(editor.locator("h2", { hasText: "Seventy years at sea" })).toBeVisible();
+  await editor.locator("h2", { hasText: "Seventy years at sea" }).click();
+  await page.keyboard.press("End");
   await page.keyboard.press("Enter");
-  await page.getByRole("button", { name: "Bold" }).click();
   await page.keyboard.type("A new chapter");
+  await page.keyboard.press("Shift+Home");
+  await page.getByRole("button", { name: "Bold" }).click();
+  await expect(editor.locator("strong", { hasText: "A new chapter" })).toBeVisible();
   await expectAccessible(page);
   await page.getByRole("button", { name: "Save page" }).click();
   await expect(page.getByRole("status")).toHaveText("Page saved.");
