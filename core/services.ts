@@ -9,6 +9,8 @@ import { createAuthRepository } from "./auth/auth.repository";
 import { createAuthService } from "./auth/auth.service";
 import { createMembersRepository } from "./members/members.repository";
 import { createMembersService } from "./members/members.service";
+import { createNewsRepository } from "./news/news.repository";
+import { createNewsService } from "./news/news.service";
 import { createPagesRepository } from "./pages/pages.repository";
 import { createPagesService } from "./pages/pages.service";
 import { createRateLimitRepository } from "./rate-limit/rate-limit.repository";
@@ -39,6 +41,7 @@ export function createServices(deps: {
     }),
     rateLimit,
     search,
+    news: createNewsService({ repository: createNewsRepository(deps.db), search, clock }),
     members: createMembersService({ repository: createMembersRepository(deps.db) }),
     pages: createPagesService({ repository: createPagesRepository(deps.db), search, clock }),
     settings: createSettingsService({ repository: createSettingsRepository(deps.db), clock }),

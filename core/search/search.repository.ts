@@ -31,6 +31,24 @@ export function createSearchRepository(db: Kysely<Database>, dialect: Dialect) {
       await db.deleteFrom("search_documents").where("kind", "=", kind).where("ref_id", "=", refId).execute();
     },
 
+    /** The ids (ref_id) of one kind's documents matching all terms, best first. */
+    async matchingRefIds(kind: string, terms: string[], limit: number): Promise<string[]> {
+      if (terms.length === 0) return [];
+      if (dialect === "postgres") {
+        const query = terms.map((t) => `${t}:*`).join(" & ");
+        const { rows } = await sql<{ ref_id: string }>`
+          select d.ref_id from search_documents d, to_tsquery('english', ${query}) q
+          where d.kind = ${kind} and d.tsv @@ q order by ts_rank(d.tsv, q) desc limit ${limit}`.execute(db);
+        return rows.map((r) => r.ref_id);
+      }
+      const match = terms.map((t) => `"${t}"*`).join(" ");
+      const { rows } = await sql<{ ref_id: string }>`
+        select d.ref_id from search_fts join search_documents d on d.id = search_fts.rowid
+        where search_fts match ${match} and d.kind = ${kind}
+        order by bm25(search_fts, 8.0, 1.0) limit ${limit}`.execute(db);
+      return rows.map((r) => r.ref_id);
+    },
+
     async search(terms: string[], limit: number): Promise<SearchHit[]> {
       if (terms.length === 0) return [];
       if (dialect === "postgres") {

@@ -64,6 +64,11 @@ export function createSearchService(deps: { repository: SearchRepository; clock:
       await deps.repository.remove(kind, String(refId));
     },
 
+    /** Ids of one content type matching a visitor's query, for searching inside a list. */
+    async matchingIds(kind: string, query: string, limit = 1000): Promise<string[]> {
+      return deps.repository.matchingRefIds(kind, searchTerms(query), limit);
+    },
+
     async search(query: string): Promise<SearchResult[]> {
       const hits = await deps.repository.search(searchTerms(query), RESULT_LIMIT);
       return hits.map((hit) => ({

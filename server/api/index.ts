@@ -3,6 +3,7 @@ import { AppError } from "../../lib/errors";
 import type { AppEnv, Runtime } from "../env";
 import { adminSiteRoutes } from "./admin-site";
 import { authRoutes } from "./auth";
+import { newsRoutes } from "./news";
 import { siteRoutes } from "./site";
 
 const PARAM = /:[A-Za-z_][A-Za-z0-9_]*/g;
@@ -20,6 +21,7 @@ export function createApi(runtime: Runtime) {
   const api = new Hono<AppEnv>();
   api.route("/", authRoutes(runtime));
   api.route("/", siteRoutes(runtime));
+  api.route("/", newsRoutes(runtime));
   api.route("/", adminSiteRoutes(runtime));
 
   // Unknown path → 404; known path, other method → 405 with Allow.

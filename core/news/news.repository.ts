@@ -1,0 +1,78 @@
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../../db/types";
+
+const SUMMARY = [
+  "id",
+  "slug",
+  "title",
+  "content",
+  "author_name",
+  "image",
+  "image_width",
+  "image_height",
+  "published_at",
+] as const;
+
+export type NewsFilter = { from?: string; to?: string; ids?: number[] };
+
+export function createNewsRepository(db: Kysely<Database>) {
+  function filtered(filter: NewsFilter) {
+    let query = db.selectFrom("news_posts");
+    if (filter.from) query = query.where("published_at", ">=", filter.from);
+    if (filter.to) query = query.where("published_at", "<", filter.to);
+    if (filter.ids) query = query.where("id", "in", filter.ids.length ? filter.ids : [-1]);
+    return query;
+  }
+
+  return {
+    /** Newest first, on the (published_at, id) index. */
+    async list(filter: NewsFilter, offset: number, limit: number) {
+      return filtered(filter)
+        .select([...SUMMARY])
+        .orderBy("published_at", "desc")
+        .orderBy("id", "desc")
+        .offset(offset)
+        .limit(limit)
+        .execute();
+    },
+    async count(filter: NewsFilter): Promise<number> {
+      const row = await filtered(filter)
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+    /** The months (YYYY-MM) that have posts, newest first. */
+    async months(): Promise<string[]> {
+      const rows = await db
+        .selectFrom("news_posts")
+        .select(sql<string>`substr(published_at, 1, 7)`.as("month"))
+        .distinct()
+        .orderBy("month", "desc")
+        .execute();
+      return rows.map((r) => r.month);
+    },
+    async findBySlug(slug: string) {
+      return db.selectFrom("news_posts").selectAll().where("slug", "=", slug).executeTakeFirst();
+    },
+    async latestExcept(slug: string, limit: number) {
+      return db
+        .selectFrom("news_posts")
+        .select([...SUMMARY])
+        .where("slug", "!=", slug)
+        .orderBy("published_at", "desc")
+        .orderBy("id", "desc")
+        .limit(limit)
+        .execute();
+    },
+    /** Slugs and dates for the sitemap and feeds; bounded by the sitemap protocol's 50 000 entries. */
+    async allForSitemap() {
+      return db
+        .selectFrom("news_posts")
+        .select(["slug", "updated_at"])
+        .orderBy("published_at", "desc")
+        .limit(45_000)
+        .execute();
+    },
+  };
+}
+export type NewsRepository = ReturnType<typeof createNewsRepository>;

@@ -1,0 +1,67 @@
+import { z } from "zod";
+
+/** SPEC §3 'Date filters': month-year strings, here MM-YYYY (e.g. 11-2026). */
+export const MONTH_FILTER = /^(0[1-9]|1[0-2])-(\d{4})$/;
+export const NEWS_PER_PAGE = 9;
+
+export const postsQuerySchema = z.object({
+  filters: z
+    .union([z.string(), z.null()])
+    .optional()
+    .transform((v) => (v === null || v === undefined || v === "" || v === "all" ? null : v))
+    .refine((v) => v === null || MONTH_FILTER.test(v), { error: "The date filter must be a month such as 11-2026." }),
+  search: z
+    .union([z.string(), z.null()])
+    .optional()
+    .transform((v) => (v ?? "").trim().slice(0, 200)),
+  page: z.coerce
+    .number({ error: "The page must be a number." })
+    .int({ error: "The page must be a whole number." })
+    .min(1, { error: "The page must be 1 or more." })
+    .max(1_000_000)
+    .default(1),
+});
+export type PostsQuery = z.output<typeof postsQuerySchema>;
+
+export type PostSummary = {
+  id: number;
+  slug: string;
+  title: string;
+  excerpt: string;
+  author_name: string | null;
+  image: string | null;
+  image_width: number | null;
+  image_height: number | null;
+  published_at: string;
+};
+
+export type Post = Omit<PostSummary, "excerpt"> & { content: string };
+
+export type Page<T> = {
+  data: T[];
+  current_page: number;
+  per_page: number;
+  total: number;
+  last_page: number;
+};
+
+/** "11-2026" → the UTC half-open range [2026-11-01, 2026-12-01). */
+export function monthRange(filter: string): { from: string; to: string } {
+  const [, month, year] = MONTH_FILTER.exec(filter) ?? [];
+  const m = Number(month);
+  const y = Number(year);
+  const next = m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, "0")}`;
+  return { from: `${y}-${month}-01`, to: `${next}-01` };
+}
+
+/** "2026-11" (as stored) → "11-2026" (as filtered). */
+export function monthFilterOf(yearMonth: string): string {
+  return `${yearMonth.slice(5, 7)}-${yearMonth.slice(0, 4)}`;
+}
+
+export function monthLabel(filter: string, now = new Date()): string {
+  const current = `${String(now.getUTCMonth() + 1).padStart(2, "0")}-${now.getUTCFullYear()}`;
+  if (filter === current) return "This month";
+  const { from } = monthRange(filter);
+  return new Date(`${from}T00:00:00Z`).toLocaleDateString("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
+}
