@@ -11,6 +11,8 @@ export default [
   layout("routes/layouts/public.tsx", [
     index("routes/public/home.tsx"),
     route("search", "routes/public/search.tsx"),
+    route("news", "routes/news/index.tsx"),
+    route("post/:slug", "routes/news/post.tsx"),
     route("members-list", "routes/public/members-list.tsx"),
     route("members-join", "routes/public/members-join.tsx"),
     // One shared screen for the about, services, tributes and privacy pages (content from the CMS).
@@ -22,6 +24,8 @@ export default [
     route(slug(from), "routes/public/legacy-redirect.tsx", { id: `legacy-${slug(from)}` }),
   ),
   route("sitemap.xml", "routes/public/sitemap.tsx"),
+  route("news/rss.xml", "routes/news/feed.tsx", { id: "news-rss" }),
+  route("news/atom.xml", "routes/news/feed.tsx", { id: "news-atom" }),
   route("robots.txt", "routes/public/robots.tsx"),
   layout("routes/layouts/login.tsx", [route("login", "routes/auth/login.tsx")]),
   route("logout", "routes/auth/logout.tsx"),

@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { ADMIN, expectAccessible, signIn } from "./fixtures";
+import { ADMIN, expect, expectAccessible, signIn, test } from "./fixtures";
 
 // These tests change shared site content; they run one after the other.
 test.describe.configure({ mode: "serial" });

@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { expectAccessible } from "./fixtures";
+import { expect, expectAccessible, test } from "./fixtures";
 
 test("an unknown page answers 404 with the error page", async ({ page }) => {
   const response = await page.goto("/no/such/page");

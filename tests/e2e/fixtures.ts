@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
 
 /** Accounts the e2e server creates next to the demo content (scripts/e2e-server.ts). */
 export const ADMIN = { email: "e2e-admin@masthead.example", password: "e2e-admin-password" };
@@ -17,3 +17,25 @@ export async function expectAccessible(page: Page) {
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 }
+
+/** Waits until React has hydrated the page, before using behaviour that needs JavaScript. */
+export async function waitForHydration(page: Page) {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
+/**
+ * The test API with one change: page.goto waits for hydration when JavaScript
+ * is on, so that a click never lands before React listens for it.
+ */
+export const test = base.extend<{ page: Page }>({
+  page: async ({ page, javaScriptEnabled }, use) => {
+    const goto = page.goto.bind(page);
+    page.goto = async (url: string, options?: Parameters<Page["goto"]>[1]) => {
+      const response = await goto(url, options);
+      if (javaScriptEnabled !== false) await waitForHydration(page);
+      return response;
+    };
+    await use(page);
+  },
+});
+export { expect };

@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { ADMIN, expectAccessible, MEMBER, signIn } from "./fixtures";
+import { ADMIN, expect, expectAccessible, MEMBER, signIn, test } from "./fixtures";
 
 test.describe("member login (SPEC §2, §5, §8)", () => {
   test("the login screen has the spec's parts and is accessible", async ({ page }) => {
@@ -29,7 +28,6 @@ test.describe("member login (SPEC §2, §5, §8)", () => {
 
   test("empty fields show the messages and send no request", async ({ page }) => {
     await page.goto("/login");
-    await page.waitForLoadState("networkidle");
     const posts: string[] = [];
     page.on("request", (request) => {
       if (request.method() === "POST") posts.push(request.url());
@@ -70,7 +68,6 @@ test.describe("member login (SPEC §2, §5, §8)", () => {
   test("the fragment of the guarded address survives the login", async ({ page }) => {
     await page.goto("/dashboard?view=list#documents");
     await expect(page).toHaveURL(/\/login\?redirect=%2Fdashboard%3Fview%3Dlist#documents$/);
-    await page.waitForLoadState("networkidle");
     await signIn(page, MEMBER);
     await expect(page).toHaveURL(/\/dashboard\?view=list#documents$/);
   });

@@ -1,6 +1,6 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { ABOUT_PAGES, LEGACY_REDIRECTS, SERVICES_PAGES } from "../../app/lib/site-map";
-import { expectAccessible } from "./fixtures";
+import { expect, expectAccessible, test } from "./fixtures";
 
 const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });
 
@@ -25,6 +25,21 @@ test.describe("main menu (SPEC §2)", () => {
         await mainNav(page).getByRole("button", { name: group }).click();
       }
     }
+  });
+
+  test("Home, News and the Membership items open their pages and become the active item", async ({ page }) => {
+    await page.goto("/history");
+    await mainNav(page).getByRole("link", { name: "News" }).click();
+    await expect(page).toHaveURL(/\/news$/);
+    await expect(mainNav(page).getByRole("link", { name: "News" })).toHaveAttribute("aria-current", "page");
+    for (const item of ["List of Members", "Join"]) {
+      await mainNav(page).getByRole("button", { name: "Membership" }).click();
+      await mainNav(page).getByRole("link", { name: item, exact: true }).click();
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    }
+    await mainNav(page).getByRole("link", { name: "Home" }).click();
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+    await expect(mainNav(page).getByRole("link", { name: "Home" })).toHaveAttribute("aria-current", "page");
   });
 
   test("a submenu toggles on click and closes with Escape, returning focus", async ({ page }) => {
@@ -138,7 +153,6 @@ test.describe("layout behaviour (SPEC §2, §9)", () => {
 test.describe("site search (SPEC §5, §8)", () => {
   test("typing searches once after a 400 ms pause and lists result links", async ({ page }) => {
     await page.goto("/history");
-    await page.waitForLoadState("networkidle");
     const calls: string[] = [];
     page.on("request", (request) => {
       if (request.url().includes("/api/search")) calls.push(request.url());

@@ -1,13 +1,19 @@
 import { ArrowRight, Radio, ShieldCheck, Waves } from "lucide-react";
 import { Link } from "react-router";
 import { DEFAULT_SETTINGS } from "../../../core/settings/settings.service";
+import { PostCard } from "../../components/news/post-card";
 import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";
 import { useRootData } from "../../root";
 import type { Route } from "./+types/home";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { members: await getRequestContext(context).services.members.summary() };
+  const { services } = getRequestContext(context);
+  const [members, news] = await Promise.all([
+    services.members.summary(),
+    services.news.list({ filters: null, search: "", page: 1 }),
+  ]);
+  return { members, latest: news.data.slice(0, 3) };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => seoMeta({ matches, path: "/" });
@@ -36,7 +42,7 @@ const PILLARS = [
 /** The landing page. Latest news, upcoming meetings and the member count join as those features land. */
 export default function Home({ loaderData }: Route.ComponentProps) {
   const settings = useRootData()?.settings ?? DEFAULT_SETTINGS;
-  const { members } = loaderData;
+  const { members, latest } = loaderData;
   return (
     <>
       <section className="bg-gradient-to-br from-navy-950 via-navy-900 to-navy-700 text-white">
@@ -82,6 +88,27 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <Link to="/members-list" className="btn-outline">
               See the list of members
             </Link>
+          </div>
+        </section>
+      ) : null}
+      {latest.length > 0 ? (
+        <section aria-labelledby="latest-news" className="bg-navy-50">
+          <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6">
+            <div className="flex flex-wrap items-end justify-between gap-4">
+              <h2 id="latest-news" className="font-display text-3xl font-bold text-navy-900">
+                Latest news
+              </h2>
+              <Link to="/news" className="text-sm font-semibold text-sea-600 hover:underline">
+                All news
+              </Link>
+            </div>
+            <ul className="mt-8 grid gap-6 md:grid-cols-3">
+              {latest.map((post) => (
+                <li key={post.id} className="relative">
+                  <PostCard post={post} headingLevel={3} />
+                </li>
+              ))}
+            </ul>
           </div>
         </section>
       ) : null}

@@ -1,0 +1,40 @@
+import { Link } from "react-router";
+import type { PostSummary } from "../../../core/news/news.schema";
+
+export function formatDate(iso: string): string {
+  return new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+}
+
+/** A news post in a list: image with its real size (no layout shift), date, title, excerpt. */
+export function PostCard({ post, headingLevel = 2 }: { post: PostSummary; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <article className="group flex h-full flex-col overflow-hidden rounded-xl border border-slate-200 bg-white transition hover:shadow-lg">
+      <div className="aspect-[16/9] overflow-hidden bg-navy-100">
+        {post.image ? (
+          <img
+            src={post.image}
+            alt=""
+            width={post.image_width ?? 1600}
+            height={post.image_height ?? 900}
+            loading="lazy"
+            decoding="async"
+            className="h-full w-full object-cover transition duration-300 group-hover:scale-[1.02]"
+          />
+        ) : null}
+      </div>
+      <div className="flex flex-1 flex-col p-5">
+        <p className="text-sm text-slate-600">
+          <time dateTime={post.published_at}>{formatDate(post.published_at)}</time>
+          {post.author_name ? ` · ${post.author_name}` : ""}
+        </p>
+        <Heading className="mt-2 text-lg leading-snug font-semibold text-navy-900">
+          <Link to={`/post/${post.slug}`} className="after:absolute after:inset-0 hover:underline">
+            {post.title}
+          </Link>
+        </Heading>
+        <p className="mt-2 line-clamp-3 text-sm text-slate-600">{post.excerpt}</p>
+      </div>
+    </article>
+  );
+}

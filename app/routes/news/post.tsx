@@ -1,0 +1,91 @@
+import { ArrowLeft } from "lucide-react";
+import { data, Link } from "react-router";
+import { isAppError } from "../../../lib/errors";
+import { formatDate, PostCard } from "../../components/news/post-card";
+import { getRequestContext } from "../../context";
+import { seoMeta } from "../../lib/seo";
+import type { Route } from "./+types/post";
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const { services } = getRequestContext(context);
+  try {
+    const [post, latest] = await Promise.all([
+      services.news.getBySlug(params.slug),
+      services.news.latestExcept(params.slug),
+    ]);
+    return { post, latest };
+  } catch (error) {
+    if (isAppError(error) && error.code === "not_found") throw data("This page could not be found", { status: 404 });
+    throw error;
+  }
+}
+
+export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
+  if (!loaderData) return [];
+  const { post } = loaderData;
+  const description = post.content
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 158);
+  return [
+    ...seoMeta({ matches, title: post.title, description, path: `/post/${post.slug}`, type: "article" }),
+    ...(post.image ? [{ property: "og:image", content: post.image }] : []),
+    { property: "article:published_time", content: post.published_at },
+  ];
+};
+
+export const links: Route.LinksFunction = () => [
+  { rel: "alternate", type: "application/rss+xml", title: "News (RSS)", href: "/news/rss.xml" },
+];
+
+/** A news article with the latest posts beside it. */
+export default function NewsPost({ loaderData }: Route.ComponentProps) {
+  const { post, latest } = loaderData;
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6">
+      <Link to="/news" className="inline-flex items-center gap-1.5 text-sm font-semibold text-sea-600 hover:underline">
+        <ArrowLeft className="h-4 w-4" aria-hidden="true" />
+        All news
+      </Link>
+      <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-12 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <article>
+          <p className="text-sm text-slate-600">
+            <time dateTime={post.published_at}>{formatDate(post.published_at)}</time>
+            {post.author_name ? ` · ${post.author_name}` : ""}
+          </p>
+          <h1 className="mt-2 font-display text-4xl leading-tight font-bold text-navy-900 sm:text-5xl">{post.title}</h1>
+          {post.image ? (
+            <img
+              src={post.image}
+              alt=""
+              width={post.image_width ?? 1600}
+              height={post.image_height ?? 900}
+              className="mt-8 h-auto w-full rounded-xl"
+            />
+          ) : null}
+          <div
+            className="rich-text mt-8 max-w-3xl"
+            // Sanitized on write and again on read by the news service.
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized server-side
+            dangerouslySetInnerHTML={{ __html: post.content }}
+          />
+        </article>
+        {latest.length > 0 ? (
+          <aside aria-labelledby="latest-posts">
+            <h2 id="latest-posts" className="font-display text-2xl font-bold text-navy-900">
+              Latest posts
+            </h2>
+            <ul className="mt-4 space-y-5">
+              {latest.map((item) => (
+                <li key={item.id} className="relative">
+                  <PostCard post={item} headingLevel={3} />
+                </li>
+              ))}
+            </ul>
+          </aside>
+        ) : null}
+      </div>
+    </div>
+  );
+}

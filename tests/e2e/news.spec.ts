@@ -1,0 +1,83 @@
+import type { Page } from "@playwright/test";
+import { expect, expectAccessible, test, waitForHydration } from "./fixtures";
+
+const cards = (page: Page) => page.locator("main ul > li article");
+
+test("a visitor loads more news, filters by month, searches and opens an article", async ({ page }) => {
+  await page.goto("/news");
+  await expect(page.getByRole("heading", { level: 1, name: "News from the association" })).toBeVisible();
+  await expect(page.getByText("36 posts")).toBeVisible();
+  await expect(cards(page)).toHaveCount(9);
+  await expectAccessible(page);
+
+  // Load more appends the next page in place.
+  await waitForHydration(page);
+  await page.getByRole("link", { name: "Load more" }).click();
+  await expect(cards(page)).toHaveCount(18);
+  await expect(page).toHaveURL(/\/news$/);
+
+  // The current month is labelled This month; a month filter narrows the list and lives in the URL.
+  const filters = page.getByRole("navigation", { name: "Filter by month" });
+  await expect(filters.getByRole("link", { name: "This month" })).toBeVisible();
+  const month = filters.getByRole("link").nth(2);
+  const label = (await month.textContent()) ?? "";
+  await month.click();
+  await expect(page).toHaveURL(/\?month=\d{2}-\d{4}$/);
+  await expect(page.getByText(new RegExp(`posts? in ${label}`))).toBeVisible();
+  const inMonth = await cards(page).count();
+  expect(inMonth).toBeGreaterThan(0);
+  expect(inMonth).toBeLessThan(9);
+
+  // Search inside the news.
+  await filters.getByRole("link", { name: "All" }).click();
+  await page.getByRole("searchbox", { name: "Search the news" }).fill("Rotterdam");
+  await page.getByRole("searchbox", { name: "Search the news" }).press("Enter");
+  await expect(page).toHaveURL(/\?q=Rotterdam$/);
+  const first = cards(page).first();
+  await expect(first).toContainText(/Rotterdam/i);
+
+  // Open the article: title, image with its size, latest posts.
+  const title = (await first.getByRole("heading").textContent()) ?? "";
+  await first.getByRole("link").click();
+  await expect(page).toHaveURL(/\/post\/[a-z0-9-]+$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
+  const image = page.locator("article > img");
+  await expect(image).toHaveAttribute("width", /\d+/);
+  await expect(image).toHaveAttribute("height", /\d+/);
+  await expect(page.getByRole("heading", { name: "Latest posts" })).toBeVisible();
+  await expect(page.locator("aside article")).toHaveCount(4);
+  await expect(page.locator('link[rel="alternate"][type="application/rss+xml"]')).toHaveAttribute(
+    "href",
+    "/news/rss.xml",
+  );
+  await expectAccessible(page);
+});
+
+test("an unknown article is the 404 page; a bad month filter a clear 400", async ({ page }) => {
+  const missing = await page.goto("/post/no-such-article");
+  expect(missing?.status()).toBe(404);
+  await expect(page.getByText("This page could not be found")).toBeVisible();
+  const bad = await page.goto("/news?month=13-2026");
+  expect(bad?.status()).toBe(400);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  test("load-more is a next-page link", async ({ page }) => {
+    await page.goto("/news");
+    await page.getByRole("link", { name: "Load more" }).click();
+    await expect(page).toHaveURL(/\/news\?page=2$/);
+    await expect(cards(page)).toHaveCount(9);
+  });
+});
+
+test("the feeds list the latest posts", async ({ request }) => {
+  const rss = await request.get("/news/rss.xml");
+  expect(rss.headers()["content-type"]).toContain("application/rss+xml");
+  const body = await rss.text();
+  expect(body.match(/<item>/g)?.length).toBe(9);
+  const atom = await (await request.get("/news/atom.xml")).text();
+  expect(atom).toContain('<feed xmlns="http://www.w3.org/2005/Atom">');
+  const sitemap = await (await request.get("/sitemap.xml")).text();
+  expect(sitemap.match(/\/post\//g)?.length).toBe(36);
+});
