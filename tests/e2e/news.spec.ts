@@ -30,6 +30,8 @@ test("a visitor loads more news, filters by month, searches and opens an article
 
   // Search inside the news.
   await filters.getByRole("link", { name: "All" }).click();
+  await expect(page).toHaveURL(/\/news$/);
+  await expect(page.getByText("36 posts")).toBeVisible();
   await page.getByRole("searchbox", { name: "Search the news" }).fill("Rotterdam");
   await page.getByRole("searchbox", { name: "Search the news" }).press("Enter");
   await expect(page).toHaveURL(/\?q=Rotterdam$/);
