@@ -3,6 +3,7 @@ import type { Dialect } from "../db/connect";
 import type { Database } from "../db/types";
 import type { Clock } from "../lib/clock";
 import { systemClock } from "../lib/clock";
+import type { FileStorage } from "../lib/storage";
 import { createAccountsService } from "./accounts/accounts.service";
 import { createUsersRepository } from "./accounts/users.repository";
 import { createAuthRepository } from "./auth/auth.repository";
@@ -24,6 +25,7 @@ import { createSettingsService } from "./settings/settings.service";
 export function createServices(deps: {
   db: Kysely<Database>;
   dialect: Dialect;
+  storage: FileStorage;
   sessionTtlSeconds: number;
   clock?: Clock;
 }) {
@@ -41,7 +43,7 @@ export function createServices(deps: {
     }),
     rateLimit,
     search,
-    news: createNewsService({ repository: createNewsRepository(deps.db), search, clock }),
+    news: createNewsService({ repository: createNewsRepository(deps.db), search, storage: deps.storage, clock }),
     members: createMembersService({ repository: createMembersRepository(deps.db) }),
     pages: createPagesService({ repository: createPagesRepository(deps.db), search, clock }),
     settings: createSettingsService({ repository: createSettingsRepository(deps.db), clock }),

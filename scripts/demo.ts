@@ -5,6 +5,7 @@ import { createServices } from "../core/services";
 import { openDatabase } from "../db/connect";
 import { migrateToLatest } from "../db/migrate";
 import { loadConfig } from "../lib/env";
+import { localStorage } from "../lib/storage";
 import { seedDemoContent } from "./seed/index";
 
 /**
@@ -30,6 +31,7 @@ console.log(seeded ? "Demo content loaded." : "Existing content kept (demo conte
 const services = createServices({
   db: database.db,
   dialect: database.dialect,
+  storage: localStorage(config.uploadsDir),
   sessionTtlSeconds: config.sessionTtlSeconds,
 });
 const admin = config.admin ?? DEMO_ADMIN;

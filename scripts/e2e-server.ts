@@ -5,6 +5,7 @@ import { createServices } from "../core/services";
 import { openDatabase } from "../db/connect";
 import { migrateToLatest } from "../db/migrate";
 import { loadConfig } from "../lib/env";
+import { localStorage } from "../lib/storage";
 import { seedDemoContent } from "./seed/index";
 
 /**
@@ -22,6 +23,7 @@ await seedDemoContent(database.db, { uploadsDir: config.uploadsDir });
 const services = createServices({
   db: database.db,
   dialect: database.dialect,
+  storage: localStorage(config.uploadsDir),
   sessionTtlSeconds: config.sessionTtlSeconds,
 });
 await services.accounts.createUser({

@@ -5,6 +5,7 @@ import { openDatabase } from "../db/connect";
 import { migrateToLatest } from "../db/migrate";
 import { loadConfig } from "../lib/env";
 import { isAppError } from "../lib/errors";
+import { localStorage } from "../lib/storage";
 
 const USAGE = `Usage:
   npm run user -- add --email E --role member|admin [--password P] [--first-name F --last-name L]
@@ -35,6 +36,7 @@ async function main(argv: string[]): Promise<number> {
     const services = createServices({
       db: database.db,
       dialect: database.dialect,
+      storage: localStorage(config.uploadsDir),
       sessionTtlSeconds: config.sessionTtlSeconds,
     });
     if (command === "list") {

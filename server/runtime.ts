@@ -4,6 +4,7 @@ import { openDatabase } from "../db/connect";
 import { migrateToLatest } from "../db/migrate";
 import type { Config } from "../lib/env";
 import { createLogger } from "../lib/logger";
+import { localStorage } from "../lib/storage";
 import type { Runtime } from "./env";
 
 /**
@@ -20,6 +21,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     const services = createServices({
       db: database.db,
       dialect: database.dialect,
+      storage: localStorage(config.uploadsDir),
       sessionTtlSeconds: config.sessionTtlSeconds,
     });
     if (config.admin) {

@@ -1,5 +1,5 @@
-import { type Kysely, sql } from "kysely";
-import type { Database } from "../../db/types";
+import { type Insertable, type Kysely, sql, type Updateable } from "kysely";
+import type { Database, NewsPostsTable } from "../../db/types";
 
 const SUMMARY = [
   "id",
@@ -63,6 +63,27 @@ export function createNewsRepository(db: Kysely<Database>) {
         .orderBy("id", "desc")
         .limit(limit)
         .execute();
+    },
+    async findById(id: number) {
+      return db.selectFrom("news_posts").selectAll().where("id", "=", id).executeTakeFirst();
+    },
+    /** Slugs that are taken among a base slug and its numbered variants (base, base-2, …). */
+    async slugsLike(base: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom("news_posts")
+        .select("slug")
+        .where((eb) => eb.or([eb("slug", "=", base), eb("slug", "like", `${base}-%`)]))
+        .execute();
+      return rows.map((r) => r.slug);
+    },
+    async insert(row: Insertable<NewsPostsTable>) {
+      return db.insertInto("news_posts").values(row).returningAll().executeTakeFirstOrThrow();
+    },
+    async update(id: number, values: Updateable<NewsPostsTable>) {
+      return db.updateTable("news_posts").set(values).where("id", "=", id).returningAll().executeTakeFirst();
+    },
+    async remove(id: number) {
+      return db.deleteFrom("news_posts").where("id", "=", id).returningAll().executeTakeFirst();
     },
     /** Slugs and dates for the sitemap and feeds; bounded by the sitemap protocol's 50 000 entries. */
     async allForSitemap() {

@@ -35,7 +35,7 @@ export type PostSummary = {
   published_at: string;
 };
 
-export type Post = Omit<PostSummary, "excerpt"> & { content: string };
+export type Post = Omit<PostSummary, "excerpt"> & { content: string; image_srcset: string | null };
 
 export type Page<T> = {
   data: T[];
@@ -64,4 +64,45 @@ export function monthLabel(filter: string, now = new Date()): string {
   if (filter === current) return "This month";
   const { from } = monthRange(filter);
   return new Date(`${from}T00:00:00Z`).toLocaleDateString("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
+}
+
+/** An admin's post (SPEC §7 'POST /dashboard/news'); image_width/height from clients are ignored. */
+export const postInputSchema = z.object({
+  title: z
+    .string({ error: "The title field is required." })
+    .trim()
+    .min(1, { error: "The title field is required." })
+    .max(200, { error: "The title may not be longer than 200 characters." }),
+  content: z
+    .string({ error: "The content field is required." })
+    .refine((v) => v.replace(/<[^>]*>/g, "").trim().length > 0 || /<img\s/i.test(v), {
+      error: "The content field is required.",
+    })
+    .refine((v) => v.length <= 500_000, { error: "The content is too long." }),
+  author_name: z
+    .union([z.string(), z.null()])
+    .optional()
+    .transform((v) => (v ?? "").trim().slice(0, 120) || null),
+});
+export type PostInput = z.input<typeof postInputSchema>;
+
+export const adminListSchema = z.object({
+  search: z
+    .union([z.string(), z.null()])
+    .optional()
+    .transform((v) => (v ?? "").trim().slice(0, 200)),
+  page: postsQuerySchema.shape.page,
+});
+
+/** A URL slug from a title: lowercase ASCII words joined by hyphens. */
+export function slugify(title: string): string {
+  const slug = title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80)
+    .replace(/-+$/g, "");
+  return slug || "post";
 }

@@ -1,9 +1,13 @@
 import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { htmlToText, sanitizeRichText } from "../../lib/html";
+import { imageFiles, imageSrcSet, storeImage } from "../../lib/images";
+import type { FileStorage } from "../../lib/storage";
+import { validate } from "../../lib/validation";
 import type { SearchService } from "../search/search.service";
 import type { NewsRepository } from "./news.repository";
 import {
+  adminListSchema,
   monthFilterOf,
   monthRange,
   NEWS_PER_PAGE,
@@ -11,6 +15,8 @@ import {
   type Post,
   type PostSummary,
   type PostsQuery,
+  postInputSchema,
+  slugify,
 } from "./news.schema";
 
 const LATEST_COUNT = 4;
@@ -36,8 +42,56 @@ function summary(row: Row): PostSummary {
 }
 
 /** News posts as visitors read them (SPEC §3 'News post', §7 'News'). */
-export function createNewsService(deps: { repository: NewsRepository; search: SearchService; clock: Clock }) {
-  const { repository, search } = deps;
+export function createNewsService(deps: {
+  repository: NewsRepository;
+  search: SearchService;
+  storage: FileStorage;
+  clock: Clock;
+}) {
+  const { repository, search, storage, clock } = deps;
+
+  function toPost(row: NonNullable<Awaited<ReturnType<NewsRepository["findById"]>>>): Post {
+    return {
+      id: row.id,
+      slug: row.slug,
+      title: row.title,
+      content: sanitizeRichText(row.content),
+      author_name: row.author_name,
+      image: uploadUrl(row.image),
+      image_srcset: imageSrcSet(row.image),
+      image_width: row.image_width,
+      image_height: row.image_height,
+      published_at: row.published_at,
+    };
+  }
+
+  async function uniqueSlug(title: string): Promise<string> {
+    const base = slugify(title);
+    const taken = new Set(await repository.slugsLike(base));
+    if (!taken.has(base)) return base;
+    for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+  }
+
+  async function removeFiles(key: string | null) {
+    if (key) await Promise.all(imageFiles(key).map((file) => storage.remove(file)));
+  }
+
+  function parseInput(input: unknown) {
+    const parsed = validate(postInputSchema, input);
+    if (!parsed.success) throw new AppError("validation", "The given data was invalid.", { errors: parsed.errors });
+    return { ...parsed.data, content: sanitizeRichText(parsed.data.content) };
+  }
+
+  async function index(row: { id: number; slug: string; title: string; content: string }) {
+    await search.index({ kind: "news", refId: row.id, url: `/post/${row.slug}`, title: row.title, html: row.content });
+  }
+
+  async function existing(id: number) {
+    const row = Number.isSafeInteger(id) ? await repository.findById(id) : undefined;
+    if (!row) throw new AppError("not_found", "Post not found.");
+    return row;
+  }
+
   return {
     async list(query: PostsQuery): Promise<Page<PostSummary>> {
       const range = query.filters ? monthRange(query.filters) : {};
@@ -64,17 +118,7 @@ export function createNewsService(deps: { repository: NewsRepository; search: Se
     async getBySlug(slug: string): Promise<Post> {
       const row = slug.length <= 200 ? await repository.findBySlug(slug) : undefined;
       if (!row) throw new AppError("not_found", "Post not found.");
-      return {
-        id: row.id,
-        slug: row.slug,
-        title: row.title,
-        content: sanitizeRichText(row.content),
-        author_name: row.author_name,
-        image: uploadUrl(row.image),
-        image_width: row.image_width,
-        image_height: row.image_height,
-        published_at: row.published_at,
-      };
+      return toPost(row);
     },
 
     async latestExcept(slug: string): Promise<PostSummary[]> {
@@ -83,6 +127,85 @@ export function createNewsService(deps: { repository: NewsRepository; search: Se
 
     async sitemapEntries() {
       return repository.allForSitemap();
+    },
+
+    /** The admin list: every post, newest first, searchable. */
+    async adminList(input: { search?: unknown; page?: unknown }): Promise<Page<PostSummary>> {
+      const parsed = validate(adminListSchema, input);
+      if (!parsed.success) throw new AppError("validation", "The given data was invalid.", { errors: parsed.errors });
+      return this.list({ filters: null, search: parsed.data.search, page: parsed.data.page });
+    },
+
+    /** A new post, first in the list; its slug comes from the title and stays unique. */
+    async create(input: unknown, image?: Uint8Array): Promise<Post> {
+      const data = parseInput(input);
+      const stored = image ? await storeImage(storage, "news", image) : null;
+      const now = clock().toISOString();
+      try {
+        const row = await repository.insert({
+          slug: await uniqueSlug(data.title),
+          title: data.title,
+          content: data.content,
+          author_name: data.author_name,
+          image: stored?.key ?? null,
+          image_width: stored?.width ?? null,
+          image_height: stored?.height ?? null,
+          published_at: now,
+          created_at: now,
+          updated_at: now,
+        });
+        await index(row);
+        return toPost(row);
+      } catch (error) {
+        await removeFiles(stored?.key ?? null);
+        throw error;
+      }
+    },
+
+    /** Replaces a post's fields by id; the slug stays as it was so that links keep working. */
+    async update(id: number, input: unknown, image?: Uint8Array): Promise<Post> {
+      const before = await existing(id);
+      const data = parseInput(input);
+      const stored = image ? await storeImage(storage, "news", image) : null;
+      let row: Awaited<ReturnType<NewsRepository["update"]>>;
+      try {
+        row = await repository.update(id, {
+          title: data.title,
+          content: data.content,
+          author_name: data.author_name,
+          ...(stored ? { image: stored.key, image_width: stored.width, image_height: stored.height } : {}),
+          updated_at: clock().toISOString(),
+        });
+      } catch (error) {
+        await removeFiles(stored?.key ?? null);
+        throw error;
+      }
+      if (!row) throw new AppError("not_found", "Post not found.");
+      if (stored) await removeFiles(before.image);
+      await index(row);
+      return toPost(row);
+    },
+
+    async remove(id: number): Promise<{ slug: string }> {
+      const row = await repository.remove((await existing(id)).id);
+      if (!row) throw new AppError("not_found", "Post not found.");
+      await search.remove("news", row.id);
+      await removeFiles(row.image);
+      return { slug: row.slug };
+    },
+
+    /** Removes the post's image; answers the post without it. */
+    async removeImage(id: number): Promise<Post> {
+      const before = await existing(id);
+      const row = await repository.update(id, {
+        image: null,
+        image_width: null,
+        image_height: null,
+        updated_at: clock().toISOString(),
+      });
+      if (!row) throw new AppError("not_found", "Post not found.");
+      await removeFiles(before.image);
+      return toPost(row);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServices } from "../../core/services";
+import { localStorage } from "../../lib/storage";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { createUser, PASSWORD } from "../support/factories";
 
@@ -132,6 +133,7 @@ describe("GET /api/dashboard/user and POST /api/dashboard/logout", () => {
     const services = createServices({
       db: t.database.db,
       dialect: t.database.dialect,
+      storage: localStorage(t.runtime.config.uploadsDir),
       sessionTtlSeconds: 30 * 86400,
       clock: () => now,
     });

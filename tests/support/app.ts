@@ -6,6 +6,7 @@ import type { DatabaseHandle } from "../../db/connect";
 import type { Clock } from "../../lib/clock";
 import { loadConfig } from "../../lib/env";
 import { createLogger } from "../../lib/logger";
+import { localStorage } from "../../lib/storage";
 import { createApp } from "../../server/app";
 import type { Runtime } from "../../server/env";
 import { createTestDatabase, type TestDatabase } from "./database";
@@ -49,6 +50,7 @@ export function buildRuntime(config: Runtime["config"], database: DatabaseHandle
     services: createServices({
       db: database.db,
       dialect: database.dialect,
+      storage: localStorage(config.uploadsDir),
       sessionTtlSeconds: config.sessionTtlSeconds,
       clock,
     }),

@@ -58,6 +58,8 @@ export default function NewsPost({ loaderData }: Route.ComponentProps) {
           {post.image ? (
             <img
               src={post.image}
+              srcSet={post.image_srcset ?? undefined}
+              sizes="(min-width: 1200px) 820px, 100vw"
               alt=""
               width={post.image_width ?? 1600}
               height={post.image_height ?? 900}

@@ -1,0 +1,63 @@
+import { type Context, Hono } from "hono";
+import type { Post } from "../../core/news/news.schema";
+import { AppError } from "../../lib/errors";
+import type { AppEnv, Runtime } from "../env";
+import { access, type Body, ok, readBody } from "./http";
+
+/** The uploaded image of a multipart body, if one was sent. */
+async function imageOf(body: Body): Promise<Uint8Array | undefined> {
+  const image = body.image;
+  if (image === undefined || image === "" || image === null) return undefined;
+  if (!(image instanceof File)) {
+    throw new AppError("validation", "The given data was invalid.", {
+      errors: { image: ["The image must be a file."] },
+    });
+  }
+  return image.size > 0 ? new Uint8Array(await image.arrayBuffer()) : undefined;
+}
+
+function idOf(c: Context<AppEnv>): number {
+  const id = Number(c.req.param("id"));
+  if (!Number.isSafeInteger(id) || id < 1) throw new AppError("not_found", "Post not found.");
+  return id;
+}
+
+/** The admin's post, with the address its image is deleted at (SPEC §7). */
+const withLinks = (post: Post) => ({
+  ...post,
+  image_delete_url: post.image ? `/api/dashboard/news/${post.id}/image` : null,
+});
+
+/** SPEC §7 'News' (admin): list, create, update, delete, delete the image. */
+export function adminNewsRoutes(runtime: Runtime) {
+  const { services } = runtime;
+  const api = new Hono<AppEnv>();
+
+  api.get("/dashboard/news", access.admin, async (c) => {
+    const page = await services.news.adminList({ search: c.req.query("search"), page: c.req.query("page") });
+    const next = page.current_page < page.last_page ? `/api/dashboard/news?page=${page.current_page + 1}` : null;
+    return ok(c, { ...page, next_page_url: next });
+  });
+
+  api.post("/dashboard/news", access.admin, async (c) => {
+    const body = await readBody(c);
+    const post = await services.news.create(body, await imageOf(body));
+    return ok(c, { post: withLinks(post) }, 201);
+  });
+
+  api.patch("/dashboard/news/:id", access.admin, async (c) => {
+    const id = idOf(c);
+    const body = await readBody(c);
+    const post = await services.news.update(id, body, await imageOf(body));
+    return ok(c, { post: withLinks(post) });
+  });
+
+  api.delete("/dashboard/news/:id", access.admin, async (c) => ok(c, await services.news.remove(idOf(c))));
+
+  api.delete("/dashboard/news/:id/image", access.admin, async (c) => {
+    const post = await services.news.removeImage(idOf(c));
+    return ok(c, { post: withLinks(post) });
+  });
+
+  return api;
+}
