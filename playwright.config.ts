@@ -24,13 +24,13 @@ export default defineConfig({
   projects: [
     {
       name: "chromium",
-      testIgnore: /admin-site\.spec\.ts/,
+      testIgnore: /admin-(site|news)\.spec\.ts/,
       use: { ...devices["Desktop Chrome"], launchOptions: { executablePath, args: CHROMIUM_ARGS } },
     },
     // Admin edits change what the other tests read (contact data, pages), so they run last.
     {
       name: "admin-edits",
-      testMatch: /admin-site\.spec\.ts/,
+      testMatch: /admin-(site|news)\.spec\.ts/,
       dependencies: ["chromium"],
       use: { ...devices["Desktop Chrome"], launchOptions: { executablePath, args: CHROMIUM_ARGS } },
     },

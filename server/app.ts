@@ -49,10 +49,11 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
   const { config, services, logger } = runtime;
   const app = new Hono<AppEnv>();
 
-  // Runs before anything else so that the re-dispatched request gets the full pipeline.
+  // Every request body is bounded (uploads through page forms too). The _method override runs
+  // before anything else so that the re-dispatched request gets the full pipeline.
+  app.use("*", limitBodies(config));
   app.use(
     "/api/*",
-    limitBodies(config),
     methodOverride((request) => app.fetch(request)),
   );
   app.use("*", async (c, next) => {

@@ -121,6 +121,10 @@ export function createNewsService(deps: {
       return toPost(row);
     },
 
+    async getById(id: number): Promise<Post> {
+      return toPost(await existing(id));
+    },
+
     async latestExcept(slug: string): Promise<PostSummary[]> {
       return (await repository.latestExcept(slug, LATEST_COUNT)).map(summary);
     },

@@ -1,0 +1,174 @@
+import { ImageOff } from "lucide-react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { isAppError } from "../../../lib/errors";
+import { RichTextEditor } from "../../components/ui/rich-text-editor";
+import { TextField } from "../../components/ui/text-field";
+import { getRequestContext } from "../../context";
+import { readForm } from "../../lib/forms";
+import type { Route } from "./+types/news-edit";
+
+export const meta: Route.MetaFunction = ({ data: loaderData }) => [
+  { title: `${loaderData?.post ? "Edit post" : "New post"} · Manager` },
+];
+
+async function loadPost(context: Route.LoaderArgs["context"], id: string | undefined) {
+  if (id === undefined) return null;
+  try {
+    return await getRequestContext(context).services.news.getById(Number(id));
+  } catch (error) {
+    if (isAppError(error) && error.code === "not_found") throw data("This page could not be found", { status: 404 });
+    throw error;
+  }
+}
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  return { post: await loadPost(context, params.id) };
+}
+
+export async function action({ context, params, request }: Route.ActionArgs) {
+  const { services } = getRequestContext(context);
+  const post = await loadPost(context, params.id);
+  const form = await readForm(request);
+  try {
+    if (form.intent === "remove-image" && post) {
+      await services.news.removeImage(post.id);
+      return redirect(`/manage-news/${post.id}/edit`);
+    }
+    const file =
+      form.image instanceof File && form.image.size > 0 ? new Uint8Array(await form.image.arrayBuffer()) : undefined;
+    const input = { title: form.title, content: form.content, author_name: form.author_name };
+    const saved = post ? await services.news.update(post.id, input, file) : await services.news.create(input, file);
+    return redirect(`/manage-news?notice=${encodeURIComponent(`Saved “${saved.title}”.`)}`);
+  } catch (error) {
+    if (isAppError(error) && error.details.errors) {
+      return data(
+        {
+          errors: error.details.errors,
+          values: {
+            title: String(form.title ?? ""),
+            author_name: String(form.author_name ?? ""),
+            content: String(form.content ?? ""),
+          },
+        },
+        { status: error.status },
+      );
+    }
+    throw error;
+  }
+}
+
+/** Create or edit a news post: title, rich content, author and image (SPEC §7 'News'). */
+export default function EditNews({ loaderData, actionData }: Route.ComponentProps) {
+  const { post } = loaderData;
+  const errors: Record<string, string[]> = actionData?.errors ?? {};
+  const values = actionData?.values ?? {
+    title: post?.title ?? "",
+    author_name: post?.author_name ?? "",
+    content: post?.content ?? "",
+  };
+  const saving = useNavigation().state === "submitting";
+  return (
+    <div className="max-w-4xl">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+        <Link to="/manager" className="hover:underline">
+          Manager
+        </Link>{" "}
+        /{" "}
+        <Link to="/manage-news" className="hover:underline">
+          News
+        </Link>{" "}
+        / {post ? "Edit" : "New post"}
+      </nav>
+      <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">{post ? "Edit post" : "New post"}</h1>
+      {post ? (
+        <p className="mt-2 text-sm text-slate-600">
+          Address:{" "}
+          <a href={`/post/${post.slug}`} className="font-medium text-sea-600 hover:underline">
+            /post/{post.slug}
+          </a>{" "}
+          (stays the same when the title changes)
+        </p>
+      ) : null}
+      {Object.keys(errors).length > 0 ? (
+        <p
+          role="alert"
+          className="mt-4 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
+        >
+          You have validation errors! Please fix them all
+        </p>
+      ) : null}
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        className="mt-6 space-y-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200"
+      >
+        <TextField
+          id="title"
+          name="title"
+          label="Title"
+          defaultValue={values.title}
+          error={errors.title?.[0]}
+          required
+          maxLength={200}
+        />
+        <TextField
+          id="author_name"
+          name="author_name"
+          label="Author"
+          defaultValue={values.author_name}
+          error={errors.author_name?.[0]}
+          maxLength={120}
+        />
+        <div>
+          <label htmlFor="image" className="mb-1.5 block text-sm font-semibold text-slate-800">
+            Image
+          </label>
+          {post?.image ? (
+            <img
+              src={post.image}
+              alt="The post's current illustration"
+              width={post.image_width ?? 320}
+              height={post.image_height ?? 180}
+              className="mb-3 h-auto w-64 rounded-lg"
+            />
+          ) : null}
+          <input
+            id="image"
+            name="image"
+            type="file"
+            accept="image/jpeg,image/png,image/webp,image/gif"
+            aria-invalid={errors.image ? true : undefined}
+            aria-describedby={errors.image ? "image-error" : "image-hint"}
+            className="block text-sm file:mr-3 file:rounded-md file:border-0 file:bg-navy-900 file:px-3 file:py-2 file:text-white"
+          />
+          <p id="image-hint" className="mt-1 text-xs text-slate-500">
+            JPEG, PNG, WebP or GIF. {post?.image ? "A new file replaces the current image." : ""}
+          </p>
+          {errors.image ? (
+            <p id="image-error" className="mt-1.5 text-sm text-red-700">
+              {errors.image[0]}
+            </p>
+          ) : null}
+        </div>
+        <RichTextEditor name="content" label="Content" initialHtml={values.content} error={errors.content?.[0]} />
+        <div className="flex flex-wrap justify-end gap-3">
+          <Link to="/manage-news" className="btn-outline">
+            Cancel
+          </Link>
+          <button type="submit" className="btn-primary" disabled={saving}>
+            {saving ? "Saving…" : post ? "Save post" : "Publish post"}
+          </button>
+        </div>
+      </Form>
+      {post?.image ? (
+        <Form method="post" encType="multipart/form-data" className="mt-4">
+          <input type="hidden" name="intent" value="remove-image" />
+          <button type="submit" className="btn-outline text-red-700">
+            <ImageOff className="h-4 w-4" aria-hidden="true" />
+            Remove the image
+          </button>
+        </Form>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,171 @@
+import { FilePenLine, Plus, Search, Trash2 } from "lucide-react";
+import { Dialog } from "radix-ui";
+import { useEffect, useState } from "react";
+import { data, Form, Link, useFetcher, useNavigation } from "react-router";
+import { toast } from "sonner";
+import type { PostSummary } from "../../../core/news/news.schema";
+import { isAppError } from "../../../lib/errors";
+import { formatDate } from "../../components/news/post-card";
+import { getRequestContext } from "../../context";
+import { readForm } from "../../lib/forms";
+import type { Route } from "./+types/news-list";
+
+export const meta: Route.MetaFunction = () => [{ title: "News · Manager" }];
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const { services } = getRequestContext(context);
+  try {
+    const page = await services.news.adminList({
+      search: url.searchParams.get("search"),
+      page: url.searchParams.get("page") ?? undefined,
+    });
+    return { page, search: url.searchParams.get("search") ?? "", notice: url.searchParams.get("notice") };
+  } catch (error) {
+    if (isAppError(error) && error.code === "validation")
+      throw data("That page of the list does not exist.", { status: 400 });
+    throw error;
+  }
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const form = await readForm(request);
+  const id = Number(form.id);
+  if (form.intent !== "delete" || !Number.isSafeInteger(id)) throw data("Unknown action.", { status: 400 });
+  const { slug } = await getRequestContext(context).services.news.remove(id);
+  return { deleted: slug };
+}
+
+function DeleteButton({ post }: { post: PostSummary }) {
+  const [open, setOpen] = useState(false);
+  const fetcher = useFetcher<typeof action>();
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger className="btn-ghost px-2 text-red-700 hover:bg-red-50">
+        <Trash2 className="h-4 w-4" aria-hidden="true" />
+        <span className="sr-only">Delete {post.title}</span>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-navy-950/60" />
+        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[90%] max-w-[450px] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-2xl">
+          <Dialog.Title className="font-display text-2xl font-bold text-navy-900">Delete this post?</Dialog.Title>
+          <Dialog.Description className="mt-2 text-slate-600">
+            “{post.title}” and its image will be removed from the site. This cannot be undone.
+          </Dialog.Description>
+          <fetcher.Form method="post" className="mt-6 flex justify-end gap-3" onSubmit={() => setOpen(false)}>
+            <input type="hidden" name="intent" value="delete" />
+            <input type="hidden" name="id" value={post.id} />
+            <Dialog.Close className="btn-outline">Cancel</Dialog.Close>
+            <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800">
+              Delete
+            </button>
+          </fetcher.Form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** SPEC §2 'Admin lists for … news with search': the admin's news list with load-more. */
+export default function ManageNews({ loaderData }: Route.ComponentProps) {
+  const { page, search, notice } = loaderData;
+  const more = useFetcher<typeof loader>();
+  const navigation = useNavigation();
+  const [posts, setPosts] = useState(page.data);
+  const [paging, setPaging] = useState({ current: page.current_page, last: page.last_page });
+
+  useEffect(() => {
+    setPosts(page.data);
+    setPaging({ current: page.current_page, last: page.last_page });
+  }, [page]);
+  useEffect(() => {
+    const next = more.data?.page;
+    if (!next) return;
+    setPosts((shown) => [...shown, ...next.data.filter((p) => !shown.some((s) => s.id === p.id))]);
+    setPaging({ current: next.current_page, last: next.last_page });
+  }, [more.data]);
+  useEffect(() => {
+    if (notice) toast.success(notice, { duration: 5000 });
+  }, [notice]);
+
+  const nextHref = `/manage-news?${new URLSearchParams({ ...(search ? { search } : {}), page: String(paging.current + 1) })}`;
+  const busy = navigation.state !== "idle";
+  return (
+    <div>
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+        <Link to="/manager" className="hover:underline">
+          Manager
+        </Link>{" "}
+        / News
+      </nav>
+      <div className="mt-2 flex flex-wrap items-end justify-between gap-4">
+        <h1 className="font-display text-4xl font-bold text-navy-900">News</h1>
+        <Link to="/manage-news/new" className="btn-primary">
+          <Plus className="h-4 w-4" aria-hidden="true" />
+          New post
+        </Link>
+      </div>
+      {notice ? (
+        <p role="status" className="mt-4 rounded-md bg-sea-100 px-4 py-2 text-sm text-navy-900">
+          {notice}
+        </p>
+      ) : null}
+      <Form method="get" role="search" className="mt-6 flex max-w-md gap-2">
+        <label htmlFor="manage-news-search" className="sr-only">
+          Search posts
+        </label>
+        <input
+          id="manage-news-search"
+          type="search"
+          name="search"
+          defaultValue={search}
+          placeholder="Search posts"
+          className="field-input py-2"
+        />
+        <button type="submit" className="btn-outline" disabled={busy}>
+          <Search className="h-4 w-4" aria-hidden="true" />
+          Search
+        </button>
+      </Form>
+      <p className="mt-4 text-sm text-slate-600">
+        {page.total} post{page.total === 1 ? "" : "s"}
+      </p>
+      <ul className="mt-3 divide-y divide-slate-100 overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
+        {posts.map((post) => (
+          <li key={post.id} className="flex items-center gap-4 px-4 py-3">
+            <div className="hidden h-12 w-20 shrink-0 overflow-hidden rounded bg-navy-100 sm:block">
+              {post.image ? (
+                <img src={post.image} alt="" width={80} height={48} className="h-full w-full object-cover" />
+              ) : null}
+            </div>
+            <div className="min-w-0 flex-1">
+              <p className="truncate font-semibold text-navy-900">{post.title}</p>
+              <p className="text-xs text-slate-600">
+                {formatDate(post.published_at)}
+                {post.author_name ? ` · ${post.author_name}` : ""}
+              </p>
+            </div>
+            <Link to={`/manage-news/${post.id}/edit`} className="btn-outline py-1.5">
+              <FilePenLine className="h-4 w-4" aria-hidden="true" />
+              Edit<span className="sr-only"> {post.title}</span>
+            </Link>
+            <DeleteButton post={post} />
+          </li>
+        ))}
+      </ul>
+      {paging.current < paging.last ? (
+        <div className="mt-6 text-center">
+          <Link
+            to={nextHref}
+            className="btn-outline"
+            onClick={(event) => {
+              event.preventDefault();
+              more.load(nextHref);
+            }}
+          >
+            {more.state === "loading" ? "Loading…" : "Load more"}
+          </Link>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import sharp from "sharp";
+import { ADMIN, expect, expectAccessible, signIn, test } from "./fixtures";
+
+test.describe.configure({ mode: "serial" });
+
+test("an admin creates a post with an image, edits it, removes the image, then deletes it", async ({ page }) => {
+  const photo = await sharp({ create: { width: 1800, height: 1000, channels: 3, background: "#12335c" } })
+    .jpeg()
+    .toBuffer();
+  await page.goto("/login?redirect=%2Fmanage-news");
+  await signIn(page, ADMIN);
+  await expect(page.getByRole("heading", { level: 1, name: "News" })).toBeVisible();
+  await expectAccessible(page);
+
+  // Create.
+  await page.getByRole("link", { name: "New post" }).click();
+  await page.getByLabel("Title").fill("Lighthouse keepers go digital");
+  await page.getByLabel("Author").fill("Press office");
+  await page.getByLabel("Image").setInputFiles({ name: "lighthouse.jpg", mimeType: "image/jpeg", buffer: photo });
+  const editor = page.getByRole("textbox", { name: "Content" });
+  await editor.click();
+  await page.keyboard.type("Remote monitoring reaches the last manned lights.");
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Publish post" }).click();
+  await expect(page.getByRole("status")).toContainText("Saved “Lighthouse keepers go digital”.");
+
+  // First in the public list, with its image, and in site search.
+  await page.goto("/news");
+  const first = page.locator("main ul > li article").first();
+  await expect(first.getByRole("heading")).toHaveText("Lighthouse keepers go digital");
+  await expect(first.locator("img")).toHaveAttribute("src", /\/uploads\/news\/[0-9a-f]{16}-1600\.webp$/);
+  await page.getByRole("searchbox").first().fill("manned lights");
+  await expect(page.locator("[data-result]").first()).toContainText("Lighthouse keepers go digital");
+
+  // Edit: the title changes, the address stays.
+  await page.goto("/manage-news?search=Lighthouse");
+  await page.getByRole("link", { name: "Edit Lighthouse keepers go digital" }).click();
+  await expect(page.getByText("/post/lighthouse-keepers-go-digital")).toBeVisible();
+  await page.getByLabel("Title").fill("Lighthouse keepers go fully digital");
+  await page.getByRole("button", { name: "Save post" }).click();
+  await expect(page.getByRole("status")).toContainText("Saved “Lighthouse keepers go fully digital”.");
+  await page.goto("/post/lighthouse-keepers-go-digital");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Lighthouse keepers go fully digital");
+  await expect(page.locator("article > img")).toHaveAttribute("srcset", /480w.*960w.*1600w/);
+
+  // Remove the image.
+  await page.goto("/manage-news?search=Lighthouse");
+  await page.getByRole("link", { name: /^Edit Lighthouse/ }).click();
+  await page.getByRole("button", { name: "Remove the image" }).click();
+  await expect(page.getByRole("img", { name: "The post's current illustration" })).toHaveCount(0);
+  await page.goto("/post/lighthouse-keepers-go-digital");
+  await expect(page.locator("article > img")).toHaveCount(0);
+
+  // Delete, after confirming.
+  await page.goto("/manage-news?search=Lighthouse");
+  await page.getByRole("button", { name: /^Delete Lighthouse/ }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete this post?" });
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  const row = page.locator("main li p", { hasText: "Lighthouse keepers go fully digital" });
+  await expect(row).toBeVisible();
+  await page.getByRole("button", { name: /^Delete Lighthouse/ }).click();
+  await page.getByRole("dialog", { name: "Delete this post?" }).getByRole("button", { name: "Delete" }).click();
+  await expect(row).toHaveCount(0);
+  const gone = await page.goto("/post/lighthouse-keepers-go-digital");
+  expect(gone?.status()).toBe(404);
+});
+
+test("a non-image upload is refused beside the field, and nothing is saved", async ({ page }) => {
+  await page.goto("/login?redirect=%2Fmanage-news%2Fnew");
+  await signIn(page, ADMIN);
+  await page.getByLabel("Title").fill("Qwertzuiop refusal check");
+  await page
+    .getByLabel("Image")
+    .setInputFiles({ name: "notes.jpg", mimeType: "image/jpeg", buffer: Buffer.from("just text, not a picture") });
+  await page.getByRole("textbox", { name: "Content" }).click();
+  await page.keyboard.type("Body");
+  await page.getByRole("button", { name: "Publish post" }).click();
+  await expect(page.getByText("The image must be a JPEG, PNG, WebP or GIF file.")).toBeVisible();
+  await expect(page.getByLabel("Title")).toHaveValue("Qwertzuiop refusal check");
+  await page.goto("/manage-news?search=Qwertzuiop");
+  await expect(page.getByText("0 posts")).toBeVisible();
+});
