@@ -79,18 +79,24 @@ export function sanitizeRichText(html: string): string {
   return sanitize(html, OPTIONS).replace(/ rel=""/g, "");
 }
 
-/** The readable text of some HTML, for search and descriptions. */
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", apos: "'", nbsp: " " };
+
+/**
+ * The readable text of some HTML, for search, excerpts and descriptions. The
+ * result is plain text that is always escaped when shown, so a quick tag strip
+ * is enough (and far cheaper than a full parse on every list render).
+ */
 export function htmlToText(html: string): string {
-  return sanitize(html.replace(/<\/(p|h\d|li|blockquote|tr|div)>|<br\s*\/?>/gi, "$& "), {
-    allowedTags: [],
-    allowedAttributes: {},
-  })
-    .replace(/&nbsp;/g, " ")
-    .replace(/&amp;/g, "&")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
+  return html
+    .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, " ")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+\d*);/gi, (entity, name: string) => {
+      const key = name.toLowerCase();
+      if (key in ENTITIES) return ENTITIES[key];
+      if (key.startsWith("#x")) return String.fromCodePoint(Number.parseInt(key.slice(2), 16) || 32);
+      if (key.startsWith("#")) return String.fromCodePoint(Number(key.slice(1)) || 32);
+      return entity;
+    })
     .replace(/\s+/g, " ")
     .trim();
 }

@@ -125,6 +125,11 @@ export function createNewsService(deps: {
       return toPost(await existing(id));
     },
 
+    /** The newest posts, for the home page (no count, no filters). */
+    async latest(limit = 3): Promise<PostSummary[]> {
+      return (await repository.list({}, 0, limit)).map(summary);
+    },
+
     async latestExcept(slug: string): Promise<PostSummary[]> {
       return (await repository.latestExcept(slug, LATEST_COUNT)).map(summary);
     },

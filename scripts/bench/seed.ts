@@ -16,7 +16,31 @@ export type DataStep = { name: string; run: (context: DataContext) => Promise<vo
  * posts for /news. Runs in order after the demo content, before the server
  * starts; every target is measured on the resulting database.
  */
-export const EXTRA_DATA: DataStep[] = [];
+export const EXTRA_DATA: DataStep[] = [
+  {
+    name: "10 000 news posts",
+    run: async ({ db }) => {
+      const start = Date.UTC(2018, 0, 1);
+      const span = Date.UTC(2026, 0, 1) - start;
+      for (let batch = 0; batch < 100; batch++) {
+        const rows = Array.from({ length: 100 }, (_, i) => {
+          const n = batch * 100 + i;
+          const at = new Date(start + Math.floor((span * n) / 10_000)).toISOString();
+          return {
+            slug: `bench-post-${n}`,
+            title: `Bench post ${n}: navigation equipment update`,
+            content: `<p>Archive post ${n} about radar, ECDIS and GMDSS service.</p><p>${"Lorem ipsum dolor sit amet. ".repeat(20)}</p>`,
+            author_name: "Bench",
+            published_at: at,
+            created_at: at,
+            updated_at: at,
+          };
+        });
+        await db.insertInto("news_posts").values(rows).execute();
+      }
+    },
+  },
+];
 
 /** A fresh data directory: migrations, the demo content, then EXTRA_DATA. */
 export async function prepareBenchData(dataDir: string, steps: DataStep[] = EXTRA_DATA): Promise<void> {

@@ -25,6 +25,17 @@ export const TARGETS: BenchTarget[] = [
   { name: "Home page", path: "/" },
   { name: "Login page", path: "/login" },
   { name: "Current user API, Bearer token", path: "/api/dashboard/user", auth: "bearer" },
+  // With 10 000 posts (EXTRA_DATA): the first page, a month in the archive, and an article.
+  { name: "News list, 10 000 posts", path: "/news" },
+  { name: "News list, one archive month", path: "/news?month=06-2022" },
+  { name: "News article", path: "/post/bench-post-5000" },
+  {
+    name: "News list API",
+    method: "POST",
+    path: "/api/getPosts",
+    headers: { "Content-Type": "application/json" },
+    body: '{"filters":"06-2022"}',
+  },
 ];
 
 /** A target with everything resolved: the request both servers receive. */

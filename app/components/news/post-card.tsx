@@ -1,8 +1,15 @@
 import { Link } from "react-router";
 import type { PostSummary } from "../../../core/news/news.schema";
 
+const DATE_FORMAT = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  timeZone: "UTC",
+});
+
 export function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  return DATE_FORMAT.format(new Date(iso));
 }
 
 /** A news post in a list: image with its real size (no layout shift), date, title, excerpt. */

@@ -9,11 +9,8 @@ import type { Route } from "./+types/home";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = getRequestContext(context);
-  const [members, news] = await Promise.all([
-    services.members.summary(),
-    services.news.list({ filters: null, search: "", page: 1 }),
-  ]);
-  return { members, latest: news.data.slice(0, 3) };
+  const [members, latest] = await Promise.all([services.members.summary(), services.news.latest(3)]);
+  return { members, latest };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => seoMeta({ matches, path: "/" });
