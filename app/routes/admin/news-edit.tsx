@@ -1,6 +1,7 @@
 import { ImageOff } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { isAppError } from "../../../lib/errors";
+import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { RichTextEditor } from "../../components/ui/rich-text-editor";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
@@ -69,16 +70,13 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
   const saving = useNavigation().state === "submitting";
   return (
     <div className="max-w-4xl">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <Link to="/manager" className="hover:underline">
-          Manager
-        </Link>{" "}
-        /{" "}
-        <Link to="/manage-news" className="hover:underline">
-          News
-        </Link>{" "}
-        / {post ? "Edit" : "New post"}
-      </nav>
+      <Breadcrumbs
+        trail={[
+          { label: "Manager", to: "/manager" },
+          { label: "News", to: "/manage-news" },
+        ]}
+        current={post ? "Edit" : "New post"}
+      />
       <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">{post ? "Edit post" : "New post"}</h1>
       {post ? (
         <p className="mt-2 text-sm text-slate-600">

@@ -6,8 +6,11 @@ import { toast } from "sonner";
 import type { PostSummary } from "../../../core/news/news.schema";
 import { isAppError } from "../../../lib/errors";
 import { formatDate } from "../../components/news/post-card";
+import { Breadcrumbs } from "../../components/ui/breadcrumbs";
+import { LoadMoreLink } from "../../components/ui/load-more-link";
 import { getRequestContext } from "../../context";
 import { readForm } from "../../lib/forms";
+import { useLoadMore } from "../../lib/use-load-more";
 import type { Route } from "./+types/news-list";
 
 export const meta: Route.MetaFunction = () => [{ title: "News · Manager" }];
@@ -68,35 +71,18 @@ function DeleteButton({ post }: { post: PostSummary }) {
 /** SPEC §2 'Admin lists for … news with search': the admin's news list with load-more. */
 export default function ManageNews({ loaderData }: Route.ComponentProps) {
   const { page, search, notice } = loaderData;
-  const more = useFetcher<typeof loader>();
+  const more = useLoadMore(page);
   const navigation = useNavigation();
-  const [posts, setPosts] = useState(page.data);
-  const [paging, setPaging] = useState({ current: page.current_page, last: page.last_page });
-
-  useEffect(() => {
-    setPosts(page.data);
-    setPaging({ current: page.current_page, last: page.last_page });
-  }, [page]);
-  useEffect(() => {
-    const next = more.data?.page;
-    if (!next) return;
-    setPosts((shown) => [...shown, ...next.data.filter((p) => !shown.some((s) => s.id === p.id))]);
-    setPaging({ current: next.current_page, last: next.last_page });
-  }, [more.data]);
+  const posts = more.items;
   useEffect(() => {
     if (notice) toast.success(notice, { duration: 5000 });
   }, [notice]);
 
-  const nextHref = `/manage-news?${new URLSearchParams({ ...(search ? { search } : {}), page: String(paging.current + 1) })}`;
+  const nextHref = `/manage-news?${new URLSearchParams({ ...(search ? { search } : {}), page: String(more.nextPage) })}`;
   const busy = navigation.state !== "idle";
   return (
     <div>
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <Link to="/manager" className="hover:underline">
-          Manager
-        </Link>{" "}
-        / News
-      </nav>
+      <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current="News" />
       <div className="mt-2 flex flex-wrap items-end justify-between gap-4">
         <h1 className="font-display text-4xl font-bold text-navy-900">News</h1>
         <Link to="/manage-news/new" className="btn-primary">
@@ -152,18 +138,9 @@ export default function ManageNews({ loaderData }: Route.ComponentProps) {
           </li>
         ))}
       </ul>
-      {paging.current < paging.last ? (
+      {more.hasMore ? (
         <div className="mt-6 text-center">
-          <Link
-            to={nextHref}
-            className="btn-outline"
-            onClick={(event) => {
-              event.preventDefault();
-              more.load(nextHref);
-            }}
-          >
-            {more.state === "loading" ? "Loading…" : "Load more"}
-          </Link>
+          <LoadMoreLink href={nextHref} loading={more.loading} onLoad={more.load} />
         </div>
       ) : null}
     </div>

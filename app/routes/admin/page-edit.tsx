@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { isAppError } from "../../../lib/errors";
+import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { RichTextEditor } from "../../components/ui/rich-text-editor";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
@@ -49,16 +50,13 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
   }, [saved]);
   return (
     <div className="max-w-4xl">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <Link to="/manager" className="hover:underline">
-          Manager
-        </Link>{" "}
-        /{" "}
-        <Link to="/manager/pages" className="hover:underline">
-          Pages
-        </Link>{" "}
-        / {page.title}
-      </nav>
+      <Breadcrumbs
+        trail={[
+          { label: "Manager", to: "/manager" },
+          { label: "Pages", to: "/manager/pages" },
+        ]}
+        current={page.title}
+      />
       <div className="mt-2 flex flex-wrap items-end justify-between gap-4">
         <h1 className="font-display text-4xl font-bold text-navy-900">Edit page</h1>
         <a

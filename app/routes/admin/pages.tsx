@@ -1,5 +1,6 @@
 import { FilePenLine } from "lucide-react";
 import { Link } from "react-router";
+import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { getRequestContext } from "../../context";
 import type { Route } from "./+types/pages";
 
@@ -13,12 +14,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export default function AdminPages({ loaderData }: Route.ComponentProps) {
   return (
     <div>
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <Link to="/manager" className="hover:underline">
-          Manager
-        </Link>{" "}
-        / Pages
-      </nav>
+      <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current={"Pages"} />
       <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">Pages</h1>
       <div className="mt-8 overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
         <table className="w-full text-left text-sm">

@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { toast } from "sonner";
+import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
 import { fieldErrorsOf, readForm } from "../../lib/forms";
@@ -46,12 +47,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
   }, [loaderData.saved]);
   return (
     <div className="max-w-3xl">
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <Link to="/manager" className="hover:underline">
-          Manager
-        </Link>{" "}
-        / Settings
-      </nav>
+      <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current={"Settings"} />
       <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">Site settings</h1>
       {loaderData.saved ? (
         <p role="status" className="mt-4 rounded-md bg-sea-100 px-4 py-2 text-sm text-navy-900">

@@ -1,11 +1,12 @@
 import { Search } from "lucide-react";
-import { useEffect, useState } from "react";
-import { data, Form, Link, useFetcher } from "react-router";
-import { monthLabel, type PostSummary, postsQuerySchema } from "../../../core/news/news.schema";
+import { data, Form, Link } from "react-router";
+import { monthLabel, postsQuerySchema } from "../../../core/news/news.schema";
 import { validate } from "../../../lib/validation";
 import { PostCard } from "../../components/news/post-card";
+import { LoadMoreLink } from "../../components/ui/load-more-link";
 import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";
+import { useLoadMore } from "../../lib/use-load-more";
 import type { Route } from "./+types/index";
 
 /** Filter, search and page live in the URL: shareable, and working without JavaScript. */
@@ -45,24 +46,9 @@ function query(params: { month: string | null; search: string; page?: number }) 
 
 export default function News({ loaderData }: Route.ComponentProps) {
   const { page, months, month, search } = loaderData;
-  const fetcher = useFetcher<typeof loader>();
-  // Posts shown so far: the URL's page, plus pages appended by load-more (SPEC §4).
-  const [posts, setPosts] = useState<PostSummary[]>(page.data);
-  const [paging, setPaging] = useState({ current: page.current_page, last: page.last_page });
-
-  useEffect(() => {
-    setPosts(page.data);
-    setPaging({ current: page.current_page, last: page.last_page });
-  }, [page]);
-
-  useEffect(() => {
-    const next = fetcher.data?.page;
-    if (!next) return;
-    setPosts((shown) => [...shown, ...next.data.filter((p) => !shown.some((s) => s.id === p.id))]);
-    setPaging({ current: next.current_page, last: next.last_page });
-  }, [fetcher.data]);
-
-  const nextHref = `/news${query({ month, search, page: paging.current + 1 })}`;
+  const more = useLoadMore(page);
+  const posts = more.items;
+  const nextHref = `/news${query({ month, search, page: more.nextPage })}`;
   const filterLink = (value: string | null, label: string) => {
     const active = value === month;
     return (
@@ -129,18 +115,9 @@ export default function News({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
         )}
-        {paging.current < paging.last ? (
+        {more.hasMore ? (
           <div className="mt-10 text-center">
-            <Link
-              to={nextHref}
-              className="btn-outline px-6"
-              onClick={(event) => {
-                event.preventDefault();
-                fetcher.load(nextHref);
-              }}
-            >
-              {fetcher.state === "loading" ? "Loading…" : "Load more"}
-            </Link>
+            <LoadMoreLink href={nextHref} loading={more.loading} onLoad={more.load} />
           </div>
         ) : null}
       </div>
