@@ -18,8 +18,15 @@ export async function readForm(request: Request): Promise<Record<string, FormDat
   }
 }
 
-/** Field errors of a service's validation failure, to show beside the fields; anything else is rethrown. */
+/**
+ * Field errors of a service's refusal (invalid input 422, a refused upload 415), to show beside the
+ * fields, with the status to answer; anything else is rethrown.
+ */
 export function fieldErrorsOf(error: unknown): Record<string, string[]> {
-  if (isAppError(error) && error.code === "validation") return error.details.errors ?? {};
+  return fieldFailureOf(error).errors;
+}
+
+export function fieldFailureOf(error: unknown): { errors: Record<string, string[]>; status: number } {
+  if (isAppError(error) && error.details.errors) return { errors: error.details.errors, status: error.status };
   throw error;
 }

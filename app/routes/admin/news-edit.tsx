@@ -5,7 +5,7 @@ import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { RichTextEditor } from "../../components/ui/rich-text-editor";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
-import { readForm } from "../../lib/forms";
+import { fieldFailureOf, readForm } from "../../lib/forms";
 import type { Route } from "./+types/news-edit";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
@@ -41,20 +41,13 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     const saved = post ? await services.news.update(post.id, input, file) : await services.news.create(input, file);
     return redirect(`/manage-news?notice=${encodeURIComponent(`Saved “${saved.title}”.`)}`);
   } catch (error) {
-    if (isAppError(error) && error.details.errors) {
-      return data(
-        {
-          errors: error.details.errors,
-          values: {
-            title: String(form.title ?? ""),
-            author_name: String(form.author_name ?? ""),
-            content: String(form.content ?? ""),
-          },
-        },
-        { status: error.status },
-      );
-    }
-    throw error;
+    const { errors, status } = fieldFailureOf(error);
+    const values = {
+      title: String(form.title ?? ""),
+      author_name: String(form.author_name ?? ""),
+      content: String(form.content ?? ""),
+    };
+    return data({ errors, values }, { status });
   }
 }
 

@@ -3,6 +3,7 @@ import { data, Form, Link } from "react-router";
 import { monthLabel, postsQuerySchema } from "../../../core/news/news.schema";
 import { validate } from "../../../lib/validation";
 import { PostCard } from "../../components/news/post-card";
+import { PageHero } from "../../components/public/page-hero";
 import { LoadMoreLink } from "../../components/ui/load-more-link";
 import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";
@@ -66,12 +67,7 @@ export default function News({ loaderData }: Route.ComponentProps) {
 
   return (
     <div>
-      <div className="bg-gradient-to-br from-navy-950 via-navy-900 to-navy-700 text-white">
-        <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6 md:py-16">
-          <p className="text-sm font-semibold tracking-widest text-signal-500 uppercase">News</p>
-          <h1 className="mt-3 font-display text-4xl font-bold sm:text-5xl">News from the association</h1>
-        </div>
-      </div>
+      <PageHero eyebrow="News" title="News from the association" />
       <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6">
         <div className="flex flex-col gap-4 md:flex-row md:items-start md:justify-between">
           <nav aria-label="Filter by month" className="min-w-0 flex-1">

@@ -1,6 +1,7 @@
 import { data, Link } from "react-router";
 import { AppError } from "../../../lib/errors";
 import { htmlToText } from "../../../lib/html";
+import { PageHero } from "../../components/public/page-hero";
 import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";
 import { CMS_GROUPS, isActive } from "../../lib/site-map";
@@ -29,12 +30,7 @@ export default function CmsPage({ loaderData }: Route.ComponentProps) {
   const siblings = group.pages.length > 1 ? group.pages : [];
   return (
     <div>
-      <div className="bg-gradient-to-br from-navy-950 via-navy-900 to-navy-700 text-white">
-        <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6 md:py-16">
-          <p className="text-sm font-semibold tracking-widest text-signal-500 uppercase">{group.title}</p>
-          <h1 className="mt-3 font-display text-4xl font-bold sm:text-5xl">{page.title}</h1>
-        </div>
-      </div>
+      <PageHero eyebrow={group.title} title={page.title} />
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:px-6 grid-cols-[minmax(0,1fr)] md:grid-cols-[16rem_minmax(0,1fr)]">
         {siblings.length > 0 ? (
           <nav aria-label={group.title} className="md:sticky md:top-40 md:self-start">

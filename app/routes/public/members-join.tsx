@@ -1,3 +1,4 @@
+import { PageHero } from "../../components/public/page-hero";
 import { getRequestContext } from "../../context";
 import { optionalPage } from "../../lib/cms";
 import { seoMeta } from "../../lib/seo";
@@ -22,15 +23,11 @@ export default function MembersJoin({ loaderData }: Route.ComponentProps) {
   const { title, content, memberCount } = loaderData;
   return (
     <div>
-      <div className="bg-gradient-to-br from-navy-950 via-navy-900 to-navy-700 text-white">
-        <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6 md:py-16">
-          <p className="text-sm font-semibold tracking-widest text-signal-500 uppercase">Membership</p>
-          <h1 className="mt-3 font-display text-4xl font-bold sm:text-5xl">{title}</h1>
-          {memberCount > 0 ? (
-            <p className="mt-4 text-lg text-navy-100">{memberCount} companies are members today.</p>
-          ) : null}
-        </div>
-      </div>
+      <PageHero eyebrow="Membership" title={title}>
+        {memberCount > 0 ? (
+          <p className="mt-4 text-lg text-navy-100">{memberCount} companies are members today.</p>
+        ) : null}
+      </PageHero>
       <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6">
         {content ? (
           // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by the pages service

@@ -1,5 +1,6 @@
 import { ExternalLink, Search } from "lucide-react";
 import { Form, Link } from "react-router";
+import { PageHero } from "../../components/public/page-hero";
 import { getRequestContext } from "../../context";
 import { optionalPage } from "../../lib/cms";
 import { seoMeta } from "../../lib/seo";
@@ -30,12 +31,7 @@ export default function MembersList({ loaderData }: Route.ComponentProps) {
   const filtered = Boolean(search || country);
   return (
     <div>
-      <div className="bg-gradient-to-br from-navy-950 via-navy-900 to-navy-700 text-white">
-        <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6 md:py-16">
-          <p className="text-sm font-semibold tracking-widest text-signal-500 uppercase">Membership</p>
-          <h1 className="mt-3 font-display text-4xl font-bold sm:text-5xl">List of Members</h1>
-        </div>
-      </div>
+      <PageHero eyebrow="Membership" title="List of Members" />
       <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6">
         {intro ? (
           // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by the pages service
