@@ -8,6 +8,8 @@ import { createAccountsService } from "./accounts/accounts.service";
 import { createUsersRepository } from "./accounts/users.repository";
 import { createAuthRepository } from "./auth/auth.repository";
 import { createAuthService } from "./auth/auth.service";
+import { createContentVersionRepository } from "./content-version/content-version.repository";
+import { createContentVersionService } from "./content-version/content-version.service";
 import { createMembersRepository } from "./members/members.repository";
 import { createMembersService } from "./members/members.service";
 import { createNewsRepository } from "./news/news.repository";
@@ -41,6 +43,7 @@ export function createServices(deps: {
       clock,
       sessionTtlSeconds: deps.sessionTtlSeconds,
     }),
+    contentVersion: createContentVersionService({ repository: createContentVersionRepository(deps.db) }),
     rateLimit,
     search,
     news: createNewsService({ repository: createNewsRepository(deps.db), search, storage: deps.storage, clock }),

@@ -200,6 +200,12 @@ export interface SearchDocumentsTable {
   updated_at: Timestamp;
 }
 
+/** See migration 0002: one row per counter; "site" covers every public page. */
+export interface ContentVersionsTable {
+  name: string;
+  version: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -217,6 +223,7 @@ export interface Database {
   join_requests: JoinRequestsTable;
   member_companies: MemberCompaniesTable;
   search_documents: SearchDocumentsTable;
+  content_versions: ContentVersionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -66,6 +66,7 @@ const schema = z.object({
   ),
   UPLOAD_MAX_BYTES: integer(10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   BODY_MAX_BYTES: integer(1024 * 1024, 1024, 100 * 1024 * 1024),
+  PAGE_CACHE_MB: integer(32, 0, 4096),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -93,6 +94,8 @@ export type Config = {
   admin?: { email: string; password: string };
   uploadMaxBytes: number;
   bodyMaxBytes: number;
+  /** Memory for rendered anonymous pages; 0 turns the page cache off. */
+  pageCacheBytes: number;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   trustProxy: boolean;
 };
@@ -139,6 +142,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     admin: v.ADMIN_EMAIL && v.ADMIN_PASSWORD ? { email: v.ADMIN_EMAIL, password: v.ADMIN_PASSWORD } : undefined,
     uploadMaxBytes: v.UPLOAD_MAX_BYTES,
     bodyMaxBytes: v.BODY_MAX_BYTES,
+    pageCacheBytes: v.PAGE_CACHE_MB * 1024 * 1024,
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY,
   };

@@ -102,7 +102,14 @@ function writeBaselineManifest(captured: Captured[]): string {
       const value = response.headers[name];
       if (typeof value === "string") headers[name] = value;
     }
-    return { method: request.method, path: request.path, status: response.status, headers, file };
+    return {
+      method: request.method,
+      path: request.path,
+      bearer: "Authorization" in request.headers,
+      status: response.status,
+      headers,
+      file,
+    };
   });
   const manifest = path.join(BASELINE_DIR, "manifest.json");
   fs.writeFileSync(manifest, `${JSON.stringify({ routes }, null, 2)}\n`);
@@ -191,9 +198,10 @@ async function main(): Promise<number> {
   const failures: string[] = [];
   for (const { target, request, response } of captured) {
     console.log(`  ${describeTarget(target)}: app…`);
-    const appFigures = await measure(app, request, options);
+    const settings = { ...options, connections: target.connections ?? options.connections };
+    const appFigures = await measure(app, request, settings);
     console.log(`  ${describeTarget(target)}: baseline…`);
-    const baselineFigures = await measure(baseline, request, options);
+    const baselineFigures = await measure(baseline, request, settings);
     for (const [server, figures] of [
       ["app", appFigures],
       ["baseline", baselineFigures],

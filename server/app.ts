@@ -12,6 +12,8 @@ import { clientIp } from "./middleware/client";
 import { compress } from "./middleware/compress";
 import { csrf } from "./middleware/csrf";
 import { methodOverride } from "./middleware/method-override";
+import { contentChanges, pageCache } from "./middleware/page-cache";
+import { renderSlots } from "./middleware/render-slots";
 import { requestLog } from "./middleware/request-log";
 import { securityHeaders } from "./middleware/security";
 import { session } from "./middleware/session";
@@ -29,6 +31,10 @@ export type AppOptions = {
 };
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
+/** Cached anonymous pages are re-rendered at least this often, for what depends on the date. */
+const PAGE_TTL_MS = 60_000;
+/** Page renders in progress at once (loaders may wait on the database, so more than one per core). */
+const RENDER_SLOTS = 4;
 
 /**
  * serveStatic plus headers on what it finds (its onFound hook runs after the
@@ -101,10 +107,15 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
 
   app.use("*", session(services));
   app.use("*", csrf([config.baseUrl.origin]));
+  app.use("*", contentChanges(services.contentVersion, logger));
   app.route("/api", createApi(runtime));
 
   if (options.build) {
+    if (config.pageCacheBytes > 0) {
+      app.get("*", pageCache(services.contentVersion, { maxBytes: config.pageCacheBytes, ttlMs: PAGE_TTL_MS }, logger));
+    }
     const getBuild = options.build;
+    app.all("*", renderSlots(RENDER_SLOTS));
     const handler = createRequestHandler(getBuild, config.env === "development" ? "development" : "production");
     app.all("*", async (c) => {
       const build = (await getBuild()) as MastheadBuild;

@@ -41,14 +41,20 @@ export function createNewsRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(row?.n ?? 0);
     },
-    /** The months (YYYY-MM) that have posts, newest first. */
+    /**
+     * The months (YYYY-MM) that have posts, newest first. One index seek per month
+     * (the newest post before the month found last) instead of reading every post:
+     * ten thousand posts over nine years cost 107 seeks, not 10 000 rows.
+     */
     async months(): Promise<string[]> {
-      const rows = await db
-        .selectFrom("news_posts")
-        .select(sql<string>`substr(published_at, 1, 7)`.as("month"))
-        .distinct()
-        .orderBy("month", "desc")
-        .execute();
+      const { rows } = await sql<{ month: string }>`
+        with recursive months(month) as (
+          select substr(max(published_at), 1, 7) from news_posts
+          union all
+          select (select substr(max(published_at), 1, 7) from news_posts where published_at < months.month || '-01')
+          from months where months.month is not null
+        )
+        select month from months where month is not null`.execute(db);
       return rows.map((r) => r.month);
     },
     async findBySlug(slug: string) {

@@ -108,6 +108,11 @@ data beyond the demo content goes in \`EXTRA_DATA\` in scripts/bench/seed.ts.
   middleware chain (request log, security headers with a fresh CSP nonce, session
   lookup in SQLite, CSRF check, compression negotiation) and, for pages, React
   Router's loaders and server rendering of the HTML.
+- Pages for anonymous visitors come from the page cache (server/middleware/page-cache.ts):
+  rendered once, then served from memory with a fresh nonce until the content version
+  in the database moves or a minute passes; each hit still reads that version. Rows
+  marked "signed in" carry a Bearer token, which bypasses the cache, so they show the
+  cost of rendering the page on every request.
 - **Baseline** is a bare \`node:http\` server answering the same request with the same
   body bytes and Content-Type, held in memory. It is the ceiling for one Node process
   on this machine; the gap between the two columns is what our code costs. The
@@ -118,6 +123,12 @@ data beyond the demo content goes in \`EXTRA_DATA\` in scripts/bench/seed.ts.
 - **req/s** is the mean of per-second samples. **p50/p99** are latencies under
   saturation with ${settings.connections} requests always in flight, so they are roughly
   connections ÷ throughput, not the latency of a lone request.
+- Rows that name their own number of connections use it instead. The rendered-each-time rows
+  use 10: at 50 a render-bound process is saturated, and a saturated Node process serves its
+  sockets unevenly, so a few requests wait many seconds (p99 of 5–7 s, some client timeouts).
+  That is Node, not our code: a bare \`node:http\` server that spends 11 ms per request shows
+  the same p99 of about 6 s at 50 connections; the time from Node's \`request\` event to the
+  last byte written stays under 25 ms at p99 in both.
 - **RSS** is the server process's resident memory, sampled every 250 ms during the
   measured run; the peak is reported. The same app process serves all targets in turn,
   so a row includes what earlier rows left in memory.

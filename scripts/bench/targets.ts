@@ -19,6 +19,8 @@ export type BenchTarget = {
   headers?: Record<string, string>;
   /** Request body, sent as is (set Content-Type in `headers`). */
   body?: string;
+  /** Connections for this target instead of --connections (see "Reading the figures"). */
+  connections?: number;
 };
 
 export const TARGETS: BenchTarget[] = [
@@ -29,6 +31,15 @@ export const TARGETS: BenchTarget[] = [
   { name: "News list, 10 000 posts", path: "/news" },
   { name: "News list, one archive month", path: "/news?month=06-2022" },
   { name: "News article", path: "/post/bench-post-5000" },
+  // The same pages for a signed-in user: never cached, so rendered on every request. Ten
+  // connections: fifty saturate a render-bound process, and then Node serves sockets unevenly.
+  { name: "News list, signed in (rendered each time)", path: "/news", auth: "bearer", connections: 10 },
+  {
+    name: "News article, signed in (rendered each time)",
+    path: "/post/bench-post-5000",
+    auth: "bearer",
+    connections: 10,
+  },
   {
     name: "News list API",
     method: "POST",
@@ -53,5 +64,6 @@ export function resolveTarget(target: BenchTarget, session: { token: string }): 
 }
 
 export function describeTarget(target: BenchTarget): string {
-  return `${target.name} — \`${target.method ?? "GET"} ${target.path}\``;
+  const connections = target.connections ? `, ${target.connections} connections` : "";
+  return `${target.name} — \`${target.method ?? "GET"} ${target.path}\`${connections}`;
 }

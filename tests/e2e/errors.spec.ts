@@ -53,3 +53,30 @@ test("a malformed body posted to a page action is a client error, not a 500", as
   });
   expect(crossSite.status()).toBe(403);
 });
+
+test("anonymous pages come from the page cache, each with its own CSP nonce; signed-in pages never", async ({
+  request,
+}) => {
+  const nonces = async (path: string, headers: Record<string, string> = {}) => {
+    const response = await request.get(path, { headers });
+    const body = await response.text();
+    const inBody = /<script nonce="([^"]+)"/.exec(body)?.[1];
+    const inHeader = /'nonce-([^']+)'/.exec(response.headers()["content-security-policy"] ?? "")?.[1];
+    expect(inBody).toBe(inHeader);
+    return { cache: response.headers()["x-page-cache"], nonce: inBody };
+  };
+  await nonces("/history");
+  const first = await nonces("/history");
+  const second = await nonces("/history");
+  expect(first.cache).toBe("hit");
+  expect(second.cache).toBe("hit");
+  expect(second.nonce).not.toBe(first.nonce);
+
+  const login = await request.post("/api/login", {
+    data: { email: "e2e-member@masthead.example", password: "e2e-member-password" },
+    headers: { Accept: "application/json" },
+  });
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  const signedIn = await nonces("/history", { Authorization: `Bearer ${token}` });
+  expect(signedIn.cache).toBeUndefined();
+});

@@ -16,12 +16,11 @@ test("a visitor loads more news, filters by month, searches and opens an article
   await expect(cards(page)).toHaveCount(18);
   await expect(page).toHaveURL(/\/news$/);
 
-  // The current month is labelled This month; a month filter narrows the list and lives in the URL.
-  const filters = page.getByRole("navigation", { name: "Filter by month" });
-  await expect(filters.getByRole("link", { name: "This month" })).toBeVisible();
-  const month = filters.getByRole("link").nth(2);
-  const label = (await month.textContent()) ?? "";
-  await month.click();
+  // The current month is labelled This month; choosing a month narrows the list at once and lives in the URL.
+  const monthSelect = page.getByRole("combobox", { name: "Month" });
+  await expect(monthSelect.getByRole("option", { name: "This month" })).toHaveCount(1);
+  const label = (await monthSelect.locator("option").nth(2).textContent()) ?? "";
+  await monthSelect.selectOption({ label });
   await expect(page).toHaveURL(/\?month=\d{2}-\d{4}$/);
   await expect(page.getByText(new RegExp(`posts? in ${label}`))).toBeVisible();
   const inMonth = await cards(page).count();
@@ -29,7 +28,7 @@ test("a visitor loads more news, filters by month, searches and opens an article
   expect(inMonth).toBeLessThan(9);
 
   // Search inside the news.
-  await filters.getByRole("link", { name: "All" }).click();
+  await page.getByRole("link", { name: "Clear" }).click();
   await expect(page).toHaveURL(/\/news$/);
   await expect(page.getByText("36 posts")).toBeVisible();
   await page.getByRole("searchbox", { name: "Search the news" }).fill("Rotterdam");
@@ -70,6 +69,16 @@ test.describe("without JavaScript", () => {
     await page.getByRole("link", { name: "Load more" }).click();
     await expect(page).toHaveURL(/\/news\?page=2$/);
     await expect(cards(page)).toHaveCount(9);
+  });
+
+  test("the filter form applies month and search together", async ({ page }) => {
+    await page.goto("/news");
+    const filters = page.getByRole("search", { name: "Filter the news" });
+    await filters.getByRole("combobox", { name: "Month" }).selectOption({ index: 2 });
+    await filters.getByRole("searchbox", { name: "Search the news" }).fill("conference");
+    await filters.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/\/news\?month=\d{2}-\d{4}&q=conference$/);
+    await expect(page.getByText(/posts? in .+ matching “conference”/)).toBeVisible();
   });
 });
 

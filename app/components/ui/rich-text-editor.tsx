@@ -77,7 +77,7 @@ export function RichTextEditor({
   const icon = "h-4 w-4";
   return (
     <div>
-      <span id={labelId} className="mb-1.5 block text-sm font-semibold text-slate-800">
+      <span id={labelId} className="field-label">
         {label}
       </span>
       {ready && editor ? (

@@ -19,7 +19,7 @@ export function TextField({
   const errorId = `${id}-error`;
   return (
     <div>
-      <label htmlFor={id} className="mb-1.5 block text-sm font-semibold text-slate-800">
+      <label htmlFor={id} className="field-label">
         {label}
       </label>
       <input

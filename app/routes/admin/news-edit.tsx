@@ -111,7 +111,7 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
           maxLength={120}
         />
         <div>
-          <label htmlFor="image" className="mb-1.5 block text-sm font-semibold text-slate-800">
+          <label htmlFor="image" className="field-label">
             Image
           </label>
           {post?.image ? (

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { TextField } from "../../components/ui/text-field";

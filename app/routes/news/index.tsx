@@ -1,5 +1,5 @@
 import { Search } from "lucide-react";
-import { data, Form, Link } from "react-router";
+import { data, Form, Link, useNavigate } from "react-router";
 import { monthLabel, postsQuerySchema } from "../../../core/news/news.schema";
 import { validate } from "../../../lib/validation";
 import { PostCard } from "../../components/news/post-card";
@@ -48,37 +48,53 @@ function query(params: { month: string | null; search: string; page?: number }) 
 export default function News({ loaderData }: Route.ComponentProps) {
   const { page, months, month, search } = loaderData;
   const more = useLoadMore(page);
+  const navigate = useNavigate();
   const posts = more.items;
   const nextHref = `/news${query({ month, search, page: more.nextPage })}`;
-  const filterLink = (value: string | null, label: string) => {
-    const active = value === month;
-    return (
-      <li key={value ?? "all"}>
-        <Link
-          to={`/news${query({ month: value, search })}`}
-          aria-current={active ? "page" : undefined}
-          className={`block rounded-full px-3.5 py-1.5 text-sm whitespace-nowrap ${active ? "bg-navy-900 font-semibold text-white" : "bg-white text-slate-700 ring-1 ring-slate-200 hover:ring-navy-700"}`}
-        >
-          {label}
-        </Link>
-      </li>
-    );
-  };
 
+  // One GET form: without JavaScript the button applies month and search together;
+  // with it, choosing a month applies at once. A select, not a link per month: years of
+  // archive would be a wall of links.
   return (
     <div>
       <PageHero eyebrow="News" title="News from the association" />
       <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6">
-        <div className="flex flex-col gap-4 md:flex-row md:items-start md:justify-between">
-          <nav aria-label="Filter by month" className="min-w-0 flex-1">
-            <ul className="flex gap-2 overflow-x-auto pb-2">
-              {filterLink(null, "All")}
-              {months.map((m) => filterLink(m, monthLabel(m)))}
-            </ul>
-          </nav>
-          <Form method="get" role="search" className="flex shrink-0 gap-2 md:w-80">
-            {month ? <input type="hidden" name="month" value={month} /> : null}
-            <label htmlFor="news-q" className="sr-only">
+        <Form
+          // Remounted when the URL's filter changes (Clear, back), so the fields show what is applied.
+          key={`${month ?? ""}|${search}`}
+          method="get"
+          // With JavaScript the URL is built without empty parameters (?month=&q=).
+          onSubmit={(event) => {
+            event.preventDefault();
+            const fields = new FormData(event.currentTarget);
+            const chosen = String(fields.get("month") ?? "");
+            navigate(`/news${query({ month: chosen || null, search: String(fields.get("q") ?? "").trim() })}`);
+          }}
+          role="search"
+          aria-label="Filter the news"
+          className="flex flex-col gap-3 rounded-xl bg-navy-50 p-4 sm:flex-row sm:items-end"
+        >
+          <div className="sm:w-56">
+            <label htmlFor="news-month" className="field-label">
+              Month
+            </label>
+            <select
+              id="news-month"
+              name="month"
+              defaultValue={month ?? ""}
+              onChange={(event) => navigate(`/news${query({ month: event.currentTarget.value || null, search })}`)}
+              className="field-input"
+            >
+              <option value="">All</option>
+              {months.map((m) => (
+                <option key={m} value={m}>
+                  {monthLabel(m)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="flex-1">
+            <label htmlFor="news-q" className="field-label">
               Search the news
             </label>
             <input
@@ -86,15 +102,22 @@ export default function News({ loaderData }: Route.ComponentProps) {
               type="search"
               name="q"
               defaultValue={search}
-              placeholder="Search the news"
-              className="field-input py-2"
+              placeholder="Words in the title or text"
+              className="field-input"
             />
+          </div>
+          <div className="flex gap-2">
             <button type="submit" className="btn-primary">
               <Search className="h-4 w-4" aria-hidden="true" />
-              <span className="sr-only">Search</span>
+              Search
             </button>
-          </Form>
-        </div>
+            {month || search ? (
+              <Link to="/news" className="btn-outline">
+                Clear
+              </Link>
+            ) : null}
+          </div>
+        </Form>
         <p className="mt-4 text-sm text-slate-600" aria-live="polite">
           {page.total} post{page.total === 1 ? "" : "s"}
           {month ? ` in ${monthLabel(month)}` : ""}

@@ -39,7 +39,7 @@ export default function MembersList({ loaderData }: Route.ComponentProps) {
         ) : null}
         <Form method="get" className="mt-8 flex flex-col gap-3 rounded-xl bg-navy-50 p-4 sm:flex-row sm:items-end">
           <div className="flex-1">
-            <label htmlFor="members-q" className="mb-1.5 block text-sm font-semibold text-slate-800">
+            <label htmlFor="members-q" className="field-label">
               Company name
             </label>
             <input
@@ -52,7 +52,7 @@ export default function MembersList({ loaderData }: Route.ComponentProps) {
             />
           </div>
           <div className="sm:w-64">
-            <label htmlFor="members-country" className="mb-1.5 block text-sm font-semibold text-slate-800">
+            <label htmlFor="members-country" className="field-label">
               Country
             </label>
             <select id="members-country" name="country" defaultValue={country} className="field-input">

@@ -1,0 +1,184 @@
+import { Hono } from "hono";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createLogger } from "../../lib/logger";
+import type { AppEnv } from "../../server/env";
+import { PAGE_CACHE_HEADER, pageCache } from "../../server/middleware/page-cache";
+import { securityHeaders } from "../../server/middleware/security";
+import { session } from "../../server/middleware/session";
+import { call, createTestContext, type TestContext } from "../support/app";
+import { signIn } from "../support/factories";
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestContext({ NODE_ENV: "production" });
+});
+afterAll(async () => t.close());
+
+/**
+ * The real middleware chain of a page request (CSP nonce, session, page cache)
+ * in front of a page that counts its renders and prints its nonce, as React
+ * Router's inline scripts do.
+ */
+function pageApp(options: { ttlMs?: number; maxBytes?: number; now?: () => number } = {}) {
+  const { services, config } = t.runtime;
+  const logger = createLogger("silent");
+  const app = new Hono<AppEnv>();
+  let renders = 0;
+  app.use("*", securityHeaders(config));
+  app.use("*", session(services));
+  app.get(
+    "*",
+    pageCache(
+      services.contentVersion,
+      { maxBytes: options.maxBytes ?? 1024 * 1024, ttlMs: options.ttlMs ?? 60_000, now: options.now },
+      logger,
+    ),
+  );
+  app.get("/slow", async (c) => {
+    renders += 1;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return c.html(`<p>slow ${renders}</p>`);
+  });
+  app.get("/private", (c) => {
+    renders += 1;
+    return c.html("<p>mine</p>", 200, { "Cache-Control": "private" });
+  });
+  app.get("/cookie", (c) => {
+    renders += 1;
+    return c.html("<p>cookie</p>", 200, { "Set-Cookie": "x=1" });
+  });
+  app.get("/missing", (c) => {
+    renders += 1;
+    return c.html("<p>not here</p>", 404);
+  });
+  app.get("/big", (c) => {
+    renders += 1;
+    return c.html(`<p>${"x".repeat(600)}</p>`);
+  });
+  app.get("*", (c) => {
+    renders += 1;
+    const nonce = c.var.secureHeadersNonce;
+    return c.html(`<p>render ${renders} of ${c.req.path}</p><script nonce="${nonce}">1</script>`);
+  });
+  return { app, renders: () => renders };
+}
+
+const nonceOf = (text: string) => /nonce="([^"]+)"/.exec(text)?.[1];
+const cspNonceOf = (headers: Headers) => /'nonce-([^']+)'/.exec(headers.get("content-security-policy") ?? "")?.[1];
+
+describe("page cache for anonymous visitors", () => {
+  beforeEach(async () => {
+    await t.runtime.services.contentVersion.changed();
+  });
+
+  it("renders a page once and serves it again from memory, each time with the request's own nonce", async () => {
+    const { app, renders } = pageApp();
+    const first = await call(app, "GET", "/about");
+    const second = await call(app, "GET", "/about");
+    expect(renders()).toBe(1);
+    expect(first.headers.get(PAGE_CACHE_HEADER)).toBe("miss");
+    expect(second.headers.get(PAGE_CACHE_HEADER)).toBe("hit");
+    expect(second.text).toContain("render 1 of /about");
+    // The body's nonce matches the CSP header of its own response and differs between responses.
+    expect(nonceOf(first.text)).toBe(cspNonceOf(first.headers));
+    expect(nonceOf(second.text)).toBe(cspNonceOf(second.headers));
+    expect(nonceOf(second.text)).not.toBe(nonceOf(first.text));
+  });
+
+  it("keys on the path and query string, and on bots apart from browsers", async () => {
+    const { app, renders } = pageApp();
+    await call(app, "GET", "/news?month=01-2025");
+    await call(app, "GET", "/news?month=02-2025");
+    await call(app, "GET", "/news?month=01-2025");
+    expect(renders()).toBe(2);
+    await call(app, "GET", "/news?month=01-2025", { headers: { "user-agent": "Googlebot/2.1" } });
+    expect(renders()).toBe(3);
+  });
+
+  it("never serves or stores pages for signed-in users or requests carrying a session cookie", async () => {
+    const { app, renders } = pageApp();
+    const member = await signIn(t.runtime.services);
+    await call(app, "GET", "/members-list", { cookie: member.cookie });
+    await call(app, "GET", "/members-list", { cookie: member.cookie });
+    await call(app, "GET", "/members-list", { token: member.token });
+    await call(app, "GET", "/members-list", { cookie: "auth.session=stale" });
+    expect(renders()).toBe(4);
+    const anonymous = await call(app, "GET", "/members-list");
+    expect(anonymous.headers.get(PAGE_CACHE_HEADER)).toBe("miss");
+    expect(renders()).toBe(5);
+  });
+
+  it("renders again once the content version moves", async () => {
+    const { app, renders } = pageApp();
+    await call(app, "GET", "/");
+    await call(app, "GET", "/");
+    expect(renders()).toBe(1);
+    await t.runtime.services.contentVersion.changed();
+    const after = await call(app, "GET", "/");
+    expect(after.headers.get(PAGE_CACHE_HEADER)).toBe("miss");
+    expect(after.text).toContain("render 2 of /");
+  });
+
+  it("renders again once an entry is older than the time to live", async () => {
+    let clock = 1_000_000;
+    const { app, renders } = pageApp({ ttlMs: 60_000, now: () => clock });
+    await call(app, "GET", "/events");
+    clock += 59_000;
+    await call(app, "GET", "/events");
+    expect(renders()).toBe(1);
+    clock += 2_000;
+    await call(app, "GET", "/events");
+    expect(renders()).toBe(2);
+  });
+
+  it("does not keep private pages, pages that set cookies, errors or pages too big for the budget", async () => {
+    const { app, renders } = pageApp({ maxBytes: 2_000 });
+    for (const path of ["/private", "/cookie", "/missing", "/big"]) {
+      await call(app, "GET", path);
+      const again = await call(app, "GET", path);
+      expect(again.headers.get(PAGE_CACHE_HEADER), path).not.toBe("hit");
+    }
+    expect(renders()).toBe(8);
+  });
+
+  it("drops the least recently used pages when the memory budget is spent", async () => {
+    // Each page is about 72 bytes; the budget holds four of them.
+    const { app, renders } = pageApp({ maxBytes: 330 });
+    for (const path of ["/a", "/b", "/c", "/d"]) await call(app, "GET", path);
+    await call(app, "GET", "/a"); // /a is now the most recently used
+    await call(app, "GET", "/e"); // evicts /b
+    expect(renders()).toBe(5);
+    expect((await call(app, "GET", "/a")).headers.get(PAGE_CACHE_HEADER)).toBe("hit");
+    expect((await call(app, "GET", "/b")).headers.get(PAGE_CACHE_HEADER)).toBe("miss");
+  });
+
+  it("shares one render between concurrent misses for the same page", async () => {
+    const { app, renders } = pageApp();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => call(app, "GET", "/slow")));
+    expect(renders()).toBe(1);
+    expect(answers.every((answer) => answer.text === "<p>slow 1</p>")).toBe(true);
+  });
+});
+
+describe("content version", () => {
+  it("moves after a successful change by a signed-in user, not after a refused one or an anonymous post", async () => {
+    const { services } = t.runtime;
+    const admin = await signIn(services, "admin");
+    const before = await services.contentVersion.current();
+
+    const refused = await call(t.app, "PATCH", "/api/dashboard/settings", {
+      token: admin.token,
+      json: { "site.email": "not an address" },
+    });
+    expect(refused.status).toBe(422);
+    await call(t.app, "POST", "/api/login", { json: { email: "nobody@example.org", password: "wrong password" } });
+    expect(await services.contentVersion.current()).toBe(before);
+
+    const saved = await call(t.app, "PATCH", "/api/dashboard/settings", {
+      token: admin.token,
+      json: { "site.email": "office@example.org" },
+    });
+    expect(saved.status).toBe(200);
+    expect(await services.contentVersion.current()).toBeGreaterThan(before);
+  });
+});
