@@ -10,6 +10,7 @@ import { createAuthRepository } from "./auth/auth.repository";
 import { createAuthService } from "./auth/auth.service";
 import { createContentVersionRepository } from "./content-version/content-version.repository";
 import { createContentVersionService } from "./content-version/content-version.service";
+import { createMediaService } from "./media/media.service";
 import { createMembersRepository } from "./members/members.repository";
 import { createMembersService } from "./members/members.service";
 import { createNewsRepository } from "./news/news.repository";
@@ -47,6 +48,7 @@ export function createServices(deps: {
     rateLimit,
     search,
     news: createNewsService({ repository: createNewsRepository(deps.db), search, storage: deps.storage, clock }),
+    media: createMediaService({ storage: deps.storage }),
     members: createMembersService({ repository: createMembersRepository(deps.db) }),
     pages: createPagesService({ repository: createPagesRepository(deps.db), search, clock }),
     settings: createSettingsService({ repository: createSettingsRepository(deps.db), clock }),

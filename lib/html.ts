@@ -1,4 +1,5 @@
 import sanitize from "sanitize-html";
+import { uploadedImageSrcSet } from "./image-variants";
 
 /** Hosts whose embedded players may appear in rich content. */
 const IFRAME_HOSTS = ["www.youtube-nocookie.com", "www.youtube.com", "player.vimeo.com"];
@@ -47,7 +48,7 @@ const OPTIONS: sanitize.IOptions = {
   ],
   allowedAttributes: {
     a: ["href", "title", "target", "rel"],
-    img: ["src", "alt", "title", "width", "height", "loading"],
+    img: ["src", "srcset", "sizes", "alt", "title", "width", "height", "loading"],
     iframe: ["src", "title", "width", "height", "allow", "allowfullscreen", "frameborder"],
     th: ["colspan", "rowspan", "scope"],
     td: ["colspan", "rowspan"],
@@ -64,7 +65,18 @@ const OPTIONS: sanitize.IOptions = {
       attribs.target === "_blank"
         ? { tagName, attribs: { ...attribs, rel: "noopener noreferrer" } }
         : { tagName, attribs: { ...attribs, rel: attribs.rel ?? "" } },
-    img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, loading: "lazy" } }),
+    // Our own uploads get their resized variants; a srcset from elsewhere is never kept.
+    img: (tagName, { srcset: _ignored, sizes: _alsoIgnored, ...attribs }) => {
+      const srcset = uploadedImageSrcSet(attribs.src);
+      return {
+        tagName,
+        attribs: {
+          ...attribs,
+          ...(srcset ? { srcset, sizes: "(min-width: 768px) 720px, 100vw" } : {}),
+          loading: "lazy",
+        },
+      };
+    },
   },
   exclusiveFilter: (frame) =>
     (frame.tag === "a" && !frame.attribs.href && !frame.text.trim()) || (frame.tag === "iframe" && !frame.attribs.src),

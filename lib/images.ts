@@ -2,10 +2,9 @@ import { randomBytes } from "node:crypto";
 import { fileTypeFromBuffer } from "file-type";
 import sharp, { type Sharp } from "sharp";
 import { AppError } from "./errors";
+import { IMAGE_WIDTHS } from "./image-variants";
 import type { FileStorage } from "./storage";
 
-/** Widths served through srcset; the largest is also the image's recorded size. */
-export const IMAGE_WIDTHS = [480, 960, 1600] as const;
 const ACCEPTED = new Set(["image/jpeg", "image/png", "image/webp", "image/gif"]);
 const MAX_PIXELS = 50_000_000;
 
@@ -62,22 +61,4 @@ export async function storeImage(
     unreadable(field, "The image could not be read.");
   }
   return { key: keys[keys.length - 1], width: stored.width, height: stored.height, keys };
-}
-
-/** All files of an image stored by storeImage (its variants), or just the key for other images. */
-export function imageFiles(key: string): string[] {
-  const match = /^(.*)-(\d+)\.webp$/.exec(key);
-  if (!match) return [key];
-  const largest = Number(match[2]);
-  return [...IMAGE_WIDTHS.filter((w) => w < largest).map((w) => `${match[1]}-${w}.webp`), key];
-}
-
-/** srcset for an image stored by storeImage; null for images without variants. */
-export function imageSrcSet(key: string | null): string | null {
-  if (!key) return null;
-  const match = /^(.*)-(\d+)\.webp$/.exec(key);
-  if (!match) return null;
-  return imageFiles(key)
-    .map((file) => `/uploads/${file} ${/-(\d+)\.webp$/.exec(file)?.[1]}w`)
-    .join(", ");
 }

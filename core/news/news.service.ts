@@ -1,7 +1,8 @@
 import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { htmlToText, sanitizeRichText } from "../../lib/html";
-import { imageFiles, imageSrcSet, storeImage } from "../../lib/images";
+import { imageFiles, imageSrcSet } from "../../lib/image-variants";
+import { storeImage } from "../../lib/images";
 import type { FileStorage } from "../../lib/storage";
 import { validate } from "../../lib/validation";
 import type { SearchService } from "../search/search.service";

@@ -2,19 +2,7 @@ import { type Context, Hono } from "hono";
 import type { Post } from "../../core/news/news.schema";
 import { AppError } from "../../lib/errors";
 import type { AppEnv, Runtime } from "../env";
-import { access, type Body, ok, readBody } from "./http";
-
-/** The uploaded image of a multipart body, if one was sent. */
-async function imageOf(body: Body): Promise<Uint8Array | undefined> {
-  const image = body.image;
-  if (image === undefined || image === "" || image === null) return undefined;
-  if (!(image instanceof File)) {
-    throw new AppError("validation", "The given data was invalid.", {
-      errors: { image: ["The image must be a file."] },
-    });
-  }
-  return image.size > 0 ? new Uint8Array(await image.arrayBuffer()) : undefined;
-}
+import { access, ok, readBody, uploadedImage } from "./http";
 
 function idOf(c: Context<AppEnv>): number {
   const id = Number(c.req.param("id"));
@@ -41,14 +29,14 @@ export function adminNewsRoutes(runtime: Runtime) {
 
   api.post("/dashboard/news", access.admin, async (c) => {
     const body = await readBody(c);
-    const post = await services.news.create(body, await imageOf(body));
+    const post = await services.news.create(body, await uploadedImage(body));
     return ok(c, { post: withLinks(post) }, 201);
   });
 
   api.patch("/dashboard/news/:id", access.admin, async (c) => {
     const id = idOf(c);
     const body = await readBody(c);
-    const post = await services.news.update(id, body, await imageOf(body));
+    const post = await services.news.update(id, body, await uploadedImage(body));
     return ok(c, { post: withLinks(post) });
   });
 

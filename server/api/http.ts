@@ -97,3 +97,15 @@ export function ok(c: Context, data: Record<string, unknown> = {}, status: Conte
 export function unprocessable(c: Context, errors: FieldErrors) {
   return c.json({ status: "error", message: "The given data was invalid.", errors }, 422);
 }
+
+/** The uploaded image of a multipart body, if one was sent; its content is checked by lib/images. */
+export async function uploadedImage(body: Body, field = "image"): Promise<Uint8Array | undefined> {
+  const image = body[field];
+  if (image === undefined || image === "" || image === null) return undefined;
+  if (!(image instanceof File)) {
+    throw new AppError("validation", "The given data was invalid.", {
+      errors: { [field]: ["The image must be a file."] },
+    });
+  }
+  return image.size > 0 ? new Uint8Array(await image.arrayBuffer()) : undefined;
+}

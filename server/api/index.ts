@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { AppError } from "../../lib/errors";
 import type { AppEnv, Runtime } from "../env";
+import { adminMediaRoutes } from "./admin-media";
 import { adminNewsRoutes } from "./admin-news";
 import { adminSiteRoutes } from "./admin-site";
 import { authRoutes } from "./auth";
@@ -25,6 +26,7 @@ export function createApi(runtime: Runtime) {
   api.route("/", newsRoutes(runtime));
   api.route("/", adminSiteRoutes(runtime));
   api.route("/", adminNewsRoutes(runtime));
+  api.route("/", adminMediaRoutes(runtime));
 
   // Unknown path → 404; known path, other method → 405 with Allow.
   const table = api.routes

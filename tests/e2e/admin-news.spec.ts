@@ -16,10 +16,18 @@ test("an admin creates a post with an image, edits it, removes the image, then d
   await page.getByRole("link", { name: "New post" }).click();
   await page.getByLabel("Title").fill("Lighthouse keepers go digital");
   await page.getByLabel("Author").fill("Press office");
-  await page.getByLabel("Image").setInputFiles({ name: "lighthouse.jpg", mimeType: "image/jpeg", buffer: photo });
+  await page
+    .getByLabel("Image", { exact: true })
+    .setInputFiles({ name: "lighthouse.jpg", mimeType: "image/jpeg", buffer: photo });
   const editor = page.getByRole("textbox", { name: "Content" });
   await editor.click();
   await page.keyboard.type("Remote monitoring reaches the last manned lights.");
+  // An image inside the text: uploaded from the toolbar, described for screen readers.
+  page.once("dialog", (dialog) => dialog.accept("The keeper's cottage below the tower"));
+  await page
+    .getByTestId("editor-image-file")
+    .setInputFiles({ name: "cottage.jpg", mimeType: "image/jpeg", buffer: photo });
+  await expect(editor.locator("img")).toHaveAttribute("src", /^\/uploads\/content\/[0-9a-f]{16}-1600\.webp$/);
   await expectAccessible(page);
   await page.getByRole("button", { name: "Publish post" }).click();
   await expect(page.getByRole("status")).toContainText("Saved “Lighthouse keepers go digital”.");
@@ -42,6 +50,9 @@ test("an admin creates a post with an image, edits it, removes the image, then d
   await page.goto("/post/lighthouse-keepers-go-digital");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Lighthouse keepers go fully digital");
   await expect(page.locator("article > img")).toHaveAttribute("srcset", /480w.*960w.*1600w/);
+  const inline = page.getByRole("img", { name: "The keeper's cottage below the tower" });
+  await expect(inline).toHaveAttribute("srcset", /content\/[0-9a-f]{16}-480\.webp 480w.*1600w/);
+  await expect(inline).toHaveAttribute("width", "1600");
 
   // Remove the image.
   await page.goto("/manage-news?search=Lighthouse");
@@ -70,7 +81,7 @@ test("a non-image upload is refused beside the field, and nothing is saved", asy
   await signIn(page, ADMIN);
   await page.getByLabel("Title").fill("Qwertzuiop refusal check");
   await page
-    .getByLabel("Image")
+    .getByLabel("Image", { exact: true })
     .setInputFiles({ name: "notes.jpg", mimeType: "image/jpeg", buffer: Buffer.from("just text, not a picture") });
   await page.getByRole("textbox", { name: "Content" }).click();
   await page.keyboard.type("Body");

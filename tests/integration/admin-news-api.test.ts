@@ -225,3 +225,51 @@ describe("GET /api/dashboard/news", () => {
     expect(second.json?.next_page_url).toBeNull();
   });
 });
+
+describe("POST /api/dashboard/images (images inside rich content)", () => {
+  it("stores a real image in variants and answers its address and size; content using it gets a srcset", async () => {
+    const res = await call(
+      t.app,
+      "POST",
+      "/api/dashboard/images",
+      form({ image: new File([new Uint8Array(photo)], "chart.jpg", { type: "image/jpeg" }) }),
+    );
+    expect(res.status).toBe(201);
+    const image = (res.json as { image: { url: string; width: number; height: number; srcset: string } }).image;
+    expect(image).toMatchObject({ width: 1600, height: 900 });
+    expect(image.url).toMatch(/^\/uploads\/content\/[0-9a-f]{16}-1600\.webp$/);
+    expect(fs.existsSync(uploaded(image.url))).toBe(true);
+
+    const created = await call(
+      t.app,
+      "POST",
+      "/api/dashboard/news",
+      form({
+        title: "A chart of the survey",
+        content: `<p>Results:</p><img src="${image.url}" alt="Survey chart" width="1600" height="900" srcset="javascript:alert(1) 1x">`,
+      }),
+    );
+    const content = postOf(created).content;
+    expect(content).toContain(`src="${image.url}"`);
+    expect(content).toContain('alt="Survey chart"');
+    expect(content).toMatch(/srcset="\/uploads\/content\/[0-9a-f]{16}-480\.webp 480w, .*-1600\.webp 1600w"/);
+    expect(content).not.toContain("javascript:");
+  });
+
+  it("refuses a missing file (422) and a non-image (415), and is for admins only", async () => {
+    const missing = await call(t.app, "POST", "/api/dashboard/images", form({}));
+    expect(missing.status).toBe(422);
+    expect(missing.json?.errors).toEqual({ image: ["Choose an image to upload."] });
+    const fake = new File([new TextEncoder().encode("GIF89a<script>alert(1)</script>")], "x.gif", {
+      type: "image/gif",
+    });
+    expect((await call(t.app, "POST", "/api/dashboard/images", form({ image: fake }))).status).toBe(415);
+    const member = await signIn(t.runtime.services, "member");
+    const refused = await call(t.app, "POST", "/api/dashboard/images", {
+      token: member.token,
+      form: { image: new File([new Uint8Array(photo)], "chart.jpg") },
+      multipart: true,
+    });
+    expect(refused.status).toBe(403);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { imageFiles, imageSrcSet } from "../../lib/images";
+import { imageFiles, imageSrcSet } from "../../lib/image-variants";
 import { isSafeStorageKey, localStorage } from "../../lib/storage";
 
 describe("storage keys", () => {

@@ -1,7 +1,44 @@
+import Image from "@tiptap/extension-image";
 import { EditorContent, useEditor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
-import { Bold, Heading2, Heading3, Italic, Link2, List, ListOrdered, Quote, Redo2, Undo2, Unlink } from "lucide-react";
-import { type ReactNode, useEffect, useState } from "react";
+import {
+  Bold,
+  Heading2,
+  Heading3,
+  ImagePlus,
+  Italic,
+  Link2,
+  List,
+  ListOrdered,
+  Quote,
+  Redo2,
+  Undo2,
+  Unlink,
+} from "lucide-react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
+
+type UploadAnswer = {
+  status?: string;
+  message?: string;
+  errors?: Record<string, string[]>;
+  image?: { url: string; width: number; height: number };
+};
+
+/** Sends an image to the admin API (same-origin cookie session) and answers where it is stored. */
+async function uploadImage(file: File): Promise<NonNullable<UploadAnswer["image"]>> {
+  const body = new FormData();
+  body.append("image", file);
+  const response = await fetch("/api/dashboard/images", {
+    method: "POST",
+    body,
+    headers: { Accept: "application/json" },
+    credentials: "same-origin",
+  });
+  const answer = (await response.json().catch(() => ({}))) as UploadAnswer;
+  if (response.ok && answer.status === "success" && answer.image) return answer.image;
+  if (response.status === 413) throw new Error("The image is too large.");
+  throw new Error(answer.errors?.image?.[0] ?? answer.message ?? "The image could not be uploaded.");
+}
 
 /**
  * The admin's rich-text editor (TipTap). The form field is a hidden input
@@ -21,6 +58,8 @@ export function RichTextEditor({
 }) {
   const [html, setHtml] = useState(initialHtml);
   const [ready, setReady] = useState(false);
+  const [upload, setUpload] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const fileInput = useRef<HTMLInputElement>(null);
   const labelId = `${name}-label`;
   const editor = useEditor({
     extensions: [
@@ -34,6 +73,7 @@ export function RichTextEditor({
           HTMLAttributes: { rel: null, target: null },
         },
       }),
+      Image.configure({ inline: false }),
     ],
     content: initialHtml,
     immediatelyRender: false,
@@ -72,6 +112,26 @@ export function RichTextEditor({
     if (url === null) return;
     if (url.trim() === "") editor.chain().focus().extendMarkRange("link").unsetLink().run();
     else editor.chain().focus().extendMarkRange("link").setLink({ href: url.trim() }).run();
+  }
+
+  async function insertImage(file: File | undefined) {
+    if (!editor || !file) return;
+    setUpload({ busy: true, error: null });
+    try {
+      const image = await uploadImage(file);
+      const alt = window.prompt("Describe the image for people who cannot see it (leave empty if decorative)", "");
+      editor
+        .chain()
+        .focus()
+        .setImage({ src: image.url, alt: alt?.trim() ?? "", width: image.width, height: image.height })
+        .run();
+      setUpload({ busy: false, error: null });
+    } catch (failure) {
+      setUpload({
+        busy: false,
+        error: failure instanceof Error ? failure.message : "The image could not be uploaded.",
+      });
+    }
   }
 
   const icon = "h-4 w-4";
@@ -130,10 +190,31 @@ export function RichTextEditor({
               editor.isActive("blockquote"),
             )}
             {button("Link", <Link2 className={icon} />, setLink, editor.isActive("link"))}
+            {button(upload.busy ? "Uploading the image…" : "Insert image", <ImagePlus className={icon} />, () =>
+              fileInput.current?.click(),
+            )}
+            <input
+              ref={fileInput}
+              type="file"
+              accept="image/jpeg,image/png,image/webp,image/gif"
+              className="hidden"
+              tabIndex={-1}
+              aria-label="Image to insert"
+              data-testid="editor-image-file"
+              onChange={(event) => {
+                void insertImage(event.currentTarget.files?.[0]);
+                event.currentTarget.value = "";
+              }}
+            />
             {button("Remove link", <Unlink className={icon} />, () => editor.chain().focus().unsetLink().run())}
             {button("Undo", <Undo2 className={icon} />, () => editor.chain().focus().undo().run())}
             {button("Redo", <Redo2 className={icon} />, () => editor.chain().focus().redo().run())}
           </div>
+          {upload.error ? (
+            <p role="alert" className="border-b border-slate-200 bg-red-50 px-4 py-2 text-sm text-red-800">
+              {upload.error}
+            </p>
+          ) : null}
           <EditorContent editor={editor} />
           <input type="hidden" name={name} value={html} />
         </div>

@@ -1,0 +1,28 @@
+import { AppError } from "../../lib/errors";
+import { imageSrcSet } from "../../lib/image-variants";
+import { storeImage } from "../../lib/images";
+import type { FileStorage } from "../../lib/storage";
+
+export type ContentImage = { url: string; width: number; height: number; srcset: string | null };
+
+/** Images placed inside rich content (news, pages) from the editor. */
+export function createMediaService(deps: { storage: FileStorage }) {
+  return {
+    /** Checked by content and stored in resized variants; the editor inserts the largest. */
+    async storeContentImage(data: Uint8Array | undefined): Promise<ContentImage> {
+      if (!data) {
+        throw new AppError("validation", "The given data was invalid.", {
+          errors: { image: ["Choose an image to upload."] },
+        });
+      }
+      const stored = await storeImage(deps.storage, "content", data);
+      return {
+        url: `/uploads/${stored.key}`,
+        width: stored.width,
+        height: stored.height,
+        srcset: imageSrcSet(stored.key),
+      };
+    },
+  };
+}
+export type MediaService = ReturnType<typeof createMediaService>;
