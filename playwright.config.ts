@@ -1,7 +1,8 @@
 import { defineConfig, devices } from "@playwright/test";
 import { CHROMIUM_ARGS, findChromium } from "./scripts/browser";
 
-const PORT = 3210;
+// E2E_PORT lets a second checkout run its own suite beside this one.
+const PORT = Number(process.env.E2E_PORT ?? 3210);
 const executablePath = findChromium() ?? undefined;
 
 /** End-to-end tests against the production build and a freshly seeded database. */
