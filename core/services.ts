@@ -3,6 +3,7 @@ import type { Dialect } from "../db/connect";
 import type { Database } from "../db/types";
 import type { Clock } from "../lib/clock";
 import { systemClock } from "../lib/clock";
+import type { MailTransport } from "../lib/mail";
 import type { FileStorage } from "../lib/storage";
 import { createAccountsService } from "./accounts/accounts.service";
 import { createUsersRepository } from "./accounts/users.repository";
@@ -10,6 +11,10 @@ import { createAuthRepository } from "./auth/auth.repository";
 import { createAuthService } from "./auth/auth.service";
 import { createContentVersionRepository } from "./content-version/content-version.repository";
 import { createContentVersionService } from "./content-version/content-version.service";
+import { createJoinRepository } from "./join/join.repository";
+import { createJoinService } from "./join/join.service";
+import { createMailRepository } from "./mail/mail.repository";
+import { createMailService } from "./mail/mail.service";
 import { createMediaService } from "./media/media.service";
 import { createMembersRepository } from "./members/members.repository";
 import { createMembersService } from "./members/members.service";
@@ -31,11 +36,28 @@ export function createServices(deps: {
   storage: FileStorage;
   sessionTtlSeconds: number;
   clock?: Clock;
+  /** Where queued mail goes; without one (CLI tools), mails stay queued for the server to send. */
+  mailTransport?: MailTransport;
+  /** Join and registration requests accepted per IP address and hour. */
+  joinRatePerHour?: number;
+  onMailError?: (error: unknown, mailId: number) => void;
 }) {
   const clock = deps.clock ?? systemClock;
   const users = createUsersRepository(deps.db);
   const rateLimit = createRateLimitService({ repository: createRateLimitRepository(deps.db), clock });
   const search = createSearchService({ repository: createSearchRepository(deps.db, deps.dialect), clock });
+  const settings = createSettingsService({ repository: createSettingsRepository(deps.db), clock });
+  const mail = createMailService({
+    repository: createMailRepository(deps.db),
+    transport: deps.mailTransport ?? {
+      describe: "none",
+      send: async () => {
+        throw new Error("No mail transport in this process.");
+      },
+    },
+    clock,
+    onError: deps.onMailError,
+  });
   return {
     accounts: createAccountsService({ users, clock }),
     auth: createAuthService({
@@ -51,7 +73,16 @@ export function createServices(deps: {
     media: createMediaService({ storage: deps.storage }),
     members: createMembersService({ repository: createMembersRepository(deps.db) }),
     pages: createPagesService({ repository: createPagesRepository(deps.db), search, clock }),
-    settings: createSettingsService({ repository: createSettingsRepository(deps.db), clock }),
+    settings,
+    mail,
+    join: createJoinService({
+      repository: createJoinRepository(deps.db),
+      mail,
+      settings,
+      rateLimit,
+      clock,
+      ratePerHour: deps.joinRatePerHour ?? 30,
+    }),
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -206,6 +206,24 @@ export interface ContentVersionsTable {
   version: number;
 }
 
+/** See migration 0003: mail waiting to be sent, sent or given up on. */
+export interface MailQueueTable {
+  id: Generated<number>;
+  join_request_id: number | null;
+  purpose: string;
+  to_address: string;
+  reply_to: string | null;
+  subject: string;
+  body_text: string;
+  status: "pending" | "sending" | "sent" | "failed";
+  attempts: number;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  sent_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -224,6 +242,7 @@ export interface Database {
   member_companies: MemberCompaniesTable;
   search_documents: SearchDocumentsTable;
   content_versions: ContentVersionsTable;
+  mail_queue: MailQueueTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

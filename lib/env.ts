@@ -67,6 +67,7 @@ const schema = z.object({
   UPLOAD_MAX_BYTES: integer(10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   BODY_MAX_BYTES: integer(1024 * 1024, 1024, 100 * 1024 * 1024),
   PAGE_CACHE_MB: integer(32, 0, 4096),
+  JOIN_RATE_LIMIT: integer(30, 1, 100_000),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -94,6 +95,10 @@ export type Config = {
   admin?: { email: string; password: string };
   uploadMaxBytes: number;
   bodyMaxBytes: number;
+  /** Join and registration requests accepted per IP address and hour. */
+  joinRatePerHour: number;
+  /** Where mails are written as .eml files when SMTP_URL is not set. */
+  outboxDir: string;
   /** Memory for rendered anonymous pages; 0 turns the page cache off. */
   pageCacheBytes: number;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
@@ -143,6 +148,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     uploadMaxBytes: v.UPLOAD_MAX_BYTES,
     bodyMaxBytes: v.BODY_MAX_BYTES,
     pageCacheBytes: v.PAGE_CACHE_MB * 1024 * 1024,
+    joinRatePerHour: v.JOIN_RATE_LIMIT,
+    outboxDir: path.join(dataDir, "outbox"),
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY,
   };

@@ -4,8 +4,11 @@ import { openDatabase } from "../db/connect";
 import { migrateToLatest } from "../db/migrate";
 import type { Config } from "../lib/env";
 import { createLogger } from "../lib/logger";
+import { createMailTransport } from "../lib/mail";
 import { localStorage } from "../lib/storage";
 import type { Runtime } from "./env";
+
+const MAIL_INTERVAL_MS = 30_000;
 
 /**
  * Opens the database, applies migrations, creates the configured first admin
@@ -18,12 +21,32 @@ export async function createRuntime(config: Config): Promise<Runtime> {
   try {
     const migrated = await migrateToLatest(database.db);
     for (const result of migrated.results ?? []) logger.info({ migration: result.migrationName }, "migration applied");
+    const mailTransport = createMailTransport({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      outboxDir: config.outboxDir,
+    });
     const services = createServices({
       db: database.db,
       dialect: database.dialect,
       storage: localStorage(config.uploadsDir),
       sessionTtlSeconds: config.sessionTtlSeconds,
+      mailTransport,
+      joinRatePerHour: config.joinRatePerHour,
+      onMailError: (error, mailId) => logger.warn({ err: error, mailId }, "mail not sent; will retry"),
     });
+    logger.info({ mail: mailTransport.describe }, "mail transport");
+    // Queued mail is sent right after it is queued; this timer picks up retries and
+    // anything another process queued while its sender was down.
+    const mailTimer = setInterval(() => {
+      services.mail.deliverDue().catch((error) => logger.error({ err: error }, "mail delivery failed"));
+    }, MAIL_INTERVAL_MS);
+    mailTimer.unref();
+    const destroy = database.destroy.bind(database);
+    database.destroy = async () => {
+      clearInterval(mailTimer);
+      await destroy();
+    };
     if (config.admin) {
       const outcome = await services.accounts.ensureAdmin(config.admin);
       if (outcome === "created") logger.info({ email: config.admin.email }, "first admin created");

@@ -5,6 +5,7 @@ import { adminMediaRoutes } from "./admin-media";
 import { adminNewsRoutes } from "./admin-news";
 import { adminSiteRoutes } from "./admin-site";
 import { authRoutes } from "./auth";
+import { joinRoutes } from "./join";
 import { newsRoutes } from "./news";
 import { siteRoutes } from "./site";
 
@@ -27,6 +28,7 @@ export function createApi(runtime: Runtime) {
   api.route("/", adminSiteRoutes(runtime));
   api.route("/", adminNewsRoutes(runtime));
   api.route("/", adminMediaRoutes(runtime));
+  api.route("/", joinRoutes(runtime));
 
   // Unknown path → 404; known path, other method → 405 with Allow.
   const table = api.routes

@@ -6,6 +6,7 @@ import type { DatabaseHandle } from "../../db/connect";
 import type { Clock } from "../../lib/clock";
 import { loadConfig } from "../../lib/env";
 import { createLogger } from "../../lib/logger";
+import { createMailTransport, type MailTransport } from "../../lib/mail";
 import { localStorage } from "../../lib/storage";
 import { createApp } from "../../server/app";
 import type { Runtime } from "../../server/env";
@@ -24,13 +25,13 @@ export type TestContext = {
 /** The real app over a real database, driven through app.request(). */
 export async function createTestContext(
   env: Record<string, string> = {},
-  options: { clock?: Clock; database?: TestDatabase } = {},
+  options: { clock?: Clock; database?: TestDatabase; mailTransport?: MailTransport } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await createTestDatabase());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "masthead-data-"));
   const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir, BASE_URL: ORIGIN, ...env });
   fs.mkdirSync(config.uploadsDir, { recursive: true });
-  const runtime = buildRuntime(config, database, options.clock);
+  const runtime = buildRuntime(config, database, options.clock, options.mailTransport);
   return {
     runtime,
     app: createApp(runtime),
@@ -43,7 +44,12 @@ export async function createTestContext(
   };
 }
 
-export function buildRuntime(config: Runtime["config"], database: DatabaseHandle, clock?: Clock): Runtime {
+export function buildRuntime(
+  config: Runtime["config"],
+  database: DatabaseHandle,
+  clock?: Clock,
+  mailTransport?: MailTransport,
+): Runtime {
   return {
     config,
     database,
@@ -53,6 +59,10 @@ export function buildRuntime(config: Runtime["config"], database: DatabaseHandle
       storage: localStorage(config.uploadsDir),
       sessionTtlSeconds: config.sessionTtlSeconds,
       clock,
+      mailTransport:
+        mailTransport ??
+        createMailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }),
+      joinRatePerHour: config.joinRatePerHour,
     }),
     logger: createLogger(config.logLevel),
   };

@@ -1,0 +1,71 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/types";
+import type { JoinListQuery } from "./join.schema";
+
+export type NewJoinRequest = {
+  kind: "join" | "registration";
+  meeting_id: number | null;
+  company_name: string;
+  representative_name: string;
+  email: string;
+  phone_number: string;
+  page_path: string | null;
+  ip: string | null;
+  created_at: string;
+};
+
+export function createJoinRepository(db: Kysely<Database>) {
+  const filtered = (query: Omit<JoinListQuery, "page">) => {
+    let q = db.selectFrom("join_requests");
+    if (query.kind) q = q.where("kind", "=", query.kind);
+    if (query.status === "open") q = q.where("handled_at", "is", null);
+    if (query.status === "handled") q = q.where("handled_at", "is not", null);
+    if (query.search) {
+      const like = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q = q.where((eb) =>
+        eb.or(
+          (["company_name", "representative_name", "email"] as const).map((column) =>
+            eb(eb.fn("lower", [eb.ref(column)]), "like", eb.val(like)),
+          ),
+        ),
+      );
+    }
+    return q;
+  };
+  return {
+    async insert(row: NewJoinRequest): Promise<number> {
+      const inserted = await db.insertInto("join_requests").values(row).returning("id").executeTakeFirstOrThrow();
+      return Number(inserted.id);
+    },
+    async list(query: Omit<JoinListQuery, "page">, offset: number, limit: number) {
+      return filtered(query)
+        .leftJoin("meetings", "meetings.id", "join_requests.meeting_id")
+        .selectAll("join_requests")
+        .select("meetings.title as meeting_title")
+        .orderBy("join_requests.created_at", "desc")
+        .orderBy("join_requests.id", "desc")
+        .offset(offset)
+        .limit(limit)
+        .execute();
+    },
+    async count(query: Omit<JoinListQuery, "page">): Promise<number> {
+      const row = await filtered(query)
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+    async setHandled(id: number, handledAt: string | null): Promise<boolean> {
+      const result = await db
+        .updateTable("join_requests")
+        .set({ handled_at: handledAt })
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async remove(id: number): Promise<boolean> {
+      const result = await db.deleteFrom("join_requests").where("id", "=", id).executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
+  };
+}
+export type JoinRepository = ReturnType<typeof createJoinRepository>;

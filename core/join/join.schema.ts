@@ -1,0 +1,68 @@
+import { z } from "zod";
+
+/**
+ * SPEC §5 'Join / registration form': one schema for the browser (errors as
+ * the visitor types) and the server (POST /api/join), with the spec's messages.
+ */
+export const JOIN_SUMMARY = "You have validation errors! Please fix them all";
+export const JOIN_THANKS = "Your message was sent successfully. We'll get in touch with you soon.";
+export const REGISTRATION_THANKS =
+  "Thank you for submitting your registration. An email with the registration details will arrive shortly from our postmaster address; please check your junk folder if you do not see it. We will confirm your registration within 48 hours.";
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^[\d+-]{8,15}$/;
+
+const required = (message: string, max: number) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, { error: message, abort: true })
+    .max(max, { error: `At most ${max} characters.` });
+
+export const joinSchema = z.object({
+  company_name: required("Company Name is required.", 200),
+  representative_name: required("Representative name is required.", 200),
+  email: required("Email is required.", 254).refine((v) => EMAIL.test(v), { error: "Email is not valid." }),
+  phone_number: required("Phone number is required.", 40).refine((v) => PHONE.test(v.replace(/\s+/g, "")), {
+    error: "Phone format is incorrect.",
+  }),
+});
+export type JoinInput = z.input<typeof joinSchema>;
+export type JoinFields = z.output<typeof joinSchema>;
+export const JOIN_FIELDS = ["company_name", "representative_name", "email", "phone_number"] as const;
+
+/** What the web form adds: the page it was sent from and the anti-spam fields (absent for API clients). */
+export const joinContextSchema = z.object({
+  page_path: z
+    .string()
+    .trim()
+    .max(300)
+    .optional()
+    .transform((v) => (v && /^\/(?!\/)/.test(v) ? v : null)),
+  /** Honeypot: hidden from people, filled by bots. */
+  website: z.string().max(500).optional(),
+  /** When the form was shown, in milliseconds since the epoch. */
+  started_at: z.coerce.number().int().nonnegative().optional().catch(undefined),
+  captcha_token: z.string().max(4000).optional(),
+});
+
+/** Registration pages: the spec names conference pages; meeting pages register too. */
+export function requestKindOf(pagePath: string | null): "join" | "registration" {
+  return pagePath && /^\/(conference|workshop|events\/)/.test(pagePath) ? "registration" : "join";
+}
+
+/** SPEC §8: the confirm modal's text depends on whether the path contains "conference". */
+export function thanksFor(pagePath: string): string {
+  return pagePath.includes("conference") ? REGISTRATION_THANKS : JOIN_THANKS;
+}
+
+export const joinListSchema = z.object({
+  kind: z.enum(["join", "registration"]).optional().catch(undefined),
+  status: z.enum(["open", "handled"]).optional().catch(undefined),
+  search: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? "").trim().slice(0, 200)),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+});
+export type JoinListQuery = z.output<typeof joinListSchema>;

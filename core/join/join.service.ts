@@ -1,0 +1,172 @@
+import type { Clock } from "../../lib/clock";
+import { AppError } from "../../lib/errors";
+import { validate } from "../../lib/validation";
+import type { MailService } from "../mail/mail.service";
+import type { RateLimitService } from "../rate-limit/rate-limit.service";
+import type { SettingsService } from "../settings/settings.service";
+import type { JoinRepository } from "./join.repository";
+import {
+  type JoinFields,
+  type JoinListQuery,
+  joinContextSchema,
+  joinListSchema,
+  joinSchema,
+  requestKindOf,
+} from "./join.schema";
+
+/** A person takes longer than this to fill four fields; a script does not. */
+export const MIN_FILL_MS = 3000;
+const PER_PAGE = 25;
+const RATE_WINDOW_SECONDS = 3600;
+
+export type JoinOutcome = { stored: true; id: number } | { stored: false; reason: "spam" };
+
+/** Finds the meeting a registration page is about (the meetings area supplies it). */
+export type MeetingLookup = (pagePath: string) => Promise<{ id: number; title: string } | null>;
+
+/** Checks a captcha token (reCAPTCHA when configured). */
+export type CaptchaCheck = { required: boolean; verify(token: string, ip: string | null): Promise<boolean> };
+
+function details(fields: JoinFields, extra: [string, string][]): string {
+  const rows: [string, string][] = [
+    ["Company", fields.company_name],
+    ["Representative", fields.representative_name],
+    ["E-mail", fields.email],
+    ["Phone", fields.phone_number],
+    ...extra,
+  ];
+  return rows.map(([label, value]) => `${label}: ${value}`).join("\n");
+}
+
+/** SPEC §4 'Contact form', §7 '/api/join': join and registration requests, stored first, then mailed. */
+export function createJoinService(deps: {
+  repository: JoinRepository;
+  mail: MailService;
+  settings: SettingsService;
+  rateLimit: RateLimitService;
+  clock: Clock;
+  ratePerHour: number;
+  meetingFor?: MeetingLookup;
+  captcha?: CaptchaCheck;
+}) {
+  const { repository, mail, settings, clock } = deps;
+
+  return {
+    async submit(body: Record<string, unknown>, client: { ip: string | null }): Promise<JoinOutcome> {
+      const input = validate(joinSchema, body);
+      if (!input.success) throw new AppError("validation", "The given data was invalid.", { errors: input.errors });
+      const context = joinContextSchema.parse({
+        page_path: typeof body.page_path === "string" ? body.page_path : undefined,
+        website: typeof body.website === "string" ? body.website : undefined,
+        started_at: body.started_at,
+        captcha_token: typeof body.captcha_token === "string" ? body.captcha_token : undefined,
+      });
+      if (context.website?.trim()) return { stored: false, reason: "spam" };
+      if (context.started_at !== undefined && clock().getTime() - context.started_at < MIN_FILL_MS) {
+        return { stored: false, reason: "spam" };
+      }
+      if (deps.captcha?.required) {
+        const passed = context.captcha_token ? await deps.captcha.verify(context.captcha_token, client.ip) : false;
+        if (!passed) {
+          throw new AppError("validation", "The given data was invalid.", {
+            errors: { captcha_token: ["The spam check failed. Please try again."] },
+          });
+        }
+      }
+      await deps.rateLimit.consume(
+        { key: `join:ip:${client.ip ?? "unknown"}`, max: deps.ratePerHour, windowSeconds: RATE_WINDOW_SECONDS },
+        "Too many requests from your network. Please try again later.",
+      );
+
+      const fields = input.data;
+      const kind = requestKindOf(context.page_path);
+      const meeting =
+        kind === "registration" && deps.meetingFor ? await deps.meetingFor(context.page_path ?? "") : null;
+      const now = clock().toISOString();
+      const id = await repository.insert({
+        kind,
+        meeting_id: meeting?.id ?? null,
+        ...fields,
+        page_path: context.page_path,
+        ip: client.ip,
+        created_at: now,
+      });
+
+      const site = await settings.getAll();
+      const name = site["site.name"];
+      const what =
+        kind === "registration" ? `registration${meeting ? ` for ${meeting.title}` : ""}` : "membership request";
+      const summary = details(fields, [
+        ["Sent from", context.page_path ?? "(the API)"],
+        ["Received", now],
+      ]);
+      const queued = [];
+      if (site["site.email"]) {
+        queued.push({
+          join_request_id: id,
+          purpose: "notification",
+          to_address: site["site.email"],
+          reply_to: fields.email,
+          subject: `New ${what}: ${fields.company_name}`,
+          body_text: `A new ${what} arrived on the website.\n\n${summary}\n\nSee all requests in the admin area under Requests.`,
+        });
+      }
+      const greeting = `Dear ${fields.representative_name},`;
+      const body_text =
+        kind === "registration"
+          ? `${greeting}\n\nThank you for registering${meeting ? ` for ${meeting.title}` : ""}. These are the registration details we received:\n\n${details(fields, [])}\n\nThe secretariat will confirm your registration within 48 hours. If anything above is wrong, reply to this e-mail.\n\nKind regards,\n${name}`
+          : `${greeting}\n\nThank you for your interest in ${name}. Your message was sent successfully and we will get in touch with you soon.\n\nWhat you sent us:\n\n${details(fields, [])}\n\nKind regards,\n${name}`;
+      queued.push({
+        join_request_id: id,
+        purpose: "acknowledgement",
+        to_address: fields.email,
+        reply_to: site["site.email"] || null,
+        subject:
+          kind === "registration"
+            ? `Your registration${meeting ? `: ${meeting.title}` : ""}`
+            : `Thank you for contacting ${name}`,
+        body_text,
+      });
+      await mail.queue(queued);
+      // Sent in the background: the visitor's answer never waits on the mail server.
+      void mail.deliverDue().catch(() => {});
+      return { stored: true, id };
+    },
+
+    async list(raw: unknown) {
+      const query = joinListSchema.parse(raw ?? {});
+      const [rows, total] = await Promise.all([
+        repository.list(query, (query.page - 1) * PER_PAGE, PER_PAGE),
+        repository.count(query),
+      ]);
+      const mails = await mail.forJoinRequests(rows.map((r) => r.id));
+      return {
+        data: rows.map((row) => ({ ...row, mails: mails.filter((m) => m.join_request_id === row.id) })),
+        current_page: query.page,
+        per_page: PER_PAGE,
+        total,
+        last_page: Math.max(1, Math.ceil(total / PER_PAGE)),
+        query,
+      };
+    },
+
+    /** Every request matching the filter, for the CSV export. */
+    async exportRows(raw: unknown) {
+      const query = joinListSchema.parse(raw ?? {});
+      return repository.list(query, 0, 100_000);
+    },
+
+    async setHandled(id: number, handled: boolean): Promise<void> {
+      if (!(await repository.setHandled(id, handled ? clock().toISOString() : null))) {
+        throw new AppError("not_found", "Request not found.");
+      }
+    },
+
+    async remove(id: number): Promise<void> {
+      if (!(await repository.remove(id))) throw new AppError("not_found", "Request not found.");
+    },
+  };
+}
+export type JoinService = ReturnType<typeof createJoinService>;
+export type JoinListPage = Awaited<ReturnType<JoinService["list"]>>;
+export type { JoinListQuery };

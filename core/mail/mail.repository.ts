@@ -1,0 +1,91 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/types";
+
+export type NewMail = {
+  join_request_id: number | null;
+  purpose: string;
+  to_address: string;
+  reply_to: string | null;
+  subject: string;
+  body_text: string;
+};
+
+export function createMailRepository(db: Kysely<Database>) {
+  return {
+    async enqueue(mails: NewMail[], now: string) {
+      if (mails.length === 0) return;
+      await db
+        .insertInto("mail_queue")
+        .values(
+          mails.map((m) => ({ ...m, status: "pending" as const, attempts: 0, next_attempt_at: now, created_at: now })),
+        )
+        .execute();
+    },
+    /** Mails due now, oldest first: pending ones, and ones whose sender died mid-send. */
+    async due(now: string, limit: number) {
+      return db
+        .selectFrom("mail_queue")
+        .selectAll()
+        .where((eb) =>
+          eb.or([
+            eb.and([eb("status", "=", "pending"), eb("next_attempt_at", "<=", now)]),
+            eb.and([eb("status", "=", "sending"), eb("locked_until", "<", now)]),
+          ]),
+        )
+        .orderBy("next_attempt_at")
+        .orderBy("id")
+        .limit(limit)
+        .execute();
+    },
+    /** Takes a mail for sending; false when another process took it first. */
+    async claim(id: number, status: "pending" | "sending", lockedUntil: string): Promise<boolean> {
+      const result = await db
+        .updateTable("mail_queue")
+        .set({ status: "sending", locked_until: lockedUntil })
+        .where("id", "=", id)
+        .where("status", "=", status)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async markSent(id: number, attempts: number, now: string) {
+      await db
+        .updateTable("mail_queue")
+        .set({ status: "sent", attempts, sent_at: now, locked_until: null, last_error: null })
+        .where("id", "=", id)
+        .execute();
+    },
+    async markFailed(id: number, attempts: number, error: string, nextAttemptAt: string | null) {
+      await db
+        .updateTable("mail_queue")
+        .set({
+          status: nextAttemptAt ? "pending" : "failed",
+          attempts,
+          last_error: error.slice(0, 500),
+          next_attempt_at: nextAttemptAt ?? undefined,
+          locked_until: null,
+        })
+        .where("id", "=", id)
+        .execute();
+    },
+    async forJoinRequests(ids: number[]) {
+      if (ids.length === 0) return [];
+      return db
+        .selectFrom("mail_queue")
+        .select(["id", "join_request_id", "purpose", "to_address", "status", "attempts", "last_error", "sent_at"])
+        .where("join_request_id", "in", ids)
+        .orderBy("id")
+        .execute();
+    },
+    /** Sends a failed mail again from scratch. */
+    async requeue(id: number, now: string): Promise<boolean> {
+      const result = await db
+        .updateTable("mail_queue")
+        .set({ status: "pending", attempts: 0, next_attempt_at: now, last_error: null, locked_until: null })
+        .where("id", "=", id)
+        .where("status", "=", "failed")
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+  };
+}
+export type MailRepository = ReturnType<typeof createMailRepository>;

@@ -1,0 +1,93 @@
+import { addSeconds, type Clock } from "../../lib/clock";
+import { AppError } from "../../lib/errors";
+import type { MailTransport } from "../../lib/mail";
+import type { MailRepository, NewMail } from "./mail.repository";
+
+/** Waits before each retry: 1 min, 5 min, 30 min, 2 h, 12 h; then the mail is marked failed. */
+export const RETRY_DELAYS_SECONDS = [60, 300, 1800, 7200, 43200];
+const SEND_LOCK_SECONDS = 120;
+const BATCH = 20;
+
+export type MailStatus = Awaited<ReturnType<MailRepository["forJoinRequests"]>>[number];
+
+/**
+ * The outgoing mail queue. `queue` stores and returns at once; `deliverDue`
+ * sends what is due (called right after queueing, without waiting, and by a
+ * timer in the server), so nobody's answer waits on the mail server.
+ */
+export function createMailService(deps: {
+  repository: MailRepository;
+  transport: MailTransport;
+  clock: Clock;
+  onError?: (error: unknown, mailId: number) => void;
+}) {
+  const { repository, transport, clock } = deps;
+  let running: Promise<number> | null = null;
+  let following: Promise<number> | null = null;
+
+  async function deliverOnce(): Promise<number> {
+    let sent = 0;
+    const now = clock();
+    for (const mail of await repository.due(now.toISOString(), BATCH)) {
+      const claimed = await repository.claim(
+        mail.id,
+        mail.status === "sending" ? "sending" : "pending",
+        addSeconds(clock(), SEND_LOCK_SECONDS).toISOString(),
+      );
+      if (!claimed) continue;
+      const attempts = mail.attempts + 1;
+      try {
+        await transport.send({
+          to: mail.to_address,
+          subject: mail.subject,
+          text: mail.body_text,
+          replyTo: mail.reply_to,
+        });
+        await repository.markSent(mail.id, attempts, clock().toISOString());
+        sent += 1;
+      } catch (error) {
+        const delay = RETRY_DELAYS_SECONDS[attempts - 1];
+        const next = delay === undefined ? null : addSeconds(clock(), delay).toISOString();
+        await repository.markFailed(mail.id, attempts, error instanceof Error ? error.message : String(error), next);
+        deps.onError?.(error, mail.id);
+      }
+    }
+    return sent;
+  }
+
+  function deliverDue(): Promise<number> {
+    if (!running) {
+      running = deliverOnce().finally(() => {
+        running = null;
+      });
+      return running;
+    }
+    following ??= running
+      .catch(() => 0)
+      .then(() => {
+        following = null;
+        return deliverDue();
+      });
+    return following;
+  }
+
+  return {
+    async queue(mails: NewMail[]): Promise<void> {
+      await repository.enqueue(mails, clock().toISOString());
+    },
+    /**
+     * Sends every mail that is due. One run at a time: a call during a run gets
+     * the run after it (which sees mail queued meanwhile); calls during that
+     * wait share it. Answers how many were sent.
+     */
+    deliverDue,
+    forJoinRequests: (ids: number[]) => repository.forJoinRequests(ids),
+    async resend(id: number): Promise<void> {
+      if (!(await repository.requeue(id, clock().toISOString()))) {
+        throw new AppError("not_found", "There is no failed mail with this id.");
+      }
+    },
+    describeTransport: () => transport.describe,
+  };
+}
+export type MailService = ReturnType<typeof createMailService>;

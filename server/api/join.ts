@@ -1,0 +1,68 @@
+import { type Context, Hono } from "hono";
+import { toCsv } from "../../lib/csv";
+import { AppError } from "../../lib/errors";
+import type { AppEnv, Runtime } from "../env";
+import { access, ok, readBody } from "./http";
+
+function idOf(c: Context<AppEnv>): number {
+  const id = Number(c.req.param("id"));
+  if (!Number.isSafeInteger(id) || id < 1) throw new AppError("not_found", "Request not found.");
+  return id;
+}
+
+/** SPEC §7 '/api/join' and the admin's inbox of join and registration requests. */
+export function joinRoutes({ services, logger }: Runtime) {
+  const api = new Hono<AppEnv>();
+
+  api.post("/join", access.public, async (c) => {
+    const outcome = await services.join.submit(await readBody(c), { ip: c.var.clientIp });
+    // A bot is answered like a person, so that it learns nothing from the answer.
+    if (!outcome.stored) logger.info({ ip: c.var.clientIp, reason: outcome.reason }, "join request dropped as spam");
+    return ok(c);
+  });
+
+  api.get("/dashboard/join-requests", access.admin, async (c) => ok(c, await services.join.list(c.req.query())));
+
+  api.get("/dashboard/join-requests/export", access.admin, async (c) => {
+    const rows = await services.join.exportRows(c.req.query());
+    const csv = toCsv(
+      ["Received", "Kind", "Meeting", "Company", "Representative", "E-mail", "Phone", "Page", "Handled"],
+      rows.map((r) => [
+        r.created_at,
+        r.kind,
+        r.meeting_title,
+        r.company_name,
+        r.representative_name,
+        r.email,
+        r.phone_number,
+        r.page_path,
+        r.handled_at ?? "",
+      ]),
+    );
+    return c.body(csv, 200, {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": 'attachment; filename="join-requests.csv"',
+      "Cache-Control": "no-store",
+    });
+  });
+
+  api.patch("/dashboard/join-requests/:id", access.admin, async (c) => {
+    const body = await readBody(c);
+    const handled = body.handled === true || body.handled === "true" || body.handled === "1" || body.handled === 1;
+    await services.join.setHandled(idOf(c), handled);
+    return ok(c);
+  });
+
+  api.delete("/dashboard/join-requests/:id", access.admin, async (c) => {
+    await services.join.remove(idOf(c));
+    return ok(c);
+  });
+
+  api.post("/dashboard/mail/:id/resend", access.admin, async (c) => {
+    await services.mail.resend(idOf(c));
+    void services.mail.deliverDue().catch(() => {});
+    return ok(c);
+  });
+
+  return api;
+}

@@ -1,0 +1,268 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { MIN_FILL_MS } from "../../core/join/join.service";
+import { RETRY_DELAYS_SECONDS } from "../../core/mail/mail.service";
+import { call, createTestContext, type TestContext } from "../support/app";
+import { signIn } from "../support/factories";
+import { type ReceivedMail, startSmtpServer } from "../support/smtp";
+
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let t: TestContext;
+let now = new Date("2026-11-20T10:00:00Z");
+const clock = () => now;
+
+const VALID = {
+  company_name: "Nordic Bridge Systems AS",
+  representative_name: "Ingrid Solberg",
+  email: "ingrid@nordicbridge.example",
+  phone_number: "+47 22 33 44 55",
+};
+
+/** The body text of a received mail, with quoted-printable soft line breaks undone. */
+const textOf = (mail: ReceivedMail) => mail.raw.replace(/=\r?\n/g, "").replace(/\r\n/g, "\n");
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  t = await createTestContext({ SMTP_URL: smtp.url, JOIN_RATE_LIMIT: "5" }, { clock });
+  await t.runtime.services.settings.set({ "site.email": "secretariat@masthead.test" });
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+beforeEach(async () => {
+  now = new Date(now.getTime() + 2 * 3600_000); // a fresh rate-limit window for every test
+  smtp.received.length = 0;
+  smtp.setRefusing(false);
+  await t.database.db.deleteFrom("join_requests").execute();
+});
+
+const requests = () => t.database.db.selectFrom("join_requests").selectAll().orderBy("id").execute();
+const mails = () => t.database.db.selectFrom("mail_queue").selectAll().orderBy("id").execute();
+
+describe("POST /api/join", () => {
+  it("accepts exactly the spec's four fields as JSON, stores the request and mails the secretariat and the sender", async () => {
+    const res = await call(t.app, "POST", "/api/join", { json: VALID, headers: { "x-forwarded-for": "1.2.3.4" } });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ status: "success" });
+    const [stored] = await requests();
+    expect(stored).toMatchObject({ kind: "join", ...VALID, page_path: null, meeting_id: null, handled_at: null });
+
+    await t.runtime.services.mail.deliverDue();
+    expect(smtp.received.map((m) => m.to[0]).sort()).toEqual([
+      "ingrid@nordicbridge.example",
+      "secretariat@masthead.test",
+    ]);
+    const notification = smtp.received.find((m) => m.to[0] === "secretariat@masthead.test") as ReceivedMail;
+    expect(textOf(notification)).toContain("Subject: New membership request: Nordic Bridge Systems AS");
+    expect(textOf(notification)).toContain("Reply-To: ingrid@nordicbridge.example");
+    expect(textOf(notification)).toContain("Phone: +47 22 33 44 55");
+    const acknowledgement = smtp.received.find((m) => m.to[0] === VALID.email) as ReceivedMail;
+    expect(textOf(acknowledgement)).toContain("Dear Ingrid Solberg,");
+    expect(textOf(acknowledgement)).toContain("we will get in touch with you soon");
+    expect((await mails()).every((m) => m.status === "sent" && m.attempts === 1)).toBe(true);
+  });
+
+  it("accepts multipart from the web form and stores a registration from a conference page", async () => {
+    const res = await call(t.app, "POST", "/api/join", {
+      form: { ...VALID, page_path: "/conference", started_at: String(now.getTime() - 20_000), website: "" },
+      multipart: true,
+    });
+    expect(res.status).toBe(200);
+    expect((await requests())[0]).toMatchObject({ kind: "registration", page_path: "/conference" });
+    await t.runtime.services.mail.deliverDue();
+    const acknowledgement = smtp.received.find((m) => m.to[0] === VALID.email) as ReceivedMail;
+    expect(textOf(acknowledgement)).toContain("Thank you for registering");
+    expect(textOf(acknowledgement)).toContain("within 48 hours");
+  });
+
+  it("answers 422 with the spec's messages, field by field", async () => {
+    const empty = await call(t.app, "POST", "/api/join", { json: {} });
+    expect(empty.status).toBe(422);
+    expect(empty.json?.errors).toEqual({
+      company_name: ["Company Name is required."],
+      representative_name: ["Representative name is required."],
+      email: ["Email is required."],
+      phone_number: ["Phone number is required."],
+    });
+    const blank = await call(t.app, "POST", "/api/join", {
+      json: { company_name: "  ", representative_name: "\t", email: " ", phone_number: " " },
+    });
+    expect(Object.values(blank.json?.errors as Record<string, string[]>).map((e) => e.length)).toEqual([1, 1, 1, 1]);
+    const wrong = await call(t.app, "POST", "/api/join", {
+      json: { ...VALID, email: "ingrid@", phone_number: "12-34 56" },
+    });
+    expect(wrong.json?.errors).toEqual({
+      email: ["Email is not valid."],
+      phone_number: ["Phone format is incorrect."],
+    });
+    for (const phone of ["+47 22 33 44 55", "0047-22334455", "+4722334455123"]) {
+      const res = await call(t.app, "POST", "/api/join", { json: { ...VALID, phone_number: phone } });
+      expect(res.status, phone).toBe(200);
+    }
+    for (const phone of ["(47) 22334455", "1234567", "+1234567890123456", "22.33.44.55"]) {
+      const res = await call(t.app, "POST", "/api/join", { json: { ...VALID, phone_number: phone } });
+      expect(res.status, phone).toBe(422);
+    }
+    const file = await call(t.app, "POST", "/api/join", {
+      form: { ...VALID, company_name: new Blob(["x"]) },
+      multipart: true,
+    });
+    expect(file.status).toBe(422);
+    expect(await requests()).toHaveLength(3);
+  });
+
+  it("drops what the honeypot or the fill time catches, answering as if stored", async () => {
+    const honeypot = await call(t.app, "POST", "/api/join", { json: { ...VALID, website: "http://spam.example" } });
+    const hasty = await call(t.app, "POST", "/api/join", {
+      json: { ...VALID, started_at: now.getTime() - (MIN_FILL_MS - 500) },
+    });
+    expect(honeypot.json).toEqual({ status: "success" });
+    expect(hasty.json).toEqual({ status: "success" });
+    expect(await requests()).toHaveLength(0);
+    expect(await mails()).toHaveLength(0);
+  });
+
+  it("limits requests per IP address with 429 and Retry-After, other addresses unaffected", async () => {
+    const from = (ip: string) => ({ json: VALID, headers: { "x-forwarded-for": ip } });
+    // TRUST_PROXY is off in tests: every request comes from the same socket address.
+    for (let i = 0; i < 5; i += 1) expect((await call(t.app, "POST", "/api/join", from("9.9.9.9"))).status).toBe(200);
+    const limited = await call(t.app, "POST", "/api/join", from("9.9.9.9"));
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await requests()).toHaveLength(5);
+  });
+
+  it("keeps the request when the mail server refuses, retries with backoff, and sends once it accepts", async () => {
+    smtp.setRefusing(true);
+    const res = await call(t.app, "POST", "/api/join", { json: VALID });
+    expect(res.status).toBe(200);
+    await t.runtime.services.mail.deliverDue();
+    expect(await requests()).toHaveLength(1);
+    let queued = await mails();
+    expect(queued.map((m) => [m.status, m.attempts])).toEqual([
+      ["pending", 1],
+      ["pending", 1],
+    ]);
+    expect(queued[0].last_error).toContain("Mailbox unavailable");
+
+    smtp.setRefusing(false);
+    await t.runtime.services.mail.deliverDue();
+    expect(smtp.received).toHaveLength(0); // not due yet
+    now = new Date(now.getTime() + RETRY_DELAYS_SECONDS[0] * 1000);
+    await t.runtime.services.mail.deliverDue();
+    expect(smtp.received).toHaveLength(2);
+    queued = await mails();
+    expect(queued.map((m) => [m.status, m.attempts])).toEqual([
+      ["sent", 2],
+      ["sent", 2],
+    ]);
+  });
+
+  it("gives up after the last retry, shows it in the inbox, and an admin can resend", async () => {
+    smtp.setRefusing(true);
+    await call(t.app, "POST", "/api/join", { json: VALID });
+    for (const delay of [0, ...RETRY_DELAYS_SECONDS]) {
+      now = new Date(now.getTime() + delay * 1000);
+      await t.runtime.services.mail.deliverDue();
+    }
+    const admin = await signIn(t.runtime.services, "admin");
+    const inbox = await call(t.app, "GET", "/api/dashboard/join-requests", { token: admin.token });
+    const [row] = (inbox.json as { data: { mails: { id: number; status: string; attempts: number }[] }[] }).data;
+    expect(row.mails.map((m) => [m.status, m.attempts])).toEqual([
+      ["failed", 6],
+      ["failed", 6],
+    ]);
+    smtp.setRefusing(false);
+    const resent = await call(t.app, "POST", `/api/dashboard/mail/${row.mails[0].id}/resend`, { token: admin.token });
+    expect(resent.status).toBe(200);
+    await t.runtime.services.mail.deliverDue();
+    expect(smtp.received).toHaveLength(1);
+    const again = await call(t.app, "POST", `/api/dashboard/mail/${row.mails[0].id}/resend`, { token: admin.token });
+    expect(again.status).toBe(404);
+  });
+
+  it("keeps only a local page path", async () => {
+    for (const page_path of ["//evil.example/conference", "https://evil.example/", "javascript:alert(1)"]) {
+      await call(t.app, "POST", "/api/join", { json: { ...VALID, page_path } });
+    }
+    expect((await requests()).map((r) => [r.page_path, r.kind])).toEqual([
+      [null, "join"],
+      [null, "join"],
+      [null, "join"],
+    ]);
+  });
+});
+
+describe("without SMTP_URL", () => {
+  it("writes each mail as an .eml file under the outbox", async () => {
+    const local = await createTestContext({}, { database: t.database });
+    try {
+      await local.runtime.services.settings.set({ "site.email": "secretariat@masthead.test" });
+      expect((await call(local.app, "POST", "/api/join", { json: VALID })).status).toBe(200);
+      await local.runtime.services.mail.deliverDue();
+      const outbox = local.runtime.config.outboxDir;
+      const files = fs.readdirSync(outbox).filter((f) => f.endsWith(".eml"));
+      expect(files).toHaveLength(2);
+      const texts = files.map((f) => fs.readFileSync(path.join(outbox, f), "utf8"));
+      expect(texts.some((text) => text.includes("To: secretariat@masthead.test"))).toBe(true);
+    } finally {
+      await local.close();
+    }
+  });
+});
+
+describe("the admin's inbox", () => {
+  it("lists newest first, filters by kind, status and search, marks handled, deletes, exports safe CSV", async () => {
+    const admin = await signIn(t.runtime.services, "admin");
+    const send = async (fields: Partial<typeof VALID>, page_path?: string) => {
+      now = new Date(now.getTime() + 60_000);
+      await call(t.app, "POST", "/api/join", { json: { ...VALID, ...fields, page_path } });
+    };
+    await send({ company_name: "Alpha Marine" });
+    await send({ company_name: '=HYPERLINK("http://evil.example","x")' }, "/conference");
+    await send({ company_name: "Gamma Radio" });
+
+    const list = async (query = "") =>
+      (
+        (await call(t.app, "GET", `/api/dashboard/join-requests${query}`, { token: admin.token })).json as {
+          data: { id: number; company_name: string }[];
+          total: number;
+        }
+      ).data;
+    expect((await list()).map((r) => r.company_name)).toEqual([
+      "Gamma Radio",
+      '=HYPERLINK("http://evil.example","x")',
+      "Alpha Marine",
+    ]);
+    expect((await list("?kind=registration")).map((r) => r.company_name)).toHaveLength(1);
+    expect((await list("?search=ALPHA")).map((r) => r.company_name)).toEqual(["Alpha Marine"]);
+    expect(await list("?search=%25")).toHaveLength(0);
+
+    const gamma = (await list())[0];
+    await call(t.app, "PATCH", `/api/dashboard/join-requests/${gamma.id}`, {
+      token: admin.token,
+      json: { handled: true },
+    });
+    expect((await list("?status=open")).map((r) => r.company_name)).not.toContain("Gamma Radio");
+    expect((await list("?status=handled")).map((r) => r.company_name)).toEqual(["Gamma Radio"]);
+
+    const csv = await call(t.app, "GET", "/api/dashboard/join-requests/export", { token: admin.token });
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    expect(csv.text).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+    expect(csv.text).toContain(`"'+47 22 33 44 55"`);
+    expect(csv.text.split("\r\n").filter(Boolean)).toHaveLength(4);
+
+    const removed = await call(t.app, "DELETE", `/api/dashboard/join-requests/${gamma.id}`, { token: admin.token });
+    expect(removed.status).toBe(200);
+    expect(
+      (await call(t.app, "DELETE", `/api/dashboard/join-requests/${gamma.id}`, { token: admin.token })).status,
+    ).toBe(404);
+    expect(await list()).toHaveLength(2);
+
+    const member = await signIn(t.runtime.services, "member");
+    expect((await call(t.app, "GET", "/api/dashboard/join-requests", { token: member.token })).status).toBe(403);
+    expect((await call(t.app, "GET", "/api/dashboard/join-requests/export")).status).toBe(401);
+  });
+});
