@@ -20,7 +20,8 @@ import { useNonce } from "./lib/nonce";
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, auth, origin } = getRequestContext(context);
   const settings = await services.settings.getAll();
-  return { settings, user: auth?.user ?? null, origin };
+  // renderedAt: when the page was made, for the join form's fill-time check without JavaScript.
+  return { settings, user: auth?.user ?? null, origin, renderedAt: Date.now() };
 }
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];

@@ -15,6 +15,8 @@ export default [
     route("post/:slug", "routes/news/post.tsx"),
     route("members-list", "routes/public/members-list.tsx"),
     route("members-join", "routes/public/members-join.tsx"),
+    route("join", "routes/public/join.tsx"),
+    route("join/thank-you", "routes/public/join-thanks.tsx"),
     // One shared screen for the about, services, tributes and privacy pages (content from the CMS).
     ...CMS_GROUPS.flatMap((group) =>
       group.pages.map((page) => route(slug(page.to), "routes/public/cms-page.tsx", { id: `cms-${slug(page.to)}` })),

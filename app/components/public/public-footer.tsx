@@ -1,10 +1,12 @@
 import { Mail, Phone } from "lucide-react";
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import type { PublicUser } from "../../../core/accounts/accounts.schema";
+import { requestKindOf } from "../../../core/join/join.schema";
 import type { SiteSettings } from "../../../core/settings/settings.service";
 import { ABOUT_PAGES, MEETINGS_PAGES, SERVICES_PAGES } from "../../lib/site-map";
 import { Logo } from "../logo";
 import { UserMenu } from "../user-menu";
+import { JoinForm } from "./join-form";
 import { PrivacyDialog } from "./privacy-dialog";
 import { SocialIcons } from "./social-icons";
 
@@ -28,28 +30,40 @@ function Column({ title, links }: { title: string; links: { label: string; to: s
 }
 
 /** SPEC §1, §2 'Public layout': the footer with the contact form block, navigation and contact data. */
-export function PublicFooter({ settings, user }: { settings: SiteSettings; user: PublicUser | null }) {
+export function PublicFooter({
+  settings,
+  user,
+  renderedAt,
+}: {
+  settings: SiteSettings;
+  user: PublicUser | null;
+  renderedAt: number;
+}) {
+  const { pathname } = useLocation();
+  const registration = requestKindOf(pathname) === "registration";
   const email = settings["site.email"];
   const phone = settings["site.phone"];
   return (
     <footer>
       <section id="contact-us" aria-labelledby="contact-us-title" className="scroll-mt-32 bg-navy-50">
-        <div className="mx-auto grid max-w-7xl gap-8 px-4 py-14 sm:px-6 md:grid-cols-2 md:items-center">
+        <div className="mx-auto grid max-w-7xl gap-8 px-4 py-14 sm:px-6 lg:grid-cols-2 lg:items-center">
           <div>
             <p className="text-sm font-semibold tracking-widest text-sea-600 uppercase">Membership</p>
             <h2 id="contact-us-title" className="mt-2 font-display text-3xl font-bold text-navy-900 sm:text-4xl">
               Join the community
             </h2>
             <p className="mt-4 max-w-xl text-slate-700">
-              Manufacturers, service companies and integrators of marine radio and electronics work together in the
-              association on standards, safety and the future of digital navigation.
+              {registration
+                ? "Register for this meeting with your company's details. You will receive the registration details by e-mail, and the secretariat confirms every registration within 48 hours."
+                : "Manufacturers, service companies and integrators of marine radio and electronics work together in the association on standards, safety and the future of digital navigation. Tell us about your company and we will get in touch."}
             </p>
           </div>
-          <div data-slot="contact-form" className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
-            <p className="text-slate-700">Tell us about your company and we will get in touch.</p>
-            <Link to="/members-join" className="btn-primary mt-4">
-              Become a member
-            </Link>
+          <div className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+            {pathname === "/join" ? (
+              <p className="text-slate-700">The form is above.</p>
+            ) : (
+              <JoinForm user={user} startedAt={renderedAt} />
+            )}
           </div>
         </div>
       </section>

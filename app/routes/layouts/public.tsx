@@ -24,7 +24,7 @@ export default function PublicLayout() {
       <main id="main" className="flex-1">
         <Outlet />
       </main>
-      <PublicFooter settings={settings} user={user} />
+      <PublicFooter settings={settings} user={user} renderedAt={root?.renderedAt ?? 0} />
       <ScrollToTop />
     </div>
   );

@@ -1,0 +1,221 @@
+import { X } from "lucide-react";
+import { Dialog } from "radix-ui";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useLocation } from "react-router";
+import type { PublicUser } from "../../../core/accounts/accounts.schema";
+import { JOIN_FIELDS, JOIN_SUMMARY, type JoinFields, joinSchema, thanksFor } from "../../../core/join/join.schema";
+import { validate } from "../../../lib/validation";
+import { TextField } from "../ui/text-field";
+
+type Field = (typeof JOIN_FIELDS)[number];
+type Values = Record<Field, string>;
+const EMPTY: Values = { company_name: "", representative_name: "", email: "", phone_number: "" };
+
+const LABELS: Record<Field, { label: string; type: string; autoComplete: string; inputMode?: "email" | "tel" }> = {
+  company_name: { label: "Company Name", type: "text", autoComplete: "organization" },
+  representative_name: { label: "Representative name", type: "text", autoComplete: "name" },
+  email: { label: "Email", type: "email", autoComplete: "email", inputMode: "email" },
+  phone_number: { label: "Phone number", type: "tel", autoComplete: "tel", inputMode: "tel" },
+};
+
+/** SPEC §3 'Join request': the fields that match the signed-in user's record start filled in. */
+export function prefillFrom(user: PublicUser | null): Values {
+  if (!user) return EMPTY;
+  return {
+    company_name: "",
+    representative_name: [user.first_name, user.last_name].filter(Boolean).join(" "),
+    email: user.email,
+    phone_number: user.phone_number ?? "",
+  };
+}
+
+function errorsOf(values: Values): Partial<Record<Field, string>> {
+  const result = validate(joinSchema, values);
+  if (result.success) return {};
+  return Object.fromEntries(Object.entries(result.errors).map(([field, messages]) => [field, messages[0]]));
+}
+
+/** Sends the request; the visitor has already been thanked (SPEC §4), so a failure is only logged. */
+async function send(values: JoinFields, extra: Record<string, string>) {
+  const body = new FormData();
+  for (const [name, value] of Object.entries({ ...values, ...extra })) body.append(name, value);
+  try {
+    const response = await fetch("/api/join", { method: "POST", body, headers: { Accept: "application/json" } });
+    if (!response.ok) console.error("Join request not accepted", response.status, await response.text());
+  } catch (error) {
+    console.error("Join request failed", error);
+  }
+}
+
+/**
+ * SPEC §4 'Contact form', §5 'Join / registration form': errors appear after a
+ * submit attempt and then follow the typing; a valid submit opens the confirm
+ * modal, clears the fields and sends in the background. Without JavaScript
+ * it is a plain POST to /join (server-rendered errors, then a thank-you page).
+ */
+export function JoinForm({
+  user,
+  idPrefix = "join",
+  initialValues,
+  serverErrors,
+  startedAt,
+}: {
+  user: PublicUser | null;
+  idPrefix?: string;
+  initialValues?: Partial<Values>;
+  serverErrors?: Partial<Record<Field, string>>;
+  /** When the form was rendered (server time): the fill-time check of the no-JavaScript path. */
+  startedAt: number;
+}) {
+  const location = useLocation();
+  const [values, setValues] = useState<Values>({ ...prefillFrom(user), ...initialValues });
+  const [attempted, setAttempted] = useState(Boolean(serverErrors && Object.keys(serverErrors).length > 0));
+  const [hydrated, setHydrated] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [thanked, setThanked] = useState(false);
+  const shownAt = useRef(startedAt);
+  const honeypot = useRef<HTMLInputElement>(null);
+  const inputs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
+
+  useEffect(() => {
+    setHydrated(true);
+    shownAt.current = Date.now();
+  }, []);
+  // A new page (or a sign-in) brings its own pre-filled values.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the user changes
+  useEffect(() => setValues((current) => ({ ...prefillFrom(user), ...current })), [user?.id]);
+
+  const errors = hydrated ? (attempted ? errorsOf(values) : {}) : (serverErrors ?? {});
+  const hasErrors = Object.keys(errors).length > 0;
+  const summaryId = `${idPrefix}-summary`;
+  const pagePath = location.pathname;
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const trimmed = Object.fromEntries(JOIN_FIELDS.map((f) => [f, values[f].trim()])) as Values;
+    setValues(trimmed);
+    setAttempted(true);
+    const found = errorsOf(trimmed);
+    const first = JOIN_FIELDS.find((f) => found[f]);
+    if (first) {
+      inputs.current[first]?.focus();
+      return;
+    }
+    setThanked(true);
+    setAttempted(false);
+    setValues(EMPTY);
+    setSending(true);
+    await send(trimmed, {
+      page_path: pagePath,
+      started_at: String(shownAt.current),
+      website: honeypot.current?.value ?? "",
+    });
+    setSending(false);
+  }
+
+  return (
+    <>
+      <form
+        method="post"
+        action="/join"
+        noValidate
+        onSubmit={onSubmit}
+        aria-describedby={hasErrors ? summaryId : undefined}
+        className="space-y-4"
+      >
+        <input type="hidden" name="page_path" value={pagePath} />
+        <input type="hidden" name="started_at" value={String(startedAt)} />
+        {/* Hidden from people and from assistive technology; bots that fill every field give themselves away. */}
+        <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+          <label htmlFor={`${idPrefix}-website`}>Leave this field empty</label>
+          <input
+            ref={honeypot}
+            id={`${idPrefix}-website`}
+            name="website"
+            type="text"
+            tabIndex={-1}
+            autoComplete="off"
+          />
+        </div>
+        {hasErrors ? (
+          <p
+            id={summaryId}
+            role="alert"
+            className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
+          >
+            {JOIN_SUMMARY}
+          </p>
+        ) : null}
+        <div className="grid gap-4 sm:grid-cols-2">
+          {JOIN_FIELDS.map((field) => (
+            <TextField
+              key={field}
+              inputRef={(element) => {
+                inputs.current[field] = element;
+              }}
+              id={`${idPrefix}-${field}`}
+              name={field}
+              label={LABELS[field].label}
+              type={LABELS[field].type}
+              autoComplete={LABELS[field].autoComplete}
+              inputMode={LABELS[field].inputMode}
+              value={values[field]}
+              // SPEC §5: text is trimmed as typed.
+              onChange={(e) => {
+                const value = e.target.value.trimStart();
+                setValues((v) => ({ ...v, [field]: value }));
+              }}
+              onBlur={(e) => {
+                const value = e.target.value.trim();
+                setValues((v) => ({ ...v, [field]: value }));
+              }}
+              error={errors[field]}
+            />
+          ))}
+        </div>
+        <button type="submit" className="btn-primary w-full sm:w-auto" disabled={sending} aria-busy={sending}>
+          {sending ? "Sending…" : "Send"}
+        </button>
+      </form>
+      <ThanksDialog open={thanked} onOpenChange={setThanked} text={thanksFor(pagePath)} />
+    </>
+  );
+}
+
+/** SPEC §2 'Modals': the confirm modal, titled Thank you!; closes with its close icon or on route change. */
+export function ThanksDialog({
+  open,
+  onOpenChange,
+  text,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  text: string;
+}) {
+  const location = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: closing is the reaction to a new location
+  useEffect(() => onOpenChange(false), [location.key]);
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-navy-950/60" />
+        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 flex min-h-[348px] w-[90%] max-w-[450px] -translate-x-1/2 -translate-y-1/2 flex-col items-center justify-center rounded-xl bg-white p-8 text-center shadow-2xl">
+          <Dialog.Close
+            aria-label="Close"
+            className="absolute top-3 right-3 rounded-full p-2 text-slate-500 hover:bg-slate-100 hover:text-navy-900"
+          >
+            <X className="h-5 w-5" aria-hidden="true" />
+          </Dialog.Close>
+          <span
+            aria-hidden="true"
+            className="flex h-16 w-16 items-center justify-center rounded-full bg-sea-600/10 text-3xl text-sea-600"
+          >
+            ✓
+          </span>
+          <Dialog.Title className="mt-5 font-display text-3xl font-bold text-navy-900">Thank you!</Dialog.Title>
+          <Dialog.Description className="mt-3 text-slate-700">{text}</Dialog.Description>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,36 @@
+import { CheckCircle2 } from "lucide-react";
+import { Link } from "react-router";
+import { thanksFor } from "../../../core/join/join.schema";
+import { PageHero } from "../../components/public/page-hero";
+import type { Route } from "./+types/join-thanks";
+
+/** The thank-you page of the join form without JavaScript; the text follows the page it was sent from. */
+export function loader({ url }: Route.LoaderArgs) {
+  const from = url.searchParams.get("from") ?? "/";
+  const back = /^\/(?!\/)[^\s\\]*$/.test(from) ? from : "/";
+  return { back, text: thanksFor(back) };
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Thank you! · Masthead" },
+  { name: "robots", content: "noindex" },
+];
+
+export default function JoinThanks({ loaderData }: Route.ComponentProps) {
+  return (
+    <div>
+      <PageHero eyebrow="Membership" title="Thank you!" />
+      <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6">
+        <div className="flex gap-4 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+          <CheckCircle2 className="h-8 w-8 shrink-0 text-sea-600" aria-hidden="true" />
+          <div>
+            <p className="text-lg text-slate-700">{loaderData.text}</p>
+            <Link to={loaderData.back} className="btn-outline mt-6">
+              Back to the page
+            </Link>
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}

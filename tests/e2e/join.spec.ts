@@ -1,0 +1,105 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { expect, expectAccessible, MEMBER, signIn, test, waitForHydration } from "./fixtures";
+
+const OUTBOX = path.resolve("tmp/e2e-data/outbox");
+const form = (page: Page) => page.locator("#contact-us form");
+
+function outboxMailsTo(address: string): string[] {
+  if (!fs.existsSync(OUTBOX)) return [];
+  return fs
+    .readdirSync(OUTBOX)
+    .map((file) => fs.readFileSync(path.join(OUTBOX, file), "utf8"))
+    .filter((text) => text.split(/\r?\n/).includes(`To: ${address}`));
+}
+
+test("the footer's join form validates on submit, thanks in a modal, clears itself and mails the sender", async ({
+  page,
+}) => {
+  await page.goto("/history");
+  await waitForHydration(page);
+  const contact = page.getByRole("region", { name: "Join the community" });
+  await expect(contact).toBeVisible();
+
+  // Nothing shows before a submit attempt; then every message of SPEC §5, and focus on the first field.
+  await expect(contact.getByText("Company Name is required.")).toHaveCount(0);
+  await contact.getByRole("button", { name: "Send" }).click();
+  await expect(contact.getByRole("alert")).toHaveText("You have validation errors! Please fix them all");
+  for (const message of [
+    "Company Name is required.",
+    "Representative name is required.",
+    "Email is required.",
+    "Phone number is required.",
+  ]) {
+    await expect(contact.getByText(message)).toBeVisible();
+  }
+  await expect(contact.getByLabel("Company Name")).toBeFocused();
+  await expect(contact.getByLabel("Company Name")).toHaveAttribute("aria-invalid", "true");
+
+  // Errors follow the corrections live.
+  await contact.getByLabel("Company Name").fill("Baltic Radar Works");
+  await expect(contact.getByText("Company Name is required.")).toHaveCount(0);
+  await contact.getByLabel("Email").fill("not-an-address");
+  await expect(contact.getByText("Email is not valid.")).toBeVisible();
+  await contact.getByLabel("Phone number").fill("12 34");
+  await expect(contact.getByText("Phone format is incorrect.")).toBeVisible();
+  await expectAccessible(page);
+
+  const address = `radar-${Date.now()}@balticradar.example`;
+  await contact.getByLabel("Representative name").fill("Tomas Lind");
+  await contact.getByLabel("Email").fill(address);
+  await contact.getByLabel("Phone number").fill("+46 31 123 45 67");
+  await expect(contact.getByRole("alert")).toHaveCount(0);
+  // A person takes a few seconds over four fields; the server drops faster senders as bots.
+  await page.waitForTimeout(3000);
+  await contact.getByRole("button", { name: "Send" }).click();
+
+  const dialog = page.getByRole("dialog", { name: "Thank you!" });
+  await expect(dialog).toContainText("Your message was sent successfully. We'll get in touch with you soon.");
+  await expectAccessible(page);
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(contact.getByLabel("Company Name")).toHaveValue("");
+  await expect(contact.getByLabel("Email")).toHaveValue("");
+
+  // Stored, then acknowledged by mail (written to the outbox on this server).
+  await expect.poll(() => outboxMailsTo(address).length, { timeout: 10_000 }).toBe(1);
+  expect(outboxMailsTo(address)[0]).toContain("Dear Tomas Lind,");
+});
+
+test("a signed-in member finds the fields of their record filled in", async ({ page }) => {
+  await page.goto("/login?redirect=%2Fhistory");
+  await signIn(page, MEMBER);
+  await expect(page).toHaveURL(/\/history$/);
+  const contact = page.getByRole("region", { name: "Join the community" });
+  await expect(contact.getByLabel("Email")).toHaveValue(MEMBER.email);
+  await expect(contact.getByLabel("Representative name")).toHaveValue("Marten Member");
+  await expect(contact.getByLabel("Company Name")).toHaveValue("");
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("errors come back from the server with the values, then a thank-you page", async ({ page }) => {
+    await page.goto("/tributes");
+    await form(page).getByLabel("Company Name").fill("Fjord Electronics");
+    await form(page).getByLabel("Email").fill("bad@");
+    await form(page).getByRole("button", { name: "Send" }).click();
+    await expect(page).toHaveURL(/\/join$/);
+    const again = page.locator("main form");
+    await expect(again.getByRole("alert")).toHaveText("You have validation errors! Please fix them all");
+    await expect(again.getByText("Email is not valid.")).toBeVisible();
+    await expect(again.getByText("Representative name is required.")).toBeVisible();
+    await expect(again.getByLabel("Company Name")).toHaveValue("Fjord Electronics");
+
+    await again.getByLabel("Representative name").fill("Ola Nordmann");
+    await again.getByLabel("Email").fill("ola@fjord.example");
+    await again.getByLabel("Phone number").fill("+47 55 12 34 56");
+    await page.waitForTimeout(3000);
+    await again.getByRole("button", { name: "Send" }).click();
+    await expect(page).toHaveURL(/\/join\/thank-you\?from=%2Fjoin$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Thank you!" })).toBeVisible();
+    await expect(page.getByText("Your message was sent successfully.")).toBeVisible();
+  });
+});
