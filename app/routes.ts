@@ -37,6 +37,7 @@ export default [
     route("manager/pages", "routes/admin/pages.tsx"),
     route("manager/pages/*", "routes/admin/page-edit.tsx"),
     route("manager/settings", "routes/admin/settings.tsx"),
+    route("manager/requests", "routes/admin/requests.tsx"),
     route("manage-news", "routes/admin/news-list.tsx"),
     route("manage-news/new", "routes/admin/news-edit.tsx", { id: "manage-news-new" }),
     route("manage-news/:id/edit", "routes/admin/news-edit.tsx", { id: "manage-news-edit" }),

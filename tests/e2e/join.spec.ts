@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, MEMBER, signIn, test, waitForHydration } from "./fixtures";
+import { ADMIN, expect, expectAccessible, MEMBER, signIn, test, waitForHydration } from "./fixtures";
 
 const OUTBOX = path.resolve("tmp/e2e-data/outbox");
 const form = (page: Page) => page.locator("#contact-us form");
@@ -102,4 +102,34 @@ test.describe("without JavaScript", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Thank you!" })).toBeVisible();
     await expect(page.getByText("Your message was sent successfully.")).toBeVisible();
   });
+});
+
+test("an admin works through the inbox: filter, mark handled, delete after confirming, export CSV", async ({
+  page,
+}) => {
+  await page.goto("/login?redirect=%2Fmanager%2Frequests");
+  await signIn(page, ADMIN);
+  await expect(page.getByRole("heading", { level: 1, name: "Join requests" })).toBeVisible();
+  await expectAccessible(page);
+
+  await page.getByLabel("Kind").selectOption("registration");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/kind=registration/);
+  const items = page.locator("main ul > li");
+  await expect(items.first()).toContainText("Registration");
+  await expect(items.filter({ hasText: "Membership" })).toHaveCount(0);
+
+  const first = items.first();
+  const company = ((await first.locator("p span").first().textContent()) ?? "").trim();
+  await first.getByRole("button", { name: /^Mark handled/ }).click();
+  await expect(page.locator("main ul > li", { hasText: company }).getByText("Handled", { exact: true })).toBeVisible();
+
+  await page.getByRole("button", { name: `Delete the request of ${company}` }).click();
+  await page.getByRole("dialog", { name: "Delete this request?" }).getByRole("button", { name: "Delete" }).click();
+  await expect(page.locator("main ul > li", { hasText: company })).toHaveCount(0);
+
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Export CSV" }).click();
+  const csv = fs.readFileSync((await (await download).path()) as string, "utf8");
+  expect(csv.split("\r\n")[0]).toContain('"Received","Kind","Meeting","Company"');
 });

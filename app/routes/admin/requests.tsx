@@ -1,0 +1,235 @@
+import { CheckCircle2, Download, Mail, RotateCcw, Search, Trash2 } from "lucide-react";
+import { Dialog } from "radix-ui";
+import { useState } from "react";
+import { data, Form, Link, useFetcher } from "react-router";
+import type { MailStatus } from "../../../core/mail/mail.service";
+import { formatDate } from "../../components/news/post-card";
+import { Breadcrumbs } from "../../components/ui/breadcrumbs";
+import { getRequestContext } from "../../context";
+import { readForm } from "../../lib/forms";
+import type { Route } from "./+types/requests";
+
+export const meta: Route.MetaFunction = () => [{ title: "Join requests · Manager" }];
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const { services } = getRequestContext(context);
+  return services.join.list(Object.fromEntries(url.searchParams));
+}
+
+/** Mark handled or open, delete, resend a failed mail: each one form, so all work without JavaScript. */
+export async function action({ context, request }: Route.ActionArgs) {
+  const { services } = getRequestContext(context);
+  const form = await readForm(request);
+  const id = Number(form.id);
+  if (!Number.isSafeInteger(id) || id < 1) throw data("Unknown request.", { status: 400 });
+  if (form.intent === "handled" || form.intent === "open")
+    await services.join.setHandled(id, form.intent === "handled");
+  else if (form.intent === "delete") await services.join.remove(id);
+  else if (form.intent === "resend") {
+    await services.mail.resend(id);
+    void services.mail.deliverDue().catch(() => {});
+  } else throw data("Unknown action.", { status: 400 });
+  return { done: form.intent };
+}
+
+const MAIL_LABEL: Record<MailStatus["status"], string> = {
+  pending: "waiting to be sent",
+  sending: "being sent",
+  sent: "sent",
+  failed: "not sent",
+};
+
+function MailLine({ mail }: { mail: MailStatus }) {
+  const fetcher = useFetcher();
+  const tone = mail.status === "sent" ? "text-sea-700" : mail.status === "failed" ? "text-red-700" : "text-amber-700";
+  return (
+    <li className="flex flex-wrap items-center gap-2 text-xs">
+      <Mail className="h-3.5 w-3.5 text-slate-500" aria-hidden="true" />
+      <span>
+        {mail.purpose === "notification" ? "Notification to" : "Reply to sender"} {mail.to_address}:{" "}
+        <span className={`font-semibold ${tone}`}>{MAIL_LABEL[mail.status]}</span>
+        {mail.attempts > 1 ? ` after ${mail.attempts} attempts` : ""}
+        {mail.status !== "sent" && mail.last_error ? ` (${mail.last_error})` : ""}
+      </span>
+      {mail.status === "failed" ? (
+        <fetcher.Form method="post">
+          <input type="hidden" name="intent" value="resend" />
+          <input type="hidden" name="id" value={mail.id} />
+          <button type="submit" className="btn-ghost px-2 py-0.5 text-xs">
+            <RotateCcw className="h-3.5 w-3.5" aria-hidden="true" />
+            Resend
+          </button>
+        </fetcher.Form>
+      ) : null}
+    </li>
+  );
+}
+
+function DeleteRequest({ id, company }: { id: number; company: string }) {
+  const [open, setOpen] = useState(false);
+  const fetcher = useFetcher();
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger className="btn-ghost px-2 text-red-700 hover:bg-red-50">
+        <Trash2 className="h-4 w-4" aria-hidden="true" />
+        <span className="sr-only">Delete the request of {company}</span>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-navy-950/60" />
+        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[90%] max-w-[450px] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-2xl">
+          <Dialog.Title className="font-display text-2xl font-bold text-navy-900">Delete this request?</Dialog.Title>
+          <Dialog.Description className="mt-2 text-slate-600">
+            The request of {company} and its mail history will be removed. This cannot be undone.
+          </Dialog.Description>
+          <fetcher.Form method="post" className="mt-6 flex justify-end gap-3" onSubmit={() => setOpen(false)}>
+            <input type="hidden" name="intent" value="delete" />
+            <input type="hidden" name="id" value={id} />
+            <Dialog.Close className="btn-outline">Cancel</Dialog.Close>
+            <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800">
+              Delete
+            </button>
+          </fetcher.Form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** The inbox of join and registration requests: newest first, filters, handled, delete, CSV, mail status. */
+export default function Requests({ loaderData }: Route.ComponentProps) {
+  const { data: rows, total, current_page, last_page, query } = loaderData;
+  const params = new URLSearchParams();
+  if (query.kind) params.set("kind", query.kind);
+  if (query.status) params.set("status", query.status);
+  if (query.search) params.set("search", query.search);
+  const pageHref = (page: number) => `/manager/requests?${new URLSearchParams([...params, ["page", String(page)]])}`;
+  return (
+    <div>
+      <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current="Join requests" />
+      <div className="mt-2 flex flex-wrap items-end justify-between gap-4">
+        <h1 className="font-display text-4xl font-bold text-navy-900">Join requests</h1>
+        <a href={`/api/dashboard/join-requests/export?${params}`} className="btn-outline" download>
+          <Download className="h-4 w-4" aria-hidden="true" />
+          Export CSV
+        </a>
+      </div>
+      <Form
+        method="get"
+        role="search"
+        aria-label="Filter the requests"
+        className="mt-6 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-[1fr_12rem_12rem_auto] sm:items-end"
+      >
+        <div>
+          <label htmlFor="requests-search" className="field-label">
+            Company, name or e-mail
+          </label>
+          <input id="requests-search" type="search" name="search" defaultValue={query.search} className="field-input" />
+        </div>
+        <div>
+          <label htmlFor="requests-kind" className="field-label">
+            Kind
+          </label>
+          <select id="requests-kind" name="kind" defaultValue={query.kind ?? ""} className="field-input">
+            <option value="">All</option>
+            <option value="join">Membership</option>
+            <option value="registration">Registration</option>
+          </select>
+        </div>
+        <div>
+          <label htmlFor="requests-status" className="field-label">
+            Status
+          </label>
+          <select id="requests-status" name="status" defaultValue={query.status ?? ""} className="field-input">
+            <option value="">All</option>
+            <option value="open">Open</option>
+            <option value="handled">Handled</option>
+          </select>
+        </div>
+        <button type="submit" className="btn-primary">
+          <Search className="h-4 w-4" aria-hidden="true" />
+          Filter
+        </button>
+      </Form>
+      <p className="mt-4 text-sm text-slate-600" aria-live="polite">
+        {total} request{total === 1 ? "" : "s"}
+      </p>
+      {rows.length === 0 ? (
+        <p className="mt-6 rounded-xl bg-white p-6 text-slate-700 ring-1 ring-slate-200">No requests match.</p>
+      ) : (
+        <ul className="mt-3 space-y-3">
+          {rows.map((row) => (
+            <li key={row.id} className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+              <div className="flex flex-wrap items-start justify-between gap-3">
+                <div className="min-w-0">
+                  <p className="flex flex-wrap items-center gap-2">
+                    <span className="font-semibold text-navy-900">{row.company_name}</span>
+                    <span
+                      className={`rounded-full px-2 py-0.5 text-xs font-semibold ${row.kind === "registration" ? "bg-signal-500/15 text-navy-900" : "bg-sea-100 text-navy-900"}`}
+                    >
+                      {row.kind === "registration"
+                        ? `Registration${row.meeting_title ? `: ${row.meeting_title}` : ""}`
+                        : "Membership"}
+                    </span>
+                    {row.handled_at ? (
+                      <span className="inline-flex items-center gap-1 text-xs text-sea-700">
+                        <CheckCircle2 className="h-3.5 w-3.5" aria-hidden="true" />
+                        Handled
+                      </span>
+                    ) : null}
+                  </p>
+                  <p className="mt-1 text-sm text-slate-700">
+                    {row.representative_name} · <a href={`mailto:${row.email}`}>{row.email}</a> ·{" "}
+                    <a href={`tel:${row.phone_number.replace(/[^\d+]/g, "")}`}>{row.phone_number}</a>
+                  </p>
+                  <p className="mt-1 text-xs text-slate-500">
+                    {formatDate(row.created_at)}
+                    {row.page_path ? ` · sent from ${row.page_path}` : " · sent through the API"}
+                  </p>
+                </div>
+                <div className="flex items-center gap-1">
+                  <Form method="post">
+                    <input type="hidden" name="id" value={row.id} />
+                    <input type="hidden" name="intent" value={row.handled_at ? "open" : "handled"} />
+                    <button type="submit" className="btn-outline py-1.5 text-sm">
+                      {row.handled_at ? "Reopen" : "Mark handled"}
+                      <span className="sr-only"> the request of {row.company_name}</span>
+                    </button>
+                  </Form>
+                  <DeleteRequest id={row.id} company={row.company_name} />
+                </div>
+              </div>
+              {row.mails.length > 0 ? (
+                <ul className="mt-3 space-y-1 border-t border-slate-100 pt-3">
+                  {row.mails.map((mail) => (
+                    <MailLine key={mail.id} mail={mail} />
+                  ))}
+                </ul>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {last_page > 1 ? (
+        <nav aria-label="Pages" className="mt-6 flex items-center justify-between text-sm">
+          {current_page > 1 ? (
+            <Link to={pageHref(current_page - 1)} className="btn-outline">
+              Newer
+            </Link>
+          ) : (
+            <span />
+          )}
+          <span className="text-slate-600">
+            Page {current_page} of {last_page}
+          </span>
+          {current_page < last_page ? (
+            <Link to={pageHref(current_page + 1)} className="btn-outline">
+              Older
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      ) : null}
+    </div>
+  );
+}
