@@ -16,12 +16,13 @@ import { LogoMark } from "./components/logo";
 import { getRequestContext } from "./context";
 import { CHUNK_RELOAD_KEY, shouldReloadForChunkError } from "./lib/chunk-reload";
 import { useNonce } from "./lib/nonce";
+import { loadTagManager } from "./lib/third-party";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { services, auth, origin } = getRequestContext(context);
+  const { services, auth, origin, publicConfig } = getRequestContext(context);
   const settings = await services.settings.getAll();
   // renderedAt: when the page was made, for the join form's fill-time check without JavaScript.
-  return { settings, user: auth?.user ?? null, origin, renderedAt: Date.now() };
+  return { settings, user: auth?.user ?? null, origin, renderedAt: Date.now(), publicConfig };
 }
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
@@ -51,7 +52,12 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
-export default function App() {
+export default function App({ loaderData }: Route.ComponentProps) {
+  const gtmId = loaderData.publicConfig.gtmId;
+  // Analytics only when configured, and only once the page is interactive.
+  useEffect(() => {
+    if (gtmId) loadTagManager(gtmId);
+  }, [gtmId]);
   return <Outlet />;
 }
 

@@ -17,4 +17,6 @@ export type RequestContext = {
   /** The public origin (BASE_URL), for canonical links, the sitemap and sharing cards. */
   origin: string;
   logger: Logger;
+  /** Configuration the browser may see: the captcha's site key and the tag manager container. */
+  publicConfig: { recaptchaSiteKey: string | null; gtmId: string | null };
 };

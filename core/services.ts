@@ -12,7 +12,7 @@ import { createAuthService } from "./auth/auth.service";
 import { createContentVersionRepository } from "./content-version/content-version.repository";
 import { createContentVersionService } from "./content-version/content-version.service";
 import { createJoinRepository } from "./join/join.repository";
-import { createJoinService } from "./join/join.service";
+import { type CaptchaCheck, createJoinService } from "./join/join.service";
 import { createMailRepository } from "./mail/mail.repository";
 import { createMailService } from "./mail/mail.service";
 import { createMediaService } from "./media/media.service";
@@ -41,6 +41,8 @@ export function createServices(deps: {
   /** Join and registration requests accepted per IP address and hour. */
   joinRatePerHour?: number;
   onMailError?: (error: unknown, mailId: number) => void;
+  /** reCAPTCHA's server check for the join form, when configured. */
+  captcha?: CaptchaCheck;
 }) {
   const clock = deps.clock ?? systemClock;
   const users = createUsersRepository(deps.db);
@@ -82,6 +84,7 @@ export function createServices(deps: {
       rateLimit,
       clock,
       ratePerHour: deps.joinRatePerHour ?? 30,
+      captcha: deps.captcha,
     }),
   };
 }

@@ -68,6 +68,19 @@ const schema = z.object({
   BODY_MAX_BYTES: integer(1024 * 1024, 1024, 100 * 1024 * 1024),
   PAGE_CACHE_MB: integer(32, 0, 4096),
   JOIN_RATE_LIMIT: integer(30, 1, 100_000),
+  RECAPTCHA_SITE_KEY: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
+  RECAPTCHA_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().max(500).optional()),
+  RECAPTCHA_VERIFY_URL: z.preprocess(
+    emptyToUndefined,
+    z.url({ protocol: /^https?$/ }).default("https://www.google.com/recaptcha/api/siteverify"),
+  ),
+  GTM_ID: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^GTM-[A-Z0-9]{4,12}$/, { error: "must look like GTM-XXXXXXX" })
+      .optional(),
+  ),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -97,6 +110,10 @@ export type Config = {
   bodyMaxBytes: number;
   /** Join and registration requests accepted per IP address and hour. */
   joinRatePerHour: number;
+  /** reCAPTCHA on the join form, only when both keys are set. */
+  recaptcha?: { siteKey: string; secretKey: string; verifyUrl: string };
+  /** Google Tag Manager container, loaded only when set. */
+  gtmId?: string;
   /** Where mails are written as .eml files when SMTP_URL is not set. */
   outboxDir: string;
   /** Memory for rendered anonymous pages; 0 turns the page cache off. */
@@ -149,6 +166,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     bodyMaxBytes: v.BODY_MAX_BYTES,
     pageCacheBytes: v.PAGE_CACHE_MB * 1024 * 1024,
     joinRatePerHour: v.JOIN_RATE_LIMIT,
+    recaptcha:
+      v.RECAPTCHA_SITE_KEY && v.RECAPTCHA_SECRET_KEY
+        ? { siteKey: v.RECAPTCHA_SITE_KEY, secretKey: v.RECAPTCHA_SECRET_KEY, verifyUrl: v.RECAPTCHA_VERIFY_URL }
+        : undefined,
+    gtmId: v.GTM_ID,
     outboxDir: path.join(dataDir, "outbox"),
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY,

@@ -131,6 +131,7 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
         secureCookies: config.baseUrl.protocol === "https:",
         origin: config.baseUrl.origin,
         logger,
+        publicConfig: { recaptchaSiteKey: config.recaptcha?.siteKey ?? null, gtmId: config.gtmId ?? null },
       };
       // biome-ignore lint/suspicious/noExplicitAny: the key's type lives in the app bundle
       context.set(key as any, value);

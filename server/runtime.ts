@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { recaptchaCheck } from "../core/join/captcha";
 import { createServices } from "../core/services";
 import { openDatabase } from "../db/connect";
 import { migrateToLatest } from "../db/migrate";
@@ -33,6 +34,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
       sessionTtlSeconds: config.sessionTtlSeconds,
       mailTransport,
       joinRatePerHour: config.joinRatePerHour,
+      captcha: config.recaptcha ? recaptchaCheck(config.recaptcha) : undefined,
       onMailError: (error, mailId) => logger.warn({ err: error, mailId }, "mail not sent; will retry"),
     });
     logger.info({ mail: mailTransport.describe }, "mail transport");

@@ -52,7 +52,11 @@ export function createJoinService(deps: {
   const { repository, mail, settings, clock } = deps;
 
   return {
-    async submit(body: Record<string, unknown>, client: { ip: string | null }): Promise<JoinOutcome> {
+    /** `client.trusted`: a signed-in API client, which the captcha does not apply to. */
+    async submit(
+      body: Record<string, unknown>,
+      client: { ip: string | null; trusted?: boolean },
+    ): Promise<JoinOutcome> {
       const input = validate(joinSchema, body);
       if (!input.success) throw new AppError("validation", "The given data was invalid.", { errors: input.errors });
       const context = joinContextSchema.parse({
@@ -65,7 +69,7 @@ export function createJoinService(deps: {
       if (context.started_at !== undefined && clock().getTime() - context.started_at < MIN_FILL_MS) {
         return { stored: false, reason: "spam" };
       }
-      if (deps.captcha?.required) {
+      if (deps.captcha?.required && !client.trusted) {
         const passed = context.captcha_token ? await deps.captcha.verify(context.captcha_token, client.ip) : false;
         if (!passed) {
           throw new AppError("validation", "The given data was invalid.", {

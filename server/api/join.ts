@@ -15,7 +15,10 @@ export function joinRoutes({ services, logger }: Runtime) {
   const api = new Hono<AppEnv>();
 
   api.post("/join", access.public, async (c) => {
-    const outcome = await services.join.submit(await readBody(c), { ip: c.var.clientIp });
+    const outcome = await services.join.submit(await readBody(c), {
+      ip: c.var.clientIp,
+      trusted: c.var.authVia === "bearer",
+    });
     // A bot is answered like a person, so that it learns nothing from the answer.
     if (!outcome.stored) logger.info({ ip: c.var.clientIp, reason: outcome.reason }, "join request dropped as spam");
     return ok(c);

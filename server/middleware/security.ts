@@ -11,17 +11,31 @@ import type { AppEnv } from "../env";
 export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
   const https = config.baseUrl.protocol === "https:";
   const development = config.env === "development";
+  // Third parties only when configured: reCAPTCHA on the join form, Google Tag Manager.
+  const captcha = config.recaptcha
+    ? {
+        script: ["https://www.google.com/recaptcha/", "https://www.gstatic.com/recaptcha/"],
+        frame: ["https://www.google.com/recaptcha/", "https://recaptcha.google.com/recaptcha/"],
+      }
+    : { script: [], frame: [] };
+  const gtm = config.gtmId
+    ? {
+        script: ["https://www.googletagmanager.com"],
+        img: ["https://www.googletagmanager.com", "https://*.google-analytics.com"],
+        connect: ["https://*.google-analytics.com", "https://*.analytics.google.com", "https://*.googletagmanager.com"],
+      }
+    : { script: [], img: [], connect: [] };
   return secureHeaders({
     contentSecurityPolicy: development
       ? undefined
       : {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", NONCE],
+          scriptSrc: ["'self'", NONCE, ...captcha.script, ...gtm.script],
           styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", "data:", "blob:"],
+          imgSrc: ["'self'", "data:", "blob:", ...gtm.img],
           fontSrc: ["'self'", "data:"],
-          connectSrc: ["'self'"],
-          frameSrc: ["'self'", "https://www.youtube-nocookie.com", "https://www.youtube.com"],
+          connectSrc: ["'self'", ...gtm.connect],
+          frameSrc: ["'self'", "https://www.youtube-nocookie.com", "https://www.youtube.com", ...captcha.frame],
           frameAncestors: ["'none'"],
           formAction: ["'self'"],
           baseUri: ["'self'"],

@@ -21,6 +21,8 @@ test("the footer's join form validates on submit, thanks in a modal, clears itse
   await waitForHydration(page);
   const contact = page.getByRole("region", { name: "Join the community" });
   await expect(contact).toBeVisible();
+  // Neither captcha nor analytics is configured on this server, so no third-party script loads.
+  await expect(page.locator('script[src*="recaptcha"], script[src*="googletagmanager"]')).toHaveCount(0);
 
   // Nothing shows before a submit attempt; then every message of SPEC §5, and focus on the first field.
   await expect(contact.getByText("Company Name is required.")).toHaveCount(0);

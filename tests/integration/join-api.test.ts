@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MIN_FILL_MS } from "../../core/join/join.service";
@@ -264,5 +266,89 @@ describe("the admin's inbox", () => {
     const member = await signIn(t.runtime.services, "member");
     expect((await call(t.app, "GET", "/api/dashboard/join-requests", { token: member.token })).status).toBe(403);
     expect((await call(t.app, "GET", "/api/dashboard/join-requests/export")).status).toBe(401);
+  });
+});
+
+describe("with reCAPTCHA configured", () => {
+  it("requires a token the verification service accepts, except from signed-in API clients", async () => {
+    // A real HTTP server speaking reCAPTCHA's siteverify protocol.
+    const seen: URLSearchParams[] = [];
+    const verifier = http.createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => {
+        body += chunk;
+      });
+      request.on("end", () => {
+        const form = new URLSearchParams(body);
+        seen.push(form);
+        const success = form.get("secret") === "test-secret" && form.get("response") === "good-token";
+        response.writeHead(200, { "Content-Type": "application/json" });
+        response.end(JSON.stringify({ success }));
+      });
+    });
+    await new Promise<void>((resolve) => verifier.listen(0, "127.0.0.1", resolve));
+    const { port } = verifier.address() as AddressInfo;
+    const guarded = await createTestContext(
+      {
+        RECAPTCHA_SITE_KEY: "test-site-key",
+        RECAPTCHA_SECRET_KEY: "test-secret",
+        RECAPTCHA_VERIFY_URL: `http://127.0.0.1:${port}/siteverify`,
+      },
+      { database: t.database },
+    );
+    try {
+      const missing = await call(guarded.app, "POST", "/api/join", { json: VALID });
+      expect(missing.status).toBe(422);
+      expect(missing.json?.errors).toEqual({ captcha_token: ["The spam check failed. Please try again."] });
+      const wrong = await call(guarded.app, "POST", "/api/join", { json: { ...VALID, captcha_token: "bad-token" } });
+      expect(wrong.status).toBe(422);
+      const right = await call(guarded.app, "POST", "/api/join", { json: { ...VALID, captcha_token: "good-token" } });
+      expect(right.status).toBe(200);
+      expect(seen.at(-1)?.get("remoteip")).toBeTruthy();
+      const member = await signIn(guarded.runtime.services, "member");
+      const trusted = await call(guarded.app, "POST", "/api/join", { json: VALID, token: member.token });
+      expect(trusted.status).toBe(200);
+      expect(await requests()).toHaveLength(2);
+
+      // The browser may load the captcha's scripts and frames; nothing else from Google.
+      const csp = (await call(guarded.app, "GET", "/healthz")).headers.get("content-security-policy") ?? "";
+      expect(csp).toContain("https://www.google.com/recaptcha/");
+      expect(csp).not.toContain("googletagmanager");
+    } finally {
+      await guarded.close();
+      await new Promise((resolve) => verifier.close(resolve));
+    }
+  });
+
+  it("fails closed when the verification service cannot be reached", async () => {
+    const guarded = await createTestContext(
+      {
+        RECAPTCHA_SITE_KEY: "k",
+        RECAPTCHA_SECRET_KEY: "s",
+        RECAPTCHA_VERIFY_URL: "http://127.0.0.1:9/siteverify",
+      },
+      { database: t.database },
+    );
+    try {
+      const res = await call(guarded.app, "POST", "/api/join", { json: { ...VALID, captcha_token: "any" } });
+      expect(res.status).toBe(422);
+      expect(await requests()).toHaveLength(0);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
+describe("Google Tag Manager", () => {
+  it("is allowed by the CSP only when GTM_ID is set", async () => {
+    const plain = (await call(t.app, "GET", "/healthz")).headers.get("content-security-policy") ?? "";
+    expect(plain).not.toContain("googletagmanager");
+    const tagged = await createTestContext({ GTM_ID: "GTM-AB12CD3" }, { database: t.database });
+    try {
+      const csp = (await call(tagged.app, "GET", "/healthz")).headers.get("content-security-policy") ?? "";
+      expect(csp).toMatch(/script-src [^;]*https:\/\/www\.googletagmanager\.com/);
+    } finally {
+      await tagged.close();
+    }
   });
 });

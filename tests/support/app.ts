@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { recaptchaCheck } from "../../core/join/captcha";
 import { createServices } from "../../core/services";
 import type { DatabaseHandle } from "../../db/connect";
 import type { Clock } from "../../lib/clock";
@@ -63,6 +64,7 @@ export function buildRuntime(
         mailTransport ??
         createMailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }),
       joinRatePerHour: config.joinRatePerHour,
+      captcha: config.recaptcha ? recaptchaCheck(config.recaptcha) : undefined,
     }),
     logger: createLogger(config.logLevel),
   };

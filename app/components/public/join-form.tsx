@@ -5,6 +5,8 @@ import { useLocation } from "react-router";
 import type { PublicUser } from "../../../core/accounts/accounts.schema";
 import { JOIN_FIELDS, JOIN_SUMMARY, type JoinFields, joinSchema, thanksFor } from "../../../core/join/join.schema";
 import { validate } from "../../../lib/validation";
+import { CAPTCHA_VERSION, captchaToken } from "../../lib/third-party";
+import { useRootData } from "../../root";
 import { TextField } from "../ui/text-field";
 
 type Field = (typeof JOIN_FIELDS)[number];
@@ -76,6 +78,8 @@ export function JoinForm({
   const shownAt = useRef(startedAt);
   const honeypot = useRef<HTMLInputElement>(null);
   const inputs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
+  const captchaSlot = useRef<HTMLDivElement>(null);
+  const captchaKey = useRootData()?.publicConfig.recaptchaSiteKey ?? null;
 
   useEffect(() => {
     setHydrated(true);
@@ -105,7 +109,17 @@ export function JoinForm({
     setAttempted(false);
     setValues(EMPTY);
     setSending(true);
+    let captcha = "";
+    if (captchaKey && captchaSlot.current) {
+      try {
+        captcha = await captchaToken({ siteKey: captchaKey, version: CAPTCHA_VERSION, container: captchaSlot.current });
+      } catch (error) {
+        // SPEC §8: captcha errors go to the console, never to the visitor.
+        console.error(error instanceof Error ? error.message : error);
+      }
+    }
     await send(trimmed, {
+      captcha_token: captcha,
       page_path: pagePath,
       started_at: String(shownAt.current),
       website: honeypot.current?.value ?? "",
@@ -173,6 +187,7 @@ export function JoinForm({
             />
           ))}
         </div>
+        <div ref={captchaSlot} />
         <button type="submit" className="btn-primary w-full sm:w-auto" disabled={sending} aria-busy={sending}>
           {sending ? "Sending…" : "Send"}
         </button>
