@@ -6,6 +6,8 @@ const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });
 
 test.describe("main menu (SPEC §2)", () => {
   test("every about and services submenu item opens its page from the menu", async ({ page }) => {
+    // Thirteen pages opened through the menu: a long walk on a busy machine.
+    test.slow();
     await page.goto("/");
     for (const [group, pages] of [
       ["About the association", ABOUT_PAGES.slice(0, 5)],
