@@ -3,7 +3,6 @@ import { Dialog } from "radix-ui";
 import { useState } from "react";
 import { data, Form, Link, useFetcher } from "react-router";
 import type { MailStatus } from "../../../core/mail/mail.service";
-import { formatDate } from "../../components/news/post-card";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { getRequestContext } from "../../context";
 import { readForm } from "../../lib/forms";
@@ -31,6 +30,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   } else throw data("Unknown action.", { status: 400 });
   return { done: form.intent };
 }
+
+const RECEIVED = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 const MAIL_LABEL: Record<MailStatus["status"], string> = {
   pending: "waiting to be sent",
@@ -182,7 +183,7 @@ export default function Requests({ loaderData }: Route.ComponentProps) {
                     <a href={`tel:${row.phone_number.replace(/[^\d+]/g, "")}`}>{row.phone_number}</a>
                   </p>
                   <p className="mt-1 text-xs text-slate-500">
-                    {formatDate(row.created_at)}
+                    {RECEIVED.format(new Date(row.created_at))} UTC
                     {row.page_path ? ` · sent from ${row.page_path}` : " · sent through the API"}
                   </p>
                 </div>
