@@ -11,6 +11,8 @@ import { createAuthService } from "./auth/auth.service";
 import { createContentVersionRepository } from "./content-version/content-version.repository";
 import { createContentVersionService } from "./content-version/content-version.service";
 import { createMediaService } from "./media/media.service";
+import { createMeetingsRepository } from "./meetings/meetings.repository";
+import { createMeetingsService } from "./meetings/meetings.service";
 import { createMembersRepository } from "./members/members.repository";
 import { createMembersService } from "./members/members.service";
 import { createNewsRepository } from "./news/news.repository";
@@ -49,6 +51,7 @@ export function createServices(deps: {
     search,
     news: createNewsService({ repository: createNewsRepository(deps.db), search, storage: deps.storage, clock }),
     media: createMediaService({ storage: deps.storage }),
+    meetings: createMeetingsService({ repository: createMeetingsRepository(deps.db), clock }),
     members: createMembersService({ repository: createMembersRepository(deps.db) }),
     pages: createPagesService({ repository: createPagesRepository(deps.db), search, clock }),
     settings: createSettingsService({ repository: createSettingsRepository(deps.db), clock }),

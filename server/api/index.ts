@@ -5,6 +5,7 @@ import { adminMediaRoutes } from "./admin-media";
 import { adminNewsRoutes } from "./admin-news";
 import { adminSiteRoutes } from "./admin-site";
 import { authRoutes } from "./auth";
+import { meetingsRoutes } from "./meetings";
 import { newsRoutes } from "./news";
 import { siteRoutes } from "./site";
 
@@ -24,6 +25,7 @@ export function createApi(runtime: Runtime) {
   api.route("/", authRoutes(runtime));
   api.route("/", siteRoutes(runtime));
   api.route("/", newsRoutes(runtime));
+  api.route("/", meetingsRoutes(runtime));
   api.route("/", adminSiteRoutes(runtime));
   api.route("/", adminNewsRoutes(runtime));
   api.route("/", adminMediaRoutes(runtime));
