@@ -13,6 +13,10 @@ export default [
     route("search", "routes/public/search.tsx"),
     route("news", "routes/news/index.tsx"),
     route("post/:slug", "routes/news/post.tsx"),
+    route("events", "routes/events/index.tsx"),
+    route("events/:slug", "routes/events/meeting.tsx"),
+    route("conference", "routes/events/featured.tsx", { id: "featured-conference" }),
+    route("workshop", "routes/events/featured.tsx", { id: "featured-workshop" }),
     route("members-list", "routes/public/members-list.tsx"),
     route("members-join", "routes/public/members-join.tsx"),
     // One shared screen for the about, services, tributes and privacy pages (content from the CMS).
