@@ -1,16 +1,19 @@
 import type { Page } from "@playwright/test";
-import { ABOUT_PAGES, LEGACY_REDIRECTS, SERVICES_PAGES } from "../../app/lib/site-map";
+import { ABOUT_PAGES, LEGACY_REDIRECTS, MEETINGS_PAGES, SERVICES_PAGES } from "../../app/lib/site-map";
 import { expect, expectAccessible, test } from "./fixtures";
 
 const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });
 
 test.describe("main menu (SPEC §2)", () => {
-  test("every about and services submenu item opens its page from the menu", async ({ page }) => {
-    await page.goto("/");
-    for (const [group, pages] of [
-      ["About the association", ABOUT_PAGES.slice(0, 5)],
-      ["Services", SERVICES_PAGES.slice(0, 8)],
-    ] as const) {
+  for (const [group, pages] of [
+    ["About the association", ABOUT_PAGES.slice(0, 5)],
+    ["Meetings", MEETINGS_PAGES],
+    ["Services", SERVICES_PAGES.slice(0, 8)],
+  ] as const) {
+    test(`every ${group} submenu item opens its page from the menu`, async ({ page }) => {
+      // Up to eight navigations, each with the route cover: more than 30 s when the machine is busy.
+      test.setTimeout(60_000);
+      await page.goto("/");
       for (const item of pages) {
         await mainNav(page).getByRole("button", { name: group }).click();
         await mainNav(page).getByRole("link", { name: item.label, exact: true }).click();
@@ -24,8 +27,8 @@ test.describe("main menu (SPEC §2)", () => {
         );
         await mainNav(page).getByRole("button", { name: group }).click();
       }
-    }
-  });
+    });
+  }
 
   test("Home, News and the Membership items open their pages and become the active item", async ({ page }) => {
     await page.goto("/history");

@@ -146,8 +146,7 @@ export default function EventsCalendar({ loaderData }: Route.ComponentProps) {
 
         <section aria-labelledby="past-title" className="mt-14">
           <h2 id="past-title" className="font-display text-3xl font-bold text-navy-900">
-            Past events
-            {firstPage ? "" : <span className="sr-only">, page {page.current_page}</span>}
+            {firstPage ? "Past events" : `Past events · page ${page.current_page}`}
           </h2>
           {more.items.length === 0 ? (
             <p className="mt-6 text-slate-700">
