@@ -215,26 +215,24 @@ test("legacy addresses answer with a permanent redirect to their current page", 
   }
 });
 
-test("sitemap.xml lists the public pages and robots.txt keeps the private areas out", async ({ request }) => {
+test("sitemap.xml lists the public pages and robots.txt keeps the private areas out", async ({ request, baseURL }) => {
   const sitemap = await (await request.get("/sitemap.xml")).text();
-  expect(sitemap).toContain("<loc>http://127.0.0.1:3210/purpose-objectives</loc>");
-  expect(sitemap).toContain("<loc>http://127.0.0.1:3210/secom</loc>");
+  expect(sitemap).toContain(`<loc>${baseURL}/purpose-objectives</loc>`);
+  expect(sitemap).toContain(`<loc>${baseURL}/secom</loc>`);
   const robots = await (await request.get("/robots.txt")).text();
   expect(robots).toContain("Disallow: /dashboard");
   expect(robots).toContain("Disallow: /manager");
-  expect(robots).toContain("Sitemap: http://127.0.0.1:3210/sitemap.xml");
+  expect(robots).toContain(`Sitemap: ${baseURL}/sitemap.xml`);
 });
 
 test("an about page has its title, description, canonical URL and sharing cards, and is accessible", async ({
   page,
+  baseURL,
 }) => {
   await page.goto("/purpose-objectives");
   await expect(page).toHaveTitle("Purpose & Objectives · Masthead");
   await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", /.{40,}/);
-  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
-    "href",
-    "http://127.0.0.1:3210/purpose-objectives",
-  );
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `${baseURL}/purpose-objectives`);
   await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", "Purpose & Objectives");
   await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary");
   await expectAccessible(page);
