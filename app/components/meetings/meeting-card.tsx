@@ -9,7 +9,7 @@ export function DateTile({ date, muted = false }: { date: string; muted?: boolea
   return (
     <div
       aria-hidden="true"
-      className={`flex w-16 shrink-0 flex-col items-center overflow-hidden rounded-lg border text-center sm:w-20 ${muted ? "border-slate-200 bg-white" : "border-navy-900/10 bg-white shadow-sm"}`}
+      className={`flex w-16 shrink-0 flex-col items-center self-start overflow-hidden rounded-lg border text-center sm:w-20 ${muted ? "border-slate-200 bg-white" : "border-navy-900/10 bg-white shadow-sm"}`}
     >
       <span
         className={`w-full py-0.5 text-xs font-semibold tracking-wider uppercase ${muted ? "bg-slate-200 text-slate-700" : "bg-navy-900 text-white"}`}
