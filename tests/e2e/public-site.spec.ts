@@ -35,9 +35,15 @@ test.describe("main menu (SPEC §2)", () => {
     await mainNav(page).getByRole("link", { name: "News" }).click();
     await expect(page).toHaveURL(/\/news$/);
     await expect(mainNav(page).getByRole("link", { name: "News" })).toHaveAttribute("aria-current", "page");
-    for (const item of ["List of Members", "Join"]) {
+    for (const [item, path] of [
+      ["List of Members", "/members-list"],
+      ["Join", "/members-join"],
+    ]) {
       await mainNav(page).getByRole("button", { name: "Membership" }).click();
       await mainNav(page).getByRole("link", { name: item, exact: true }).click();
+      // Wait for the navigation itself: the old page's heading is visible until it lands, and the
+      // submenu opened meanwhile would close when it does.
+      await expect(page).toHaveURL(new RegExp(`${path}$`));
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     }
     await mainNav(page).getByRole("link", { name: "Home" }).click();
