@@ -16,6 +16,8 @@ import { type CaptchaCheck, createJoinService } from "./join/join.service";
 import { createMailRepository } from "./mail/mail.repository";
 import { createMailService } from "./mail/mail.service";
 import { createMediaService } from "./media/media.service";
+import { createMeetingsRepository } from "./meetings/meetings.repository";
+import { createMeetingsService } from "./meetings/meetings.service";
 import { createMembersRepository } from "./members/members.repository";
 import { createMembersService } from "./members/members.service";
 import { createNewsRepository } from "./news/news.repository";
@@ -49,6 +51,7 @@ export function createServices(deps: {
   const rateLimit = createRateLimitService({ repository: createRateLimitRepository(deps.db), clock });
   const search = createSearchService({ repository: createSearchRepository(deps.db, deps.dialect), clock });
   const settings = createSettingsService({ repository: createSettingsRepository(deps.db), clock });
+  const meetings = createMeetingsService({ repository: createMeetingsRepository(deps.db), clock });
   const mail = createMailService({
     repository: createMailRepository(deps.db),
     transport: deps.mailTransport ?? {
@@ -73,6 +76,7 @@ export function createServices(deps: {
     search,
     news: createNewsService({ repository: createNewsRepository(deps.db), search, storage: deps.storage, clock }),
     media: createMediaService({ storage: deps.storage }),
+    meetings,
     members: createMembersService({ repository: createMembersRepository(deps.db) }),
     pages: createPagesService({ repository: createPagesRepository(deps.db), search, clock }),
     settings,
@@ -85,6 +89,7 @@ export function createServices(deps: {
       clock,
       ratePerHour: deps.joinRatePerHour ?? 30,
       captcha: deps.captcha,
+      meetingFor: (pagePath) => meetings.forRegistrationPath(pagePath),
     }),
   };
 }

@@ -6,6 +6,7 @@ import { adminNewsRoutes } from "./admin-news";
 import { adminSiteRoutes } from "./admin-site";
 import { authRoutes } from "./auth";
 import { joinRoutes } from "./join";
+import { meetingsRoutes } from "./meetings";
 import { newsRoutes } from "./news";
 import { siteRoutes } from "./site";
 
@@ -25,6 +26,7 @@ export function createApi(runtime: Runtime) {
   api.route("/", authRoutes(runtime));
   api.route("/", siteRoutes(runtime));
   api.route("/", newsRoutes(runtime));
+  api.route("/", meetingsRoutes(runtime));
   api.route("/", adminSiteRoutes(runtime));
   api.route("/", adminNewsRoutes(runtime));
   api.route("/", adminMediaRoutes(runtime));

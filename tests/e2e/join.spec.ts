@@ -135,3 +135,25 @@ test("an admin works through the inbox: filter, mark handled, delete after confi
   const csv = fs.readFileSync((await (await download).path()) as string, "utf8");
   expect(csv.split("\r\n")[0]).toContain('"Received","Kind","Meeting","Company"');
 });
+
+test("on the conference page the form registers for the conference and thanks with the registration text", async ({
+  page,
+}) => {
+  await page.goto("/conference");
+  await waitForHydration(page);
+  await page.getByRole("link", { name: "Go to the registration form" }).click();
+  await expect(page).toHaveURL(/#contact-us$/);
+  const contact = page.getByRole("region", { name: "Join the community" });
+  await expect(contact).toContainText("confirms every registration within 48 hours");
+  await contact.getByLabel("Company Name").fill("Kvarken Navigation Oy");
+  await contact.getByLabel("Representative name").fill("Aino Virtanen");
+  await contact.getByLabel("Email").fill(`aino-${Date.now()}@kvarken.example`);
+  await contact.getByLabel("Phone number").fill("+358 9 123 4567");
+  await page.waitForTimeout(3000);
+  await contact.getByRole("button", { name: "Send" }).click();
+  const dialog = page.getByRole("dialog", { name: "Thank you!" });
+  await expect(dialog).toContainText("Thank you for submitting your registration.");
+  await expect(dialog).toContainText("within 48 hours");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+});

@@ -38,6 +38,8 @@ beforeEach(async () => {
   smtp.received.length = 0;
   smtp.setRefusing(false);
   await t.database.db.deleteFrom("join_requests").execute();
+  // Other contexts in this file share the database on the real clock; each test starts with no hits counted.
+  await t.database.db.deleteFrom("rate_limits").execute();
 });
 
 const requests = () => t.database.db.selectFrom("join_requests").selectAll().orderBy("id").execute();
@@ -349,6 +351,50 @@ describe("Google Tag Manager", () => {
       expect(csp).toMatch(/script-src [^;]*https:\/\/www\.googletagmanager\.com/);
     } finally {
       await tagged.close();
+    }
+  });
+});
+
+describe("registrations from meeting pages", () => {
+  it("record the meeting the page shows and name it in the sender's mail", async () => {
+    const stamp = now.toISOString();
+    const meeting = (slug: string, type: string, start: string) => ({
+      slug,
+      title: `Title of ${slug}`,
+      type,
+      start_date: start,
+      end_date: start,
+      created_at: stamp,
+      updated_at: stamp,
+    });
+    const rows = await t.database.db
+      .insertInto("meetings")
+      .values([
+        meeting("conference-2027", "conference", "2027-05-10"),
+        meeting("radar-webinar", "webinar", "2027-02-01"),
+      ])
+      .returning(["id", "slug"])
+      .execute();
+    const id = (slug: string) => rows.find((r) => r.slug === slug)?.id;
+    try {
+      for (const page_path of ["/conference", "/events/radar-webinar", "/events/no-such-meeting", "/workshop"]) {
+        const res = await call(t.app, "POST", "/api/join", { json: { ...VALID, page_path } });
+        expect(res.status, `${page_path}: ${res.text}`).toBe(200);
+      }
+      expect((await requests()).map((r) => [r.kind, r.meeting_id])).toEqual([
+        ["registration", id("conference-2027")],
+        ["registration", id("radar-webinar")],
+        ["registration", null],
+        ["registration", null],
+      ]);
+      await t.runtime.services.mail.deliverDue();
+      const acknowledgements = smtp.received.filter((m) => m.to[0] === VALID.email).map(textOf);
+      expect(
+        acknowledgements.some((text) => text.includes("Thank you for registering for Title of conference-2027")),
+      ).toBe(true);
+    } finally {
+      await t.database.db.deleteFrom("join_requests").execute();
+      await t.database.db.deleteFrom("meetings").where("slug", "in", ["conference-2027", "radar-webinar"]).execute();
     }
   });
 });

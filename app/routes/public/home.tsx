@@ -1,6 +1,7 @@
 import { ArrowRight, Radio, ShieldCheck, Waves } from "lucide-react";
 import { Link } from "react-router";
 import { DEFAULT_SETTINGS } from "../../../core/settings/settings.service";
+import { UpcomingMeetings } from "../../components/meetings/upcoming-meetings";
 import { PostCard } from "../../components/news/post-card";
 import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";
@@ -9,8 +10,12 @@ import type { Route } from "./+types/home";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = getRequestContext(context);
-  const [members, latest] = await Promise.all([services.members.summary(), services.news.latest(3)]);
-  return { members, latest };
+  const [members, latest, meetings] = await Promise.all([
+    services.members.summary(),
+    services.news.latest(3),
+    services.meetings.upcoming(3),
+  ]);
+  return { members, latest, meetings };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => seoMeta({ matches, path: "/" });
@@ -39,7 +44,7 @@ const PILLARS = [
 /** The landing page. Latest news, upcoming meetings and the member count join as those features land. */
 export default function Home({ loaderData }: Route.ComponentProps) {
   const settings = useRootData()?.settings ?? DEFAULT_SETTINGS;
-  const { members, latest } = loaderData;
+  const { members, latest, meetings } = loaderData;
   return (
     <>
       <section className="bg-gradient-to-br from-navy-950 via-navy-900 to-navy-700 text-white">
@@ -88,6 +93,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </div>
         </section>
       ) : null}
+      <UpcomingMeetings meetings={meetings} />
       {latest.length > 0 ? (
         <section aria-labelledby="latest-news" className="bg-navy-50">
           <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6">

@@ -7,15 +7,21 @@ import type { Route } from "./+types/sitemap";
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, origin } = getRequestContext(context);
   const routed = new Set<string>(CMS_GROUPS.flatMap((g) => g.pages.map((p) => p.to)));
-  const [allPages, posts] = await Promise.all([services.pages.listPages(), services.news.sitemapEntries()]);
+  const [allPages, posts, meetings] = await Promise.all([
+    services.pages.listPages(),
+    services.news.sitemapEntries(),
+    services.meetings.sitemapEntries(),
+  ]);
   const pages = allPages.filter((p) => routed.has(p.url));
   const entries = [
     { loc: "/", lastmod: undefined as string | undefined },
     { loc: "/members-list", lastmod: undefined },
     { loc: "/members-join", lastmod: undefined },
     { loc: "/news", lastmod: undefined },
+    ...["/events", "/conference", "/workshop"].map((loc) => ({ loc, lastmod: undefined })),
     ...pages.map((p) => ({ loc: p.url, lastmod: p.updated_at.slice(0, 10) })),
     ...posts.map((p) => ({ loc: `/post/${p.slug}`, lastmod: p.updated_at.slice(0, 10) })),
+    ...meetings.map((m) => ({ loc: `/events/${m.slug}`, lastmod: m.updated_at.slice(0, 10) })),
   ];
   const body = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">

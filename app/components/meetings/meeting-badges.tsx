@@ -1,0 +1,44 @@
+import { Globe2, MapPin, MonitorPlay, Users } from "lucide-react";
+import { meetingTypeLabel } from "../../../core/meetings/meetings.schema";
+
+/** Light tints with dark text, so every badge keeps a 4.5:1 contrast. */
+const TYPE_STYLES: Record<string, string> = {
+  conference: "bg-navy-100 text-navy-900",
+  workshop: "bg-sea-100 text-sea-700",
+  meeting: "bg-slate-100 text-slate-700",
+  webinar: "bg-amber-100 text-amber-900",
+};
+
+export function TypeBadge({ type, className = "" }: { type: string; className?: string }) {
+  return (
+    <span
+      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${TYPE_STYLES[type] ?? TYPE_STYLES.meeting} ${className}`}
+    >
+      {meetingTypeLabel(type)}
+    </span>
+  );
+}
+
+const FORMAT_ICONS: Record<string, typeof Users> = { "In person": Users, Online: MonitorPlay, Hybrid: Globe2 };
+
+/** In person, Online or Hybrid, with an icon that only repeats the words. */
+export function FormatLabel({ format, className = "" }: { format: string | null; className?: string }) {
+  if (!format) return null;
+  const Icon = FORMAT_ICONS[format] ?? Users;
+  return (
+    <span className={`inline-flex items-center gap-1.5 ${className}`}>
+      <Icon className="h-4 w-4 shrink-0" aria-hidden="true" />
+      {format}
+    </span>
+  );
+}
+
+export function LocationLabel({ location, className = "" }: { location: string | null; className?: string }) {
+  if (!location) return null;
+  return (
+    <span className={`inline-flex items-start gap-1.5 ${className}`}>
+      <MapPin className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+      {location}
+    </span>
+  );
+}

@@ -1,0 +1,81 @@
+import { Link } from "react-router";
+import type { MeetingSummary } from "../../../core/meetings/meetings.schema";
+import { dateTile, formatDateRange } from "./format";
+import { FormatLabel, LocationLabel, TypeBadge } from "./meeting-badges";
+
+/** The start day as a calendar leaf; the full range is read from the text beside it. */
+export function DateTile({ date, muted = false }: { date: string; muted?: boolean }) {
+  const tile = dateTile(date);
+  return (
+    <div
+      aria-hidden="true"
+      className={`flex w-16 shrink-0 flex-col items-center self-start overflow-hidden rounded-lg border text-center sm:w-20 ${muted ? "border-slate-200 bg-white" : "border-navy-900/10 bg-white shadow-sm"}`}
+    >
+      <span
+        className={`w-full py-0.5 text-xs font-semibold tracking-wider uppercase ${muted ? "bg-slate-200 text-slate-700" : "bg-navy-900 text-white"}`}
+      >
+        {tile.month}
+      </span>
+      <span className="pt-1 font-display text-2xl leading-none font-bold text-navy-900 sm:text-3xl">{tile.day}</span>
+      <span className="pb-1.5 text-xs text-slate-600">{tile.year}</span>
+    </div>
+  );
+}
+
+/**
+ * A meeting in a list: calendar leaf, title linking to the meeting, type and
+ * format, dates and place, and its picture from the wider screens up.
+ */
+export function MeetingCard({
+  meeting,
+  href = `/events/${meeting.slug}`,
+  headingLevel = 3,
+  past = false,
+}: {
+  meeting: MeetingSummary;
+  href?: string;
+  headingLevel?: 2 | 3;
+  past?: boolean;
+}) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <article className="group relative flex gap-4 rounded-xl border border-slate-200 bg-white p-4 transition hover:border-navy-900/30 hover:shadow-md sm:gap-6 sm:p-5">
+      <DateTile date={meeting.start_date} muted={past} />
+      <div className="min-w-0 flex-1">
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5">
+          <TypeBadge type={meeting.type} />
+          <FormatLabel format={meeting.meeting_type} className="text-sm text-slate-600" />
+        </div>
+        <Heading className="mt-2 text-lg leading-snug font-semibold text-navy-900 sm:text-xl">
+          <Link to={href} className="after:absolute after:inset-0 group-hover:underline">
+            {meeting.title}
+          </Link>
+        </Heading>
+        {meeting.content_title ? (
+          <p className="mt-1 line-clamp-2 text-sm text-slate-600">{meeting.content_title}</p>
+        ) : null}
+        <p className="mt-2 flex flex-col gap-1 text-sm text-slate-700 sm:flex-row sm:flex-wrap sm:gap-x-5">
+          <time dateTime={meeting.start_date} className="font-semibold text-navy-900">
+            {formatDateRange(meeting.start_date, meeting.end_date)}
+          </time>
+          <LocationLabel location={meeting.location} />
+        </p>
+      </div>
+      {meeting.image ? (
+        <div className="hidden w-44 shrink-0 overflow-hidden rounded-lg bg-navy-100 md:block">
+          <img
+            src={meeting.image.url}
+            srcSet={meeting.image.srcset ?? undefined}
+            sizes="176px"
+            alt=""
+            width={meeting.image.width ?? 1600}
+            height={meeting.image.height ?? 1000}
+            loading="lazy"
+            decoding="async"
+            className="h-full w-full object-cover transition duration-300 group-hover:scale-[1.03]"
+          />
+        </div>
+      ) : null}
+    </article>
+  );
+}

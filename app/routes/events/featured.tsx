@@ -1,0 +1,66 @@
+import { CalendarDays } from "lucide-react";
+import { Link } from "react-router";
+import { FEATURED_PAGES, type FeaturedType } from "../../../core/meetings/meetings.schema";
+import { htmlToText } from "../../../lib/html";
+import { meetingDescription } from "../../components/meetings/format";
+import { MeetingPage } from "../../components/meetings/meeting-page";
+import { PageHero } from "../../components/public/page-hero";
+import { getRequestContext } from "../../context";
+import { seoMeta } from "../../lib/seo";
+import type { Route } from "./+types/featured";
+
+/** /conference and /workshop: the next edition of that type, else the most recent one (decision 0007). */
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const { services } = getRequestContext(context);
+  const type: FeaturedType = url.pathname.startsWith("/workshop") ? "workshop" : "conference";
+  const meeting = await services.meetings.featured(type);
+  return {
+    page: FEATURED_PAGES[type],
+    meeting,
+    upcoming: meeting ? services.meetings.isUpcoming(meeting) : false,
+    description: meeting
+      ? meetingDescription(meeting, htmlToText(meeting.content ?? ""))
+      : `The ${FEATURED_PAGES[type].title} of the association: dates, programme and registration.`,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
+  if (!loaderData) return [];
+  const { page, meeting, description } = loaderData;
+  return [
+    ...seoMeta({ matches, title: meeting?.title ?? page.title, description, path: page.path }),
+    ...(meeting?.images[0] ? [{ property: "og:image", content: meeting.images[0].url }] : []),
+  ];
+};
+
+export default function FeaturedMeeting({ loaderData }: Route.ComponentProps) {
+  const { page, meeting, upcoming } = loaderData;
+  if (!meeting) {
+    return (
+      <div>
+        <PageHero eyebrow="Meetings" title={page.title} />
+        <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6">
+          <div className="flex max-w-2xl items-start gap-4 rounded-xl border border-dashed border-slate-300 p-8">
+            <CalendarDays className="mt-1 h-7 w-7 shrink-0 text-sea-600" aria-hidden="true" />
+            <div>
+              <h2 className="font-display text-2xl font-bold text-navy-900">Dates to be announced</h2>
+              <p className="mt-2 text-slate-700">
+                The next {page.title} has not been announced yet. Its dates, programme and registration will appear on
+                this page as soon as they are set.
+              </p>
+              <div className="mt-6 flex flex-wrap gap-3">
+                <Link to="/events" className="btn-primary">
+                  See the Events Calendar
+                </Link>
+                <a href="#contact-us" className="btn-outline">
+                  Contact the secretariat
+                </a>
+              </div>
+            </div>
+          </div>
+        </div>
+      </div>
+    );
+  }
+  return <MeetingPage meeting={meeting} eyebrow={page.title} upcoming={upcoming} crumb={page.title} />;
+}
