@@ -13,7 +13,12 @@ export type MailTransport = { send(mail: OutgoingMail): Promise<void>; describe:
  * otherwise every message is written as an .eml file under the outbox
  * directory, so a demo or a test machine loses nothing and sends nothing.
  */
-export function createMailTransport(options: { smtpUrl?: string; from: string; outboxDir: string }): MailTransport {
+export function createMailTransport(options: {
+  smtpUrl?: string;
+  from: string;
+  outboxDir: string;
+  onWritten?: (file: string, mail: OutgoingMail) => void;
+}): MailTransport {
   if (options.smtpUrl) {
     const transporter = nodemailer.createTransport(options.smtpUrl);
     return {
@@ -42,7 +47,9 @@ export function createMailTransport(options: { smtpUrl?: string; from: string; o
       });
       fs.mkdirSync(options.outboxDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}.eml`;
-      fs.writeFileSync(path.join(options.outboxDir, name), info.message as Buffer);
+      const file = path.join(options.outboxDir, name);
+      fs.writeFileSync(file, info.message as Buffer);
+      options.onWritten?.(file, mail);
     },
   };
 }

@@ -26,6 +26,8 @@ export async function createRuntime(config: Config): Promise<Runtime> {
       smtpUrl: config.smtpUrl,
       from: config.mailFrom,
       outboxDir: config.outboxDir,
+      onWritten: (file, mail) =>
+        logger.info({ file, to: mail.to, subject: mail.subject }, "mail written to the outbox"),
     });
     const services = createServices({
       db: database.db,

@@ -18,6 +18,7 @@ export function createJoinRepository(db: Kysely<Database>) {
   const filtered = (query: Omit<JoinListQuery, "page">) => {
     let q = db.selectFrom("join_requests");
     if (query.kind) q = q.where("kind", "=", query.kind);
+    if (query.meeting) q = q.where("meeting_id", "=", query.meeting);
     if (query.status === "open") q = q.where("handled_at", "is", null);
     if (query.status === "handled") q = q.where("handled_at", "is not", null);
     if (query.search) {
@@ -53,6 +54,22 @@ export function createJoinRepository(db: Kysely<Database>) {
         .select((eb) => eb.fn.countAll<number>().as("n"))
         .executeTakeFirst();
       return Number(row?.n ?? 0);
+    },
+    /** The meetings that have registrations, for the inbox's filter. */
+    async meetingsWithRequests() {
+      return db
+        .selectFrom("meetings")
+        .select(["meetings.id", "meetings.title"])
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom("join_requests")
+              .select("join_requests.id")
+              .whereRef("join_requests.meeting_id", "=", "meetings.id"),
+          ),
+        )
+        .orderBy("meetings.start_date", "desc")
+        .execute();
     },
     async setHandled(id: number, handledAt: string | null): Promise<boolean> {
       const result = await db

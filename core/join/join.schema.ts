@@ -59,6 +59,7 @@ export function thanksFor(pagePath: string): string {
 export const joinListSchema = z.object({
   kind: z.enum(["join", "registration"]).optional().catch(undefined),
   status: z.enum(["open", "handled"]).optional().catch(undefined),
+  meeting: z.coerce.number().int().positive().optional().catch(undefined),
   search: z
     .string()
     .optional()

@@ -143,7 +143,10 @@ export function createJoinService(deps: {
         repository.list(query, (query.page - 1) * PER_PAGE, PER_PAGE),
         repository.count(query),
       ]);
-      const mails = await mail.forJoinRequests(rows.map((r) => r.id));
+      const [mails, meetings] = await Promise.all([
+        mail.forJoinRequests(rows.map((r) => r.id)),
+        repository.meetingsWithRequests(),
+      ]);
       return {
         data: rows.map((row) => ({ ...row, mails: mails.filter((m) => m.join_request_id === row.id) })),
         current_page: query.page,
@@ -151,6 +154,7 @@ export function createJoinService(deps: {
         total,
         last_page: Math.max(1, Math.ceil(total / PER_PAGE)),
         query,
+        meetings,
       };
     },
 

@@ -26,6 +26,10 @@ test("the footer's join form validates on submit, thanks in a modal, clears itse
 
   // Nothing shows before a submit attempt; then every message of SPEC §5, and focus on the first field.
   await expect(contact.getByText("Company Name is required.")).toHaveCount(0);
+  const sent: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST") sent.push(request.url());
+  });
   await contact.getByRole("button", { name: "Send" }).click();
   await expect(contact.getByRole("alert")).toHaveText("You have validation errors! Please fix them all");
   for (const message of [
@@ -38,6 +42,7 @@ test("the footer's join form validates on submit, thanks in a modal, clears itse
   }
   await expect(contact.getByLabel("Company Name")).toBeFocused();
   await expect(contact.getByLabel("Company Name")).toHaveAttribute("aria-invalid", "true");
+  expect(sent).toEqual([]);
 
   // Errors follow the corrections live.
   await contact.getByLabel("Company Name").fill("Baltic Radar Works");
@@ -59,6 +64,7 @@ test("the footer's join form validates on submit, thanks in a modal, clears itse
 
   const dialog = page.getByRole("dialog", { name: "Thank you!" });
   await expect(dialog).toContainText("Your message was sent successfully. We'll get in touch with you soon.");
+  expect(sent.filter((url) => url.endsWith("/api/join"))).toHaveLength(1);
   await expectAccessible(page);
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(dialog).toHaveCount(0);

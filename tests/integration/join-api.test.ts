@@ -199,6 +199,29 @@ describe("POST /api/join", () => {
   });
 });
 
+describe("a mail server that cannot be reached", () => {
+  it("leaves the request stored and its mails queued for a retry", async () => {
+    // Port 9 (discard) has no SMTP server: the connection is refused.
+    const offline = await createTestContext({ SMTP_URL: "smtp://127.0.0.1:9" }, { database: t.database, clock });
+    try {
+      await offline.runtime.services.settings.set({ "site.email": "secretariat@masthead.test" });
+      const res = await call(offline.app, "POST", "/api/join", { json: VALID });
+      expect(res.json).toEqual({ status: "success" });
+      await offline.runtime.services.mail.deliverDue();
+      expect(await requests()).toHaveLength(1);
+      const queued = await mails();
+      expect(queued.map((m) => [m.status, m.attempts])).toEqual([
+        ["pending", 1],
+        ["pending", 1],
+      ]);
+      expect(queued[0].last_error).toMatch(/ECONNREFUSED|connect/i);
+      expect(new Date(queued[0].next_attempt_at).getTime()).toBe(now.getTime() + RETRY_DELAYS_SECONDS[0] * 1000);
+    } finally {
+      await offline.close();
+    }
+  });
+});
+
 describe("without SMTP_URL", () => {
   it("writes each mail as an .eml file under the outbox", async () => {
     const local = await createTestContext({}, { database: t.database });
@@ -241,6 +264,27 @@ describe("the admin's inbox", () => {
       "Alpha Marine",
     ]);
     expect((await list("?kind=registration")).map((r) => r.company_name)).toHaveLength(1);
+    const [conference] = await t.database.db
+      .insertInto("meetings")
+      .values({
+        slug: "inbox-conference",
+        title: "Inbox Conference",
+        type: "conference",
+        start_date: "2099-01-10",
+        created_at: "2026-01-01",
+        updated_at: "2026-01-01",
+      })
+      .returning("id")
+      .execute();
+    await t.database.db
+      .updateTable("join_requests")
+      .set({ meeting_id: conference.id })
+      .where("kind", "=", "registration")
+      .execute();
+    expect((await list(`?meeting=${conference.id}`)).map((r) => r.company_name)).toEqual([
+      '=HYPERLINK("http://evil.example","x")',
+    ]);
+    expect(await list(`?meeting=${conference.id + 1000}`)).toHaveLength(0);
     expect((await list("?search=ALPHA")).map((r) => r.company_name)).toEqual(["Alpha Marine"]);
     expect(await list("?search=%25")).toHaveLength(0);
 
@@ -265,6 +309,7 @@ describe("the admin's inbox", () => {
     ).toBe(404);
     expect(await list()).toHaveLength(2);
 
+    await t.database.db.deleteFrom("meetings").where("slug", "=", "inbox-conference").execute();
     const member = await signIn(t.runtime.services, "member");
     expect((await call(t.app, "GET", "/api/dashboard/join-requests", { token: member.token })).status).toBe(403);
     expect((await call(t.app, "GET", "/api/dashboard/join-requests/export")).status).toBe(401);

@@ -98,10 +98,11 @@ function DeleteRequest({ id, company }: { id: number; company: string }) {
 
 /** The inbox of join and registration requests: newest first, filters, handled, delete, CSV, mail status. */
 export default function Requests({ loaderData }: Route.ComponentProps) {
-  const { data: rows, total, current_page, last_page, query } = loaderData;
+  const { data: rows, total, current_page, last_page, query, meetings } = loaderData;
   const params = new URLSearchParams();
   if (query.kind) params.set("kind", query.kind);
   if (query.status) params.set("status", query.status);
+  if (query.meeting) params.set("meeting", String(query.meeting));
   if (query.search) params.set("search", query.search);
   const pageHref = (page: number) => `/manager/requests?${new URLSearchParams([...params, ["page", String(page)]])}`;
   return (
@@ -118,7 +119,7 @@ export default function Requests({ loaderData }: Route.ComponentProps) {
         method="get"
         role="search"
         aria-label="Filter the requests"
-        className="mt-6 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-[1fr_12rem_12rem_auto] sm:items-end"
+        className="mt-6 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 md:grid-cols-2 xl:grid-cols-[1fr_10rem_14rem_10rem_auto] sm:items-end"
       >
         <div>
           <label htmlFor="requests-search" className="field-label">
@@ -134,6 +135,19 @@ export default function Requests({ loaderData }: Route.ComponentProps) {
             <option value="">All</option>
             <option value="join">Membership</option>
             <option value="registration">Registration</option>
+          </select>
+        </div>
+        <div>
+          <label htmlFor="requests-meeting" className="field-label">
+            Meeting
+          </label>
+          <select id="requests-meeting" name="meeting" defaultValue={query.meeting ?? ""} className="field-input">
+            <option value="">All</option>
+            {meetings.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.title}
+              </option>
+            ))}
           </select>
         </div>
         <div>
