@@ -6,6 +6,8 @@ import { systemClock } from "../lib/clock";
 import type { MailTransport } from "../lib/mail";
 import type { FileStorage } from "../lib/storage";
 import { createAccountsService } from "./accounts/accounts.service";
+import { createPasswordResetService } from "./accounts/password-reset.service";
+import { createTokensRepository } from "./accounts/tokens.repository";
 import { createUsersRepository } from "./accounts/users.repository";
 import { createAuthRepository } from "./auth/auth.repository";
 import { createAuthService } from "./auth/auth.service";
@@ -51,6 +53,12 @@ export function createServices(deps: {
   const rateLimit = createRateLimitService({ repository: createRateLimitRepository(deps.db), clock });
   const search = createSearchService({ repository: createSearchRepository(deps.db, deps.dialect), clock });
   const settings = createSettingsService({ repository: createSettingsRepository(deps.db), clock });
+  const auth = createAuthService({
+    repository: createAuthRepository(deps.db),
+    rateLimit,
+    clock,
+    sessionTtlSeconds: deps.sessionTtlSeconds,
+  });
   const meetings = createMeetingsService({ repository: createMeetingsRepository(deps.db), clock });
   const mail = createMailService({
     repository: createMailRepository(deps.db),
@@ -65,11 +73,15 @@ export function createServices(deps: {
   });
   return {
     accounts: createAccountsService({ users, clock }),
-    auth: createAuthService({
-      repository: createAuthRepository(deps.db),
+    auth,
+    passwordReset: createPasswordResetService({
+      users,
+      tokens: createTokensRepository(deps.db),
+      mail,
+      settings,
       rateLimit,
+      revokeSessions: (userId) => auth.revokeUserSessions(userId),
       clock,
-      sessionTtlSeconds: deps.sessionTtlSeconds,
     }),
     contentVersion: createContentVersionService({ repository: createContentVersionRepository(deps.db) }),
     rateLimit,

@@ -13,6 +13,13 @@ export function createUsersRepository(db: Kysely<Database>) {
     async insert(row: NewUserRow): Promise<UserRow> {
       return db.insertInto("users").values(row).returningAll().executeTakeFirstOrThrow();
     },
+    async setPassword(id: number, passwordHash: string, now: string): Promise<void> {
+      await db
+        .updateTable("users")
+        .set({ password_hash: passwordHash, updated_at: now })
+        .where("id", "=", id)
+        .execute();
+    },
     async list(limit: number): Promise<UserRow[]> {
       return db.selectFrom("users").selectAll().orderBy("id").limit(limit).execute();
     },

@@ -1,11 +1,12 @@
 import { Hono } from "hono";
+import { RESET_REQUESTED } from "../../core/accounts/password-reset.service";
 import { clearSessionCookie, sessionCookie } from "../../core/auth/auth.cookie";
 import { loginSchema } from "../../core/auth/auth.schema";
 import { validate } from "../../lib/validation";
 import type { AppEnv, Runtime } from "../env";
 import { access, ok, readBody, unprocessable } from "./http";
 
-/** SPEC §7 'Session': login, the current user, logout. */
+/** SPEC §7 'Session': login, the current user, logout; forgotten passwords. */
 export function authRoutes(runtime: Runtime) {
   const { services, config } = runtime;
   const secure = config.baseUrl.protocol === "https:";
@@ -32,6 +33,17 @@ export function authRoutes(runtime: Runtime) {
     await services.auth.logout(c.var.sessionToken);
     c.header("Set-Cookie", clearSessionCookie({ secure }));
     return ok(c, { message: "Logged out." });
+  });
+
+  api.post("/forgot-password", access.public, async (c) => {
+    const body = await readBody(c);
+    await services.passwordReset.request(body.email, { ip: c.var.clientIp, origin: config.baseUrl.origin });
+    return ok(c, { message: RESET_REQUESTED });
+  });
+
+  api.post("/reset-password", access.public, async (c) => {
+    await services.passwordReset.reset(await readBody(c));
+    return ok(c, { message: "Your password is changed. Sign in with the new one." });
   });
 
   return api;

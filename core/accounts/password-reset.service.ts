@@ -1,0 +1,101 @@
+import { addSeconds, type Clock } from "../../lib/clock";
+import { AppError } from "../../lib/errors";
+import { hashToken, newToken } from "../../lib/tokens";
+import { validate } from "../../lib/validation";
+import { hashPassword } from "../auth/password";
+import type { MailService } from "../mail/mail.service";
+import type { RateLimitService } from "../rate-limit/rate-limit.service";
+import type { SettingsService } from "../settings/settings.service";
+import { newPasswordSchema } from "./password-rules";
+import type { TokensRepository } from "./tokens.repository";
+import type { UsersRepository } from "./users.repository";
+
+export const RESET_TOKEN_SECONDS = 60 * 60;
+export const RESET_LIMITS = {
+  perIp: { max: 10, windowSeconds: 3600 },
+  perAddress: { max: 3, windowSeconds: 3600 },
+};
+/** The one answer to every reset request, whether or not the address has an account. */
+export const RESET_REQUESTED =
+  "If an account exists for this e-mail address, we have sent it a link to choose a new password. The link works once, for 60 minutes.";
+export const RESET_LINK_INVALID = "This link is not valid any more. Ask for a new one.";
+
+/**
+ * Forgotten passwords: a single-use, hashed, 60-minute token mailed as a link;
+ * the same answer for known and unknown addresses; all sessions end on reset.
+ */
+export function createPasswordResetService(deps: {
+  users: UsersRepository;
+  tokens: TokensRepository;
+  mail: MailService;
+  settings: SettingsService;
+  rateLimit: RateLimitService;
+  revokeSessions: (userId: number) => Promise<void>;
+  clock: Clock;
+}) {
+  const { users, tokens, mail, clock } = deps;
+
+  return {
+    async request(rawEmail: unknown, context: { ip: string; origin: string }): Promise<void> {
+      const email = typeof rawEmail === "string" ? rawEmail.trim().toLowerCase() : "";
+      if (!email) {
+        throw new AppError("validation", "The given data was invalid.", { errors: { email: ["Email is required."] } });
+      }
+      if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+        throw new AppError("validation", "The given data was invalid.", { errors: { email: ["Email is not valid."] } });
+      }
+      const message = "Too many requests. Please try again later.";
+      await deps.rateLimit.consume({ key: `reset:ip:${context.ip}`, ...RESET_LIMITS.perIp }, message);
+      await deps.rateLimit.consume({ key: `reset:address:${email}`, ...RESET_LIMITS.perAddress }, message);
+      const user = await users.findByEmail(email);
+      if (!user || !user.is_active) return;
+      const now = clock();
+      const token = newToken();
+      await tokens.retireForUser(user.id, "password_reset", now.toISOString());
+      await tokens.insert({
+        user_id: user.id,
+        kind: "password_reset",
+        token_hash: hashToken(token),
+        expires_at: addSeconds(now, RESET_TOKEN_SECONDS).toISOString(),
+        created_at: now.toISOString(),
+      });
+      const site = await deps.settings.getAll();
+      const link = `${context.origin}/reset-password?token=${token}`;
+      await mail.queue([
+        {
+          join_request_id: null,
+          purpose: "password_reset",
+          to_address: user.email,
+          reply_to: site["site.email"] || null,
+          subject: `Choose a new password for ${site["site.name"]}`,
+          body_text: `Dear ${user.first_name},\n\nSomeone, probably you, asked to choose a new password for your account at ${site["site.name"]}. Open this link within 60 minutes to do so:\n\n${link}\n\nThe link works once. If you did not ask for it, ignore this e-mail: your password stays as it is.\n\nKind regards,\n${site["site.name"]}`,
+        },
+      ]);
+      void mail.deliverDue().catch(() => {});
+    },
+
+    /** Whether a link can still be used, to show the form or say at once that it expired. */
+    async isUsable(token: string): Promise<boolean> {
+      if (!token || token.length > 200) return false;
+      return Boolean(await tokens.findUsable(hashToken(token), "password_reset", clock().toISOString()));
+    },
+
+    async reset(input: Record<string, unknown>): Promise<void> {
+      const token = typeof input.token === "string" ? input.token : "";
+      const now = clock().toISOString();
+      const found =
+        token && token.length <= 200 ? await tokens.findUsable(hashToken(token), "password_reset", now) : undefined;
+      if (!found || !found.is_active) {
+        throw new AppError("validation", "The given data was invalid.", { errors: { token: [RESET_LINK_INVALID] } });
+      }
+      const checked = validate(newPasswordSchema(found.email), input);
+      if (!checked.success) throw new AppError("validation", "The given data was invalid.", { errors: checked.errors });
+      if (!(await tokens.consume(found.id, now))) {
+        throw new AppError("validation", "The given data was invalid.", { errors: { token: [RESET_LINK_INVALID] } });
+      }
+      await users.setPassword(found.user_id, await hashPassword(checked.data.password), now);
+      await deps.revokeSessions(found.user_id);
+    },
+  };
+}
+export type PasswordResetService = ReturnType<typeof createPasswordResetService>;
