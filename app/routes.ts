@@ -33,7 +33,11 @@ export default [
   route("news/rss.xml", "routes/news/feed.tsx", { id: "news-rss" }),
   route("news/atom.xml", "routes/news/feed.tsx", { id: "news-atom" }),
   route("robots.txt", "routes/public/robots.tsx"),
-  layout("routes/layouts/login.tsx", [route("login", "routes/auth/login.tsx")]),
+  layout("routes/layouts/login.tsx", [
+    route("login", "routes/auth/login.tsx"),
+    route("forgot-password", "routes/auth/forgot-password.tsx"),
+    route("reset-password", "routes/auth/reset-password.tsx"),
+  ]),
   route("logout", "routes/auth/logout.tsx"),
   layout("routes/layouts/member.tsx", [route("dashboard", "routes/account/dashboard.tsx")]),
   layout("routes/layouts/admin.tsx", [

@@ -40,6 +40,13 @@ await services.accounts.createUser({
   first_name: "Marten",
   last_name: "Member",
 });
+await services.accounts.createUser({
+  email: "e2e-reset@masthead.example",
+  password: "e2e-reset-password",
+  role: "member",
+  first_name: "Rita",
+  last_name: "Reset",
+});
 await database.destroy();
 
 // The bundle starts the server when imported; React picks its production build from NODE_ENV set above.

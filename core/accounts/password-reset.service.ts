@@ -6,6 +6,7 @@ import { hashPassword } from "../auth/password";
 import type { MailService } from "../mail/mail.service";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { SettingsService } from "../settings/settings.service";
+import { RESET_LINK_INVALID } from "./password-reset.schema";
 import { newPasswordSchema } from "./password-rules";
 import type { TokensRepository } from "./tokens.repository";
 import type { UsersRepository } from "./users.repository";
@@ -15,10 +16,6 @@ export const RESET_LIMITS = {
   perIp: { max: 10, windowSeconds: 3600 },
   perAddress: { max: 3, windowSeconds: 3600 },
 };
-/** The one answer to every reset request, whether or not the address has an account. */
-export const RESET_REQUESTED =
-  "If an account exists for this e-mail address, we have sent it a link to choose a new password. The link works once, for 60 minutes.";
-export const RESET_LINK_INVALID = "This link is not valid any more. Ask for a new one.";
 
 /**
  * Forgotten passwords: a single-use, hashed, 60-minute token mailed as a link;

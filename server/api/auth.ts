@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { RESET_REQUESTED } from "../../core/accounts/password-reset.service";
+import { RESET_REQUESTED } from "../../core/accounts/password-reset.schema";
 import { clearSessionCookie, sessionCookie } from "../../core/auth/auth.cookie";
 import { loginSchema } from "../../core/auth/auth.schema";
 import { validate } from "../../lib/validation";

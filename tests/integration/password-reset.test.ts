@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { RESET_REQUESTED, RESET_TOKEN_SECONDS } from "../../core/accounts/password-reset.service";
+import { RESET_REQUESTED } from "../../core/accounts/password-reset.schema";
+import { RESET_TOKEN_SECONDS } from "../../core/accounts/password-reset.service";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { createUser, PASSWORD } from "../support/factories";
 import { type ReceivedMail, startSmtpServer } from "../support/smtp";

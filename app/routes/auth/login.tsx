@@ -118,6 +118,8 @@ export default function Login() {
   }
 
   const failedMessage = actionData?.kind === "failed" && !hydrated ? actionData.message : null;
+  const notice =
+    searchParams.get("notice") === "password-changed" ? "Your password is changed. Sign in with the new one." : null;
 
   return (
     <div className="grid w-full max-w-4xl overflow-hidden rounded-2xl bg-white shadow-xl ring-1 ring-slate-200 md:grid-cols-2">
@@ -155,6 +157,11 @@ export default function Login() {
               className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
             >
               {VALIDATION_SUMMARY}
+            </p>
+          ) : null}
+          {notice && !actionData ? (
+            <p role="status" className="rounded-md bg-sea-100 px-4 py-3 text-sm font-medium text-navy-900">
+              {notice}
             </p>
           ) : null}
           {failedMessage ? (

@@ -1,0 +1,78 @@
+import { KeyRound } from "lucide-react";
+import { data, Form, Link, useNavigation } from "react-router";
+import { RESET_REQUESTED } from "../../../core/accounts/password-reset.schema";
+import { isAppError } from "../../../lib/errors";
+import { AuthCard } from "../../components/auth-card";
+import { TextField } from "../../components/ui/text-field";
+import { getRequestContext } from "../../context";
+import { readForm } from "../../lib/forms";
+import type { Route } from "./+types/forgot-password";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Forgot password · Masthead" },
+  { name: "robots", content: "noindex" },
+];
+
+type ActionData = { sent?: string; error?: string; email: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services, client, origin } = getRequestContext(context);
+  const form = await readForm(request);
+  const email = typeof form.email === "string" ? form.email : "";
+  try {
+    await services.passwordReset.request(email, { ip: client.ip, origin });
+    return data<ActionData>({ sent: RESET_REQUESTED, email });
+  } catch (error) {
+    if (isAppError(error) && error.details.errors) {
+      return data<ActionData>({ error: Object.values(error.details.errors)[0]?.[0], email }, { status: 422 });
+    }
+    if (isAppError(error) && error.code === "rate_limited") {
+      return data<ActionData>(
+        { error: error.message, email },
+        { status: 429, headers: { "Retry-After": String(error.details.retryAfter ?? 3600) } },
+      );
+    }
+    throw error;
+  }
+}
+
+/** Asks for a reset link; the answer never tells whether the address has an account. */
+export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+  const submitting = useNavigation().state === "submitting";
+  return (
+    <AuthCard title="Forgot password" icon={<KeyRound className="h-5 w-5" aria-hidden="true" />}>
+      {actionData?.sent ? (
+        <p role="status" className="mt-6 rounded-md bg-sea-100 px-4 py-3 text-navy-900">
+          {actionData.sent}
+        </p>
+      ) : (
+        <>
+          <p className="mt-4 text-slate-600">
+            Enter the e-mail address of your account and we will send you a link to choose a new password.
+          </p>
+          <Form method="post" noValidate className="mt-6 space-y-5">
+            <TextField
+              id="email"
+              name="email"
+              label="Email"
+              type="email"
+              autoComplete="email"
+              inputMode="email"
+              defaultValue={actionData?.email}
+              error={actionData?.error}
+              required
+            />
+            <button type="submit" className="btn-primary w-full py-3 text-base" disabled={submitting}>
+              {submitting ? "Sending…" : "Send the link"}
+            </button>
+          </Form>
+        </>
+      )}
+      <p className="mt-6 text-sm">
+        <Link to="/login" className="font-semibold text-sea-600 hover:text-navy-900 hover:underline">
+          Back to the login
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,90 @@
+import { LockKeyhole } from "lucide-react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { RESET_LINK_INVALID } from "../../../core/accounts/password-reset.schema";
+import { PASSWORD_MIN } from "../../../core/accounts/password-rules";
+import { isAppError } from "../../../lib/errors";
+import { AuthCard } from "../../components/auth-card";
+import { TextField } from "../../components/ui/text-field";
+import { getRequestContext } from "../../context";
+import { readForm } from "../../lib/forms";
+import type { Route } from "./+types/reset-password";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Choose a new password · Masthead" },
+  { name: "robots", content: "noindex" },
+  // The token is in the address: keep it out of Referer headers.
+  { name: "referrer", content: "no-referrer" },
+];
+
+// Never cached anywhere: the address carries the token.
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const token = url.searchParams.get("token") ?? "";
+  const usable = await getRequestContext(context).services.passwordReset.isUsable(token);
+  return data({ token, usable }, { headers: { "Cache-Control": "no-store" } });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await readForm(request);
+  try {
+    await getRequestContext(context).services.passwordReset.reset(form);
+  } catch (error) {
+    if (isAppError(error) && error.details.errors) {
+      const errors = Object.fromEntries(Object.entries(error.details.errors).map(([k, v]) => [k, v[0]]));
+      return data({ errors }, { status: 422 });
+    }
+    throw error;
+  }
+  return redirect("/login?notice=password-changed");
+}
+
+/** The link from the reset mail: a new password and its confirmation. */
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const submitting = useNavigation().state === "submitting";
+  const errors: Record<string, string | undefined> = actionData?.errors ?? {};
+  const invalid = !loaderData.usable || errors.token;
+  return (
+    <AuthCard title="Choose a new password" icon={<LockKeyhole className="h-5 w-5" aria-hidden="true" />}>
+      {invalid ? (
+        <>
+          <p role="alert" className="mt-6 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-red-800">
+            {RESET_LINK_INVALID}
+          </p>
+          <Link to="/forgot-password" className="btn-primary mt-6 w-full">
+            Ask for a new link
+          </Link>
+        </>
+      ) : (
+        <Form method="post" noValidate className="mt-6 space-y-5">
+          <input type="hidden" name="token" value={loaderData.token} />
+          <TextField
+            id="password"
+            name="password"
+            label="New password"
+            type="password"
+            autoComplete="new-password"
+            minLength={PASSWORD_MIN}
+            error={errors.password}
+            required
+          />
+          <p className="-mt-3 text-sm text-slate-600">
+            At least {PASSWORD_MIN} characters; not a common password and not your e-mail address.
+          </p>
+          <TextField
+            id="password_confirmation"
+            name="password_confirmation"
+            label="Confirm the new password"
+            type="password"
+            autoComplete="new-password"
+            error={errors.password_confirmation}
+            required
+          />
+          <button type="submit" className="btn-primary w-full py-3 text-base" disabled={submitting}>
+            {submitting ? "Saving…" : "Save the new password"}
+          </button>
+        </Form>
+      )}
+    </AuthCard>
+  );
+}

@@ -1,0 +1,61 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, expectAccessible, test } from "./fixtures";
+
+const OUTBOX = path.resolve("tmp/e2e-data/outbox");
+// An account of its own, so that changing its password disturbs no other test.
+const ACCOUNT = { email: "e2e-reset@masthead.example", password: "e2e-reset-password" };
+
+function resetLink(): string | null {
+  if (!fs.existsSync(OUTBOX)) return null;
+  const mails = fs
+    .readdirSync(OUTBOX)
+    .sort()
+    .map((file) =>
+      fs
+        .readFileSync(path.join(OUTBOX, file), "utf8")
+        .replace(/=\r?\n/g, "")
+        .replace(/=3D/g, "="),
+    )
+    .filter((text) => text.split(/\r?\n/).includes(`To: ${ACCOUNT.email}`));
+  const last = mails.at(-1);
+  return last ? (/(\/reset-password\?token=[\w-]+)/.exec(last)?.[1] ?? null) : null;
+}
+
+test("forgot password → mail → new password → sign in; the old password and the used link stop working", async ({
+  page,
+}) => {
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Forgot password" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Forgot password" })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByLabel("Email").fill(ACCOUNT.email);
+  await page.getByRole("button", { name: "Send the link" }).click();
+  await expect(page.getByRole("status")).toContainText("If an account exists for this e-mail address");
+
+  await expect.poll(resetLink, { timeout: 10_000 }).not.toBeNull();
+  const link = resetLink() as string;
+  await page.goto(link);
+  await expect(page.getByRole("heading", { level: 1, name: "Choose a new password" })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByLabel("New password", { exact: true }).fill("short");
+  await page.getByLabel("Confirm the new password").fill("short");
+  await page.getByRole("button", { name: "Save the new password" }).click();
+  await expect(page.getByText("The new password must be at least 10 characters.")).toBeVisible();
+  await page.getByLabel("New password", { exact: true }).fill("lighthouse-keeper-42");
+  await page.getByLabel("Confirm the new password").fill("lighthouse-keeper-42");
+  await page.getByRole("button", { name: "Save the new password" }).click();
+  await expect(page).toHaveURL(/\/login\?notice=password-changed$/);
+  await expect(page.getByRole("status")).toHaveText("Your password is changed. Sign in with the new one.");
+
+  await page.getByLabel("Email").fill(ACCOUNT.email);
+  await page.getByLabel("Password").fill(ACCOUNT.password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page.getByText("The user name or password are incorrect")).toBeVisible();
+  await page.getByLabel("Password").fill("lighthouse-keeper-42");
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await page.goto(link);
+  await expect(page.getByRole("alert")).toHaveText("This link is not valid any more. Ask for a new one.");
+});
