@@ -45,7 +45,7 @@ export function createPasswordResetService(deps: {
       await deps.rateLimit.consume({ key: `reset:ip:${context.ip}`, ...RESET_LIMITS.perIp }, message);
       await deps.rateLimit.consume({ key: `reset:address:${email}`, ...RESET_LIMITS.perAddress }, message);
       const user = await users.findByEmail(email);
-      if (!user || !user.is_active) return;
+      if (!user?.is_active) return;
       const now = clock();
       const token = newToken();
       await tokens.retireForUser(user.id, "password_reset", now.toISOString());
@@ -82,7 +82,7 @@ export function createPasswordResetService(deps: {
       const now = clock().toISOString();
       const found =
         token && token.length <= 200 ? await tokens.findUsable(hashToken(token), "password_reset", now) : undefined;
-      if (!found || !found.is_active) {
+      if (!found?.is_active) {
         throw new AppError("validation", "The given data was invalid.", { errors: { token: [RESET_LINK_INVALID] } });
       }
       const checked = validate(newPasswordSchema(found.email), input);
