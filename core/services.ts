@@ -7,6 +7,7 @@ import type { MailTransport } from "../lib/mail";
 import type { FileStorage } from "../lib/storage";
 import { createAccountsService } from "./accounts/accounts.service";
 import { createPasswordResetService } from "./accounts/password-reset.service";
+import { createProfileService } from "./accounts/profile.service";
 import { createTokensRepository } from "./accounts/tokens.repository";
 import { createUsersRepository } from "./accounts/users.repository";
 import { createAuthRepository } from "./auth/auth.repository";
@@ -74,6 +75,12 @@ export function createServices(deps: {
   return {
     accounts: createAccountsService({ users, clock }),
     auth,
+    profile: createProfileService({
+      users,
+      rateLimit,
+      revokeOtherSessions: (userId, keepSessionId) => auth.revokeUserSessions(userId, keepSessionId),
+      clock,
+    }),
     passwordReset: createPasswordResetService({
       users,
       tokens: createTokensRepository(deps.db),

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database, NewUserRow, UserRow } from "../../db/types";
+import type { Database, NewUserRow, UserRow, UserUpdate } from "../../db/types";
 
 export function createUsersRepository(db: Kysely<Database>) {
   return {
@@ -12,6 +12,9 @@ export function createUsersRepository(db: Kysely<Database>) {
     },
     async insert(row: NewUserRow): Promise<UserRow> {
       return db.insertInto("users").values(row).returningAll().executeTakeFirstOrThrow();
+    },
+    async update(id: number, changes: UserUpdate): Promise<UserRow> {
+      return db.updateTable("users").set(changes).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
     },
     async setPassword(id: number, passwordHash: string, now: string): Promise<void> {
       await db

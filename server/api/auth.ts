@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { RESET_REQUESTED } from "../../core/accounts/password-reset.schema";
 import { clearSessionCookie, sessionCookie } from "../../core/auth/auth.cookie";
 import { loginSchema } from "../../core/auth/auth.schema";
+import { AppError } from "../../lib/errors";
 import { validate } from "../../lib/validation";
 import type { AppEnv, Runtime } from "../env";
 import { access, ok, readBody, unprocessable } from "./http";
@@ -33,6 +34,19 @@ export function authRoutes(runtime: Runtime) {
     await services.auth.logout(c.var.sessionToken);
     c.header("Set-Cookie", clearSessionCookie({ secure }));
     return ok(c, { message: "Logged out." });
+  });
+
+  api.patch("/dashboard/user/settings", access.member, async (c) => {
+    const auth = c.var.auth;
+    if (!auth) throw new AppError("unauthorized", "Unauthenticated.");
+    const user = await services.profile.update(auth.user.id, auth.sessionId, await readBody(c));
+    return ok(c, { user });
+  });
+
+  api.get("/dashboard/user/checkValidPass", access.member, async (c) => {
+    const auth = c.var.auth;
+    if (!auth) throw new AppError("unauthorized", "Unauthenticated.");
+    return ok(c, { valid: await services.profile.checkPassword(auth.user.id, c.req.query("password")) });
   });
 
   api.post("/forgot-password", access.public, async (c) => {

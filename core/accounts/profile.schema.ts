@@ -1,0 +1,44 @@
+import { z } from "zod";
+
+/**
+ * SPEC §4 'Profile update', §7: only non-empty fields are sent and changed.
+ * Shared by the settings page and PATCH /api/dashboard/user/settings.
+ */
+const optionalText = (max: number, label: string) =>
+  z
+    .string({ error: `${label} must be text.` })
+    .nullish()
+    .transform((v) => (typeof v === "string" ? v.trim() : ""))
+    .refine((v) => v.length <= max, { error: `${label} must be at most ${max} characters.` })
+    .transform((v) => v || undefined);
+
+export const profileSchema = z.object({
+  first_name: optionalText(100, "The first name"),
+  last_name: optionalText(100, "The last name"),
+  email: optionalText(254, "The e-mail address").refine(
+    (v) => v === undefined || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v),
+    {
+      error: "Email is not valid.",
+    },
+  ),
+  phone_number: optionalText(40, "The phone number").refine(
+    (v) => v === undefined || /^[\d+-]{8,15}$/.test(v.replace(/\s+/g, "")),
+    { error: "Phone format is incorrect." },
+  ),
+  password: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ""),
+  new_password: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ""),
+  confirm_new_password: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ""),
+});
+export type ProfileInput = z.input<typeof profileSchema>;
+
+export const CURRENT_PASSWORD_WRONG = "The current password is not correct.";
+export const EMAIL_TAKEN = "The email has already been taken.";

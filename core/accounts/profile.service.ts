@@ -1,0 +1,93 @@
+import type { Clock } from "../../lib/clock";
+import { AppError } from "../../lib/errors";
+import { validate } from "../../lib/validation";
+import { hashPassword, verifyPassword } from "../auth/password";
+import type { RateLimitService } from "../rate-limit/rate-limit.service";
+import type { PublicUser } from "./accounts.schema";
+import { toPublicUser } from "./accounts.service";
+import { newPasswordSchema } from "./password-rules";
+import { CURRENT_PASSWORD_WRONG, EMAIL_TAKEN, profileSchema } from "./profile.schema";
+import type { UsersRepository } from "./users.repository";
+
+const CHECK_LIMIT = { max: 10, windowSeconds: 15 * 60 };
+
+function invalid(errors: Record<string, string[]>): never {
+  throw new AppError("validation", "The given data was invalid.", { errors });
+}
+
+/** A member's own profile and password (SPEC §4 'Profile update', §7 'Profile'). */
+export function createProfileService(deps: {
+  users: UsersRepository;
+  rateLimit: RateLimitService;
+  revokeOtherSessions: (userId: number, keepSessionId: number) => Promise<void>;
+  clock: Clock;
+}) {
+  const { users, clock } = deps;
+
+  async function currentUser(userId: number) {
+    const row = await users.findById(userId);
+    if (!row) throw new AppError("unauthorized", "Unauthenticated.");
+    return row;
+  }
+
+  return {
+    /**
+     * Changes the non-empty fields; a new password needs the current one and
+     * ends the user's other sessions.
+     */
+    async update(userId: number, sessionId: number, raw: Record<string, unknown>): Promise<PublicUser> {
+      const parsed = validate(profileSchema, raw);
+      if (!parsed.success) invalid(parsed.errors);
+      const input = parsed.data;
+      const row = await currentUser(userId);
+      const email = input.email?.toLowerCase();
+      if (email && email !== row.email) {
+        const other = await users.findByEmail(email);
+        if (other && other.id !== row.id) invalid({ email: [EMAIL_TAKEN] });
+      }
+      let passwordHash: string | undefined;
+      if (input.new_password || input.confirm_new_password) {
+        if (!input.password || !(await verifyPassword(row.password_hash ?? "", input.password))) {
+          invalid({ password: [CURRENT_PASSWORD_WRONG] });
+        }
+        const rules = validate(newPasswordSchema(email ?? row.email), {
+          password: input.new_password,
+          password_confirmation: input.confirm_new_password,
+        });
+        if (!rules.success) {
+          invalid(
+            Object.fromEntries(
+              Object.entries(rules.errors).map(([field, messages]) => [
+                field === "password" ? "new_password" : "confirm_new_password",
+                messages,
+              ]),
+            ),
+          );
+        }
+        passwordHash = await hashPassword(input.new_password);
+      }
+      const updated = await users.update(row.id, {
+        ...(input.first_name ? { first_name: input.first_name } : {}),
+        ...(input.last_name ? { last_name: input.last_name } : {}),
+        ...(email ? { email } : {}),
+        ...(input.phone_number ? { phone_number: input.phone_number } : {}),
+        ...(passwordHash ? { password_hash: passwordHash } : {}),
+        updated_at: clock().toISOString(),
+      });
+      if (passwordHash) await deps.revokeOtherSessions(row.id, sessionId);
+      return toPublicUser(updated);
+    },
+
+    /** Whether the current password is right; rate limited per user, and says nothing more. */
+    async checkPassword(userId: number, password: unknown): Promise<boolean> {
+      await deps.rateLimit.consume(
+        { key: `check-password:${userId}`, ...CHECK_LIMIT },
+        "Too many attempts. Please try again later.",
+      );
+      if (typeof password !== "string" || password === "" || password.length > 200) return false;
+      const row = await currentUser(userId);
+      return verifyPassword(row.password_hash ?? "", password);
+    },
+  };
+}
+export type ProfileService = ReturnType<typeof createProfileService>;
