@@ -39,7 +39,10 @@ export default [
     route("reset-password", "routes/auth/reset-password.tsx"),
   ]),
   route("logout", "routes/auth/logout.tsx"),
-  layout("routes/layouts/member.tsx", [route("dashboard", "routes/account/dashboard.tsx")]),
+  layout("routes/layouts/member.tsx", [
+    route("dashboard", "routes/account/dashboard.tsx"),
+    route("dashboard/user-settings", "routes/account/user-settings.tsx"),
+  ]),
   layout("routes/layouts/admin.tsx", [
     route("manager", "routes/admin/manager.tsx"),
     route("manager/pages", "routes/admin/pages.tsx"),

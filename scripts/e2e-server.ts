@@ -41,6 +41,13 @@ await services.accounts.createUser({
   last_name: "Member",
 });
 await services.accounts.createUser({
+  email: "e2e-settings@masthead.example",
+  password: "e2e-settings-password",
+  role: "member",
+  first_name: "Sven",
+  last_name: "Settings",
+});
+await services.accounts.createUser({
   email: "e2e-reset@masthead.example",
   password: "e2e-reset-password",
   role: "member",

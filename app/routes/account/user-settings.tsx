@@ -1,0 +1,174 @@
+import { KeyRound, UserRound } from "lucide-react";
+import { useEffect, useRef } from "react";
+import { data, Form, useNavigation } from "react-router";
+import { toast } from "sonner";
+import { PASSWORD_MIN } from "../../../core/accounts/password-rules";
+import { isAppError } from "../../../lib/errors";
+import { TextField } from "../../components/ui/text-field";
+import { getRequestContext } from "../../context";
+import { readForm } from "../../lib/forms";
+import { useRootData } from "../../root";
+import type { Route } from "./+types/user-settings";
+
+export const meta: Route.MetaFunction = () => [{ title: "Settings · Members area" }];
+
+type ActionData = { intent: string; errors?: Record<string, string>; saved?: string };
+
+/** One action for both forms; the intent says which. Empty fields are left as they are (SPEC §4). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services, auth } = getRequestContext(context);
+  if (!auth) throw data("Sign in first.", { status: 401 });
+  const form = await readForm(request);
+  const intent = form.intent === "password" ? "password" : "profile";
+  const fields =
+    intent === "password"
+      ? { password: form.password, new_password: form.new_password, confirm_new_password: form.confirm_new_password }
+      : {
+          first_name: form.first_name,
+          last_name: form.last_name,
+          email: form.email,
+          phone_number: form.phone_number,
+        };
+  if (intent === "password" && !form.new_password) {
+    return data<ActionData>({ intent, errors: { new_password: "The new password is required." } }, { status: 422 });
+  }
+  try {
+    await services.profile.update(auth.user.id, auth.sessionId, fields);
+  } catch (error) {
+    if (isAppError(error) && error.details.errors) {
+      const errors = Object.fromEntries(Object.entries(error.details.errors).map(([k, v]) => [k, v[0]]));
+      return data<ActionData>({ intent, errors }, { status: 422 });
+    }
+    throw error;
+  }
+  return data<ActionData>({
+    intent,
+    saved:
+      intent === "password"
+        ? "Your password is changed. Your other sessions have been signed out."
+        : "Your profile is saved.",
+  });
+}
+
+function Section({ title, icon, children }: { title: string; icon: React.ReactNode; children: React.ReactNode }) {
+  return (
+    <section className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
+      <h2 className="flex items-center gap-2 font-display text-2xl font-bold text-navy-900">
+        {icon}
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** SPEC §2 'User menu' → Settings: profile and password. */
+export default function UserSettings({ actionData }: Route.ComponentProps) {
+  const user = useRootData()?.user;
+  const navigation = useNavigation();
+  const busy = (intent: string) => navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const passwordForm = useRef<HTMLFormElement>(null);
+  const errors = (intent: string) => (actionData?.intent === intent ? (actionData.errors ?? {}) : {});
+
+  useEffect(() => {
+    if (actionData?.saved) {
+      toast.success(actionData.saved, { duration: 5000 });
+      if (actionData.intent === "password") passwordForm.current?.reset();
+    }
+  }, [actionData]);
+
+  return (
+    <div>
+      <p className="text-sm font-semibold tracking-wide text-sea-600 uppercase">Members area</p>
+      <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">Settings</h1>
+      {actionData?.saved ? (
+        <p role="status" className="mt-4 rounded-md bg-sea-100 px-4 py-2 text-sm text-navy-900">
+          {actionData.saved}
+        </p>
+      ) : null}
+      <div className="mt-8 grid gap-8 lg:grid-cols-2">
+        <Section title="Profile" icon={<UserRound className="h-6 w-6 text-sea-600" aria-hidden="true" />}>
+          <p className="mt-2 text-sm text-slate-600">Fields left empty keep their current value.</p>
+          <Form method="post" noValidate className="mt-6 space-y-5" key={`${user?.email}-${user?.first_name}`}>
+            <input type="hidden" name="intent" value="profile" />
+            <div className="grid gap-5 sm:grid-cols-2">
+              <TextField
+                id="first_name"
+                name="first_name"
+                label="First name"
+                autoComplete="given-name"
+                placeholder={user?.first_name}
+                error={errors("profile").first_name}
+              />
+              <TextField
+                id="last_name"
+                name="last_name"
+                label="Last name"
+                autoComplete="family-name"
+                placeholder={user?.last_name}
+                error={errors("profile").last_name}
+              />
+            </div>
+            <TextField
+              id="email"
+              name="email"
+              label="Email"
+              type="email"
+              autoComplete="email"
+              placeholder={user?.email}
+              error={errors("profile").email}
+            />
+            <TextField
+              id="phone_number"
+              name="phone_number"
+              label="Phone number"
+              type="tel"
+              autoComplete="tel"
+              placeholder={user?.phone_number ?? ""}
+              error={errors("profile").phone_number}
+            />
+            <button type="submit" className="btn-primary" disabled={busy("profile")}>
+              {busy("profile") ? "Saving…" : "Save profile"}
+            </button>
+          </Form>
+        </Section>
+        <Section title="Password" icon={<KeyRound className="h-6 w-6 text-sea-600" aria-hidden="true" />}>
+          <p className="mt-2 text-sm text-slate-600">
+            At least {PASSWORD_MIN} characters; not a common password and not your e-mail address. Your other sessions
+            are signed out when it changes.
+          </p>
+          <Form method="post" noValidate className="mt-6 space-y-5" ref={passwordForm}>
+            <input type="hidden" name="intent" value="password" />
+            <TextField
+              id="password"
+              name="password"
+              label="Current password"
+              type="password"
+              autoComplete="current-password"
+              error={errors("password").password}
+            />
+            <TextField
+              id="new_password"
+              name="new_password"
+              label="New password"
+              type="password"
+              autoComplete="new-password"
+              error={errors("password").new_password}
+            />
+            <TextField
+              id="confirm_new_password"
+              name="confirm_new_password"
+              label="Confirm the new password"
+              type="password"
+              autoComplete="new-password"
+              error={errors("password").confirm_new_password}
+            />
+            <button type="submit" className="btn-primary" disabled={busy("password")}>
+              {busy("password") ? "Saving…" : "Change password"}
+            </button>
+          </Form>
+        </Section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { expect, expectAccessible, signIn, test } from "./fixtures";
+
+// An account of its own, so that changing its password disturbs no other test.
+const ACCOUNT = { email: "e2e-settings@masthead.example", password: "e2e-settings-password" };
+const NEW_PASSWORD = "chart-table-and-compass";
+
+test("a member edits the profile and changes the password; the old password stops working", async ({ page }) => {
+  await page.goto("/login?redirect=%2Fdashboard%2Fuser-settings");
+  await signIn(page, ACCOUNT);
+  await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+  await expectAccessible(page);
+
+  // Only what is filled in changes.
+  await page.getByLabel("First name").fill("Svenja");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByRole("status").first()).toContainText("Your profile is saved.");
+  await expect(page.getByLabel("First name")).toHaveAttribute("placeholder", "Svenja");
+  await expect(page.getByLabel("Last name")).toHaveAttribute("placeholder", "Settings");
+
+  await page.getByLabel("Current password").fill("not the password");
+  await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
+  await page.getByLabel("Confirm the new password").fill(NEW_PASSWORD);
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByText("The current password is not correct.")).toBeVisible();
+
+  await page.getByLabel("Current password").fill(ACCOUNT.password);
+  await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
+  await page.getByLabel("Confirm the new password").fill(NEW_PASSWORD);
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByRole("status").first()).toContainText("Your password is changed.");
+
+  // Signed out, the old password no longer works and the new one does.
+  await page.context().clearCookies();
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(ACCOUNT.email);
+  await page.getByLabel("Password").fill(ACCOUNT.password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page.getByText("The user name or password are incorrect")).toBeVisible();
+  await page.getByLabel("Password").fill(NEW_PASSWORD);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Svenja");
+});
