@@ -77,6 +77,7 @@ export function createServices(deps: {
     auth,
     profile: createProfileService({
       users,
+      storage: deps.storage,
       rateLimit,
       revokeOtherSessions: (userId, keepSessionId) => auth.revokeUserSessions(userId, keepSessionId),
       clock,

@@ -62,3 +62,40 @@ export async function storeImage(
   }
   return { key: keys[keys.length - 1], width: stored.width, height: stored.height, keys };
 }
+
+/** Avatar sizes: the user menu shows 32 px (64 on sharp screens); 128 and 256 for larger places. */
+export const AVATAR_SIZES = [64, 128, 256] as const;
+
+/**
+ * An avatar: checked by content like storeImage, cropped to a centred square
+ * and stored as WebP at each size, metadata stripped. Answers the largest key.
+ */
+export async function storeAvatar(storage: FileStorage, folder: string, data: Uint8Array, field = "avatar") {
+  const type = await fileTypeFromBuffer(data);
+  if (!type || !ACCEPTED.has(type.mime)) unreadable(field, "The image must be a JPEG, PNG, WebP or GIF file.");
+  const base = `${folder}/${randomBytes(8).toString("hex")}`;
+  const keys: string[] = [];
+  try {
+    const source = sharp(data, { limitInputPixels: MAX_PIXELS, failOn: "error" }).rotate();
+    for (const size of AVATAR_SIZES) {
+      const out = await source
+        .clone()
+        .resize({ width: size, height: size, fit: "cover", position: "attention" })
+        .webp({ quality: 80 })
+        .toBuffer();
+      const key = `${base}-${size}.webp`;
+      await storage.put(key, out);
+      keys.push(key);
+    }
+  } catch {
+    await Promise.all(keys.map((key) => storage.remove(key)));
+    unreadable(field, "The image could not be read.");
+  }
+  return { key: keys[keys.length - 1], keys };
+}
+
+/** Every stored size of an avatar from its largest key. */
+export function avatarFiles(key: string): string[] {
+  const match = /^(.*)-256\.webp$/.exec(key);
+  return match ? AVATAR_SIZES.map((size) => `${match[1]}-${size}.webp`) : [key];
+}

@@ -1,5 +1,7 @@
 import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
+import { avatarFiles, storeAvatar } from "../../lib/images";
+import type { FileStorage } from "../../lib/storage";
 import { validate } from "../../lib/validation";
 import { hashPassword, verifyPassword } from "../auth/password";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
@@ -18,11 +20,17 @@ function invalid(errors: Record<string, string[]>): never {
 /** A member's own profile and password (SPEC §4 'Profile update', §7 'Profile'). */
 export function createProfileService(deps: {
   users: UsersRepository;
+  storage: FileStorage;
   rateLimit: RateLimitService;
   revokeOtherSessions: (userId: number, keepSessionId: number) => Promise<void>;
   clock: Clock;
 }) {
   const { users, clock } = deps;
+
+  async function removeAvatarFiles(avatar: string | null) {
+    const key = avatar?.replace(/^\/uploads\//, "");
+    if (key) await Promise.all(avatarFiles(key).map((file) => deps.storage.remove(file).catch(() => {})));
+  }
 
   async function currentUser(userId: number) {
     const row = await users.findById(userId);
@@ -76,6 +84,24 @@ export function createProfileService(deps: {
       });
       if (passwordHash) await deps.revokeOtherSessions(row.id, sessionId);
       return toPublicUser(updated);
+    },
+
+    /** A new avatar (answers its address); the previous one's files are removed. */
+    async setAvatar(userId: number, data: Uint8Array | undefined): Promise<string> {
+      if (!data) invalid({ avatar: ["Choose an image."] });
+      const row = await currentUser(userId);
+      const stored = await storeAvatar(deps.storage, "avatars", data);
+      const avatar = `/uploads/${stored.key}`;
+      await users.update(row.id, { avatar, updated_at: clock().toISOString() });
+      await removeAvatarFiles(row.avatar);
+      return avatar;
+    },
+
+    /** Back to initials. */
+    async removeAvatar(userId: number): Promise<void> {
+      const row = await currentUser(userId);
+      await users.update(row.id, { avatar: null, updated_at: clock().toISOString() });
+      await removeAvatarFiles(row.avatar);
     },
 
     /** Whether the current password is right; rate limited per user, and says nothing more. */

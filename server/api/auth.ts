@@ -5,7 +5,7 @@ import { loginSchema } from "../../core/auth/auth.schema";
 import { AppError } from "../../lib/errors";
 import { validate } from "../../lib/validation";
 import type { AppEnv, Runtime } from "../env";
-import { access, ok, readBody, unprocessable } from "./http";
+import { access, ok, readBody, unprocessable, uploadedImage } from "./http";
 
 /** SPEC §7 'Session': login, the current user, logout; forgotten passwords. */
 export function authRoutes(runtime: Runtime) {
@@ -47,6 +47,24 @@ export function authRoutes(runtime: Runtime) {
     const auth = c.var.auth;
     if (!auth) throw new AppError("unauthorized", "Unauthenticated.");
     return ok(c, { valid: await services.profile.checkPassword(auth.user.id, c.req.query("password")) });
+  });
+
+  api.post("/settings/profile/updateAvatar", access.member, async (c) => {
+    const auth = c.var.auth;
+    if (!auth) throw new AppError("unauthorized", "Unauthenticated.");
+    const body = await readBody(c);
+    const avatar = await services.profile.setAvatar(
+      auth.user.id,
+      await uploadedImage(body, body.avatar !== undefined ? "avatar" : "image"),
+    );
+    return ok(c, { avatar });
+  });
+
+  api.delete("/settings/profile/avatar", access.member, async (c) => {
+    const auth = c.var.auth;
+    if (!auth) throw new AppError("unauthorized", "Unauthenticated.");
+    await services.profile.removeAvatar(auth.user.id);
+    return ok(c, { avatar: null });
   });
 
   api.post("/forgot-password", access.public, async (c) => {

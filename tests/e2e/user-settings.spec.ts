@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { expect, expectAccessible, signIn, test } from "./fixtures";
 
 // An account of its own, so that changing its password disturbs no other test.
@@ -16,6 +17,26 @@ test("a member edits the profile and changes the password; the old password stop
   await expect(page.getByRole("status").first()).toContainText("Your profile is saved.");
   await expect(page.getByLabel("First name")).toHaveAttribute("placeholder", "Svenja");
   await expect(page.getByLabel("Last name")).toHaveAttribute("placeholder", "Settings");
+
+  // A picture, shown in the user menu; removing it brings the initials back.
+  const photo = await sharp({ create: { width: 900, height: 600, channels: 3, background: "#2a6f97" } })
+    .jpeg()
+    .toBuffer();
+  await page.getByLabel("New picture").setInputFiles({ name: "me.jpg", mimeType: "image/jpeg", buffer: photo });
+  await page.getByRole("button", { name: "Upload" }).click();
+  await expect(page.getByRole("status").first()).toContainText("Your picture is saved.");
+  await expect(page.getByRole("button", { name: /User Profile/ }).locator("img")).toHaveAttribute(
+    "src",
+    /^\/uploads\/avatars\/[0-9a-f]{16}-256\.webp$/,
+  );
+  await page
+    .getByLabel("New picture")
+    .setInputFiles({ name: "notes.jpg", mimeType: "image/jpeg", buffer: Buffer.from("text") });
+  await page.getByRole("button", { name: "Upload" }).click();
+  await expect(page.getByText("The image must be a JPEG, PNG, WebP or GIF file.")).toBeVisible();
+  await page.getByRole("button", { name: "Remove the picture" }).click();
+  await expect(page.getByRole("status").first()).toContainText("Your picture is removed.");
+  await expect(page.getByRole("button", { name: /User Profile/ }).locator("img")).toHaveCount(0);
 
   await page.getByLabel("Current password").fill("not the password");
   await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);

@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import path from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { createUser, PASSWORD, signIn } from "../support/factories";
@@ -114,5 +117,61 @@ describe("GET /api/dashboard/user/checkValidPass", () => {
     const limited = await check(PASSWORD);
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBeTruthy();
+  });
+});
+
+describe("avatar", () => {
+  it("crops a real image to squares of 64, 128 and 256 px without metadata, shows it, replaces and removes it", async () => {
+    const member = await signIn(t.runtime.services);
+    const photo = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: "#2a6f97" } })
+      .jpeg()
+      .withMetadata({ exif: { IFD0: { Artist: "Camera owner" } } })
+      .toBuffer();
+    const upload = (bytes: BlobPart, name = "me.jpg") =>
+      call(t.app, "POST", "/api/settings/profile/updateAvatar", {
+        token: member.token,
+        form: { avatar: new File([bytes], name, { type: "image/jpeg" }) },
+        multipart: true,
+      });
+    const res = await upload(new Uint8Array(photo));
+    expect(res.status).toBe(200);
+    const avatar = (res.json as { avatar: string }).avatar;
+    expect(avatar).toMatch(/^\/uploads\/avatars\/[0-9a-f]{16}-256\.webp$/);
+    const file = (size: number) =>
+      path.join(t.runtime.config.uploadsDir, avatar.slice("/uploads/".length).replace("-256", `-${size}`));
+    for (const size of [64, 128, 256]) {
+      const meta = await sharp(fs.readFileSync(file(size))).metadata();
+      expect([meta.width, meta.height, meta.format, meta.exif]).toEqual([size, size, "webp", undefined]);
+    }
+    const me = await call(t.app, "GET", "/api/dashboard/user", { token: member.token });
+    expect((me.json as { user: { avatar: string } }).user.avatar).toBe(avatar);
+
+    const second = (await upload(new Uint8Array(photo))).json as { avatar: string };
+    expect(second.avatar).not.toBe(avatar);
+    expect(fs.existsSync(file(256))).toBe(false);
+
+    const removed = await call(t.app, "DELETE", "/api/settings/profile/avatar", { token: member.token });
+    expect(removed.json).toEqual({ status: "success", avatar: null });
+    const after = await call(t.app, "GET", "/api/dashboard/user", { token: member.token });
+    expect((after.json as { user: { avatar: string | null } }).user.avatar).toBeNull();
+  });
+
+  it("refuses a file that is not an image (415) and a missing file (422)", async () => {
+    const member = await signIn(t.runtime.services);
+    const fake = await call(t.app, "POST", "/api/settings/profile/updateAvatar", {
+      token: member.token,
+      form: { avatar: new File([new TextEncoder().encode("<svg onload=alert(1)>")], "me.jpg", { type: "image/jpeg" }) },
+      multipart: true,
+    });
+    expect(fake.status).toBe(415);
+    const missing = await call(t.app, "POST", "/api/settings/profile/updateAvatar", {
+      token: member.token,
+      form: { other: "x" },
+      multipart: true,
+    });
+    expect(missing.status).toBe(422);
+    expect(
+      (await call(t.app, "POST", "/api/settings/profile/updateAvatar", { form: { x: "y" }, multipart: true })).status,
+    ).toBe(401);
   });
 });

@@ -19,6 +19,24 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services, auth } = getRequestContext(context);
   if (!auth) throw data("Sign in first.", { status: 401 });
   const form = await readForm(request);
+  if (form.intent === "avatar" || form.intent === "remove-avatar") {
+    try {
+      if (form.intent === "remove-avatar") await services.profile.removeAvatar(auth.user.id);
+      else {
+        const file = form.avatar;
+        const bytes = file instanceof File && file.size > 0 ? new Uint8Array(await file.arrayBuffer()) : undefined;
+        await services.profile.setAvatar(auth.user.id, bytes);
+      }
+    } catch (error) {
+      if (isAppError(error) && error.details.errors) {
+        const errors = Object.fromEntries(Object.entries(error.details.errors).map(([k, v]) => [k, v[0]]));
+        return data<ActionData>({ intent: "avatar", errors }, { status: error.status });
+      }
+      throw error;
+    }
+    const saved = form.intent === "remove-avatar" ? "Your picture is removed." : "Your picture is saved.";
+    return data<ActionData>({ intent: "avatar", saved });
+  }
   const intent = form.intent === "password" ? "password" : "profile";
   const fields =
     intent === "password"
@@ -86,6 +104,61 @@ export default function UserSettings({ actionData }: Route.ComponentProps) {
           {actionData.saved}
         </p>
       ) : null}
+      <section className="mt-8 flex flex-wrap items-center gap-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
+        {user?.avatar ? (
+          <img
+            src={user.avatar}
+            alt="Your picture"
+            width={96}
+            height={96}
+            className="h-24 w-24 rounded-full object-cover"
+          />
+        ) : (
+          <span
+            aria-hidden="true"
+            className="flex h-24 w-24 items-center justify-center rounded-full bg-sea-600 text-3xl font-bold text-white"
+          >
+            {`${user?.first_name?.[0] ?? ""}${user?.last_name?.[0] ?? ""}`.toUpperCase() || "?"}
+          </span>
+        )}
+        <div className="min-w-0 flex-1">
+          <h2 className="font-display text-2xl font-bold text-navy-900">Picture</h2>
+          <p className="mt-1 text-sm text-slate-600">A JPEG, PNG, WebP or GIF; it is cropped to a square.</p>
+          <Form method="post" encType="multipart/form-data" className="mt-4 flex flex-wrap items-end gap-3">
+            <input type="hidden" name="intent" value="avatar" />
+            <div>
+              <label htmlFor="avatar" className="field-label">
+                New picture
+              </label>
+              <input
+                id="avatar"
+                name="avatar"
+                type="file"
+                accept="image/jpeg,image/png,image/webp,image/gif"
+                aria-invalid={errors("avatar").avatar ? true : undefined}
+                aria-describedby={errors("avatar").avatar ? "avatar-error" : undefined}
+                className="block text-sm file:mr-3 file:rounded-md file:border-0 file:bg-navy-50 file:px-3 file:py-2 file:font-semibold file:text-navy-900"
+              />
+            </div>
+            <button type="submit" className="btn-primary" disabled={busy("avatar")}>
+              {busy("avatar") ? "Uploading…" : "Upload"}
+            </button>
+          </Form>
+          {errors("avatar").avatar ? (
+            <p id="avatar-error" className="mt-2 text-sm text-red-700">
+              {errors("avatar").avatar}
+            </p>
+          ) : null}
+          {user?.avatar ? (
+            <Form method="post" className="mt-3">
+              <input type="hidden" name="intent" value="remove-avatar" />
+              <button type="submit" className="text-sm font-semibold text-red-700 hover:underline">
+                Remove the picture
+              </button>
+            </Form>
+          ) : null}
+        </div>
+      </section>
       <div className="mt-8 grid gap-8 lg:grid-cols-2">
         <Section title="Profile" icon={<UserRound className="h-6 w-6 text-sea-600" aria-hidden="true" />}>
           <p className="mt-2 text-sm text-slate-600">Fields left empty keep their current value.</p>
