@@ -108,7 +108,7 @@ export default function UserSettings({ actionData }: Route.ComponentProps) {
         {user?.avatar ? (
           <img
             src={user.avatar}
-            alt="Your picture"
+            alt={`${user.first_name} ${user.last_name}`}
             width={96}
             height={96}
             className="h-24 w-24 rounded-full object-cover"
