@@ -69,6 +69,8 @@ export function createAccountsService(deps: { users: UsersRepository; clock: Clo
       return (await users.list(limit)).map(toPublicUser);
     },
 
+    countUsers: () => users.count(),
+
     async getUser(id: number): Promise<PublicUser> {
       const row = await users.findById(id);
       if (!row) throw new AppError("not_found", "User not found.");

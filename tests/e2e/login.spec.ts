@@ -18,6 +18,9 @@ test.describe("member login (SPEC §2, §5, §8)", () => {
     await signIn(page, ADMIN);
     await expect(page).toHaveURL(/\/manager$/);
     await expect(page.getByText("You're logged in as:")).toContainText("admin");
+    // The admin home counts what there is and what waits (join requests not yet handled).
+    await expect(page.getByRole("link", { name: /^Join requests \d+ open$/ })).toBeVisible();
+    await expect(page.getByRole("link", { name: /^News \d+ posts?$/ })).toBeVisible();
     await expectAccessible(page);
     const cookies = await page.context().cookies();
     const session = cookies.find((c) => c.name.startsWith("auth."));

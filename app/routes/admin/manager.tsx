@@ -1,21 +1,41 @@
 import { CalendarRange, FileText, FolderTree, Inbox, Newspaper, Settings2, Users } from "lucide-react";
 import { Link } from "react-router";
+import { getRequestContext } from "../../context";
 import type { Route } from "./+types/manager";
 
 export const meta: Route.MetaFunction = () => [{ title: "Manager · Masthead" }];
 
+/** The figures beside the shortcuts: what there is, and what waits for the admin. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services } = getRequestContext(context);
+  const [news, upcoming, requests, users] = await Promise.all([
+    services.news.list({ filters: null, search: "", page: 1 }),
+    services.meetings.upcoming(100),
+    services.join.list({ status: "open" }),
+    services.accounts.countUsers(),
+  ]);
+  return {
+    counts: {
+      "/manage-news": `${news.total} post${news.total === 1 ? "" : "s"}`,
+      "/manage-events": `${upcoming.length} upcoming`,
+      "/manager/users": `${users} user${users === 1 ? "" : "s"}`,
+      "/manager/requests": `${requests.total} open`,
+    } as Record<string, string>,
+  };
+}
+
 const SHORTCUTS = [
+  { to: "/manager/requests", title: "Join requests", icon: Inbox },
   { to: "/manage-news", title: "News", icon: Newspaper },
   { to: "/manage-events", title: "Events", icon: CalendarRange },
   { to: "/dashboard/library", title: "Categories and papers", icon: FolderTree },
   { to: "/manager/pages", title: "Pages", icon: FileText },
   { to: "/manager/settings", title: "Settings", icon: Settings2 },
   { to: "/manager/users", title: "Users", icon: Users },
-  { to: "/manager/requests", title: "Join requests", icon: Inbox },
 ];
 
 /** The admin home. */
-export default function Manager() {
+export default function Manager({ loaderData }: Route.ComponentProps) {
   return (
     <div>
       <h1 className="font-display text-4xl font-bold text-navy-900">Manager</h1>
@@ -28,7 +48,12 @@ export default function Manager() {
               className="flex items-center gap-3 rounded-lg bg-white p-5 font-semibold text-navy-900 shadow-sm ring-1 ring-slate-200 hover:ring-navy-700"
             >
               <Icon className="h-6 w-6 text-sea-600" aria-hidden="true" />
-              {title}
+              <span className="flex flex-col">
+                {title}
+                {loaderData.counts[to] ? (
+                  <span className="text-sm font-normal text-slate-600">{loaderData.counts[to]}</span>
+                ) : null}
+              </span>
             </Link>
           </li>
         ))}
