@@ -30,3 +30,8 @@ export function fieldFailureOf(error: unknown): { errors: Record<string, string[
   if (isAppError(error) && error.details.errors) return { errors: error.details.errors, status: error.status };
   throw error;
 }
+
+/** The first message of each field, for forms that show one line under a field. */
+export function firstMessages(errors: Record<string, string[]>): Record<string, string> {
+  return Object.fromEntries(Object.entries(errors).map(([field, messages]) => [field, messages[0]]));
+}

@@ -3,6 +3,7 @@ import { AppError } from "../../lib/errors";
 import { hashToken, newToken } from "../../lib/tokens";
 import { validate } from "../../lib/validation";
 import { hashPassword } from "../auth/password";
+import { isEmailAddress } from "../join/join.schema";
 import type { MailService } from "../mail/mail.service";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { SettingsService } from "../settings/settings.service";
@@ -38,7 +39,7 @@ export function createPasswordResetService(deps: {
       if (!email) {
         throw new AppError("validation", "The given data was invalid.", { errors: { email: ["Email is required."] } });
       }
-      if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+      if (email.length > 254 || !isEmailAddress(email)) {
         throw new AppError("validation", "The given data was invalid.", { errors: { email: ["Email is not valid."] } });
       }
       const message = "Too many requests. Please try again later.";
@@ -68,7 +69,6 @@ export function createPasswordResetService(deps: {
           body_text: `Dear ${user.first_name},\n\nSomeone, probably you, asked to choose a new password for your account at ${site["site.name"]}. Open this link within 60 minutes to do so:\n\n${link}\n\nThe link works once. If you did not ask for it, ignore this e-mail: your password stays as it is.\n\nKind regards,\n${site["site.name"]}`,
         },
       ]);
-      void mail.deliverDue().catch(() => {});
     },
 
     /** Whether a link can still be used, to show the form or say at once that it expired. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isEmailAddress, isPhoneNumber } from "../join/join.schema";
 
 /**
  * SPEC §4 'Profile update', §7: only non-empty fields are sent and changed.
@@ -15,16 +16,12 @@ const optionalText = (max: number, label: string) =>
 export const profileSchema = z.object({
   first_name: optionalText(100, "The first name"),
   last_name: optionalText(100, "The last name"),
-  email: optionalText(254, "The e-mail address").refine(
-    (v) => v === undefined || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v),
-    {
-      error: "Email is not valid.",
-    },
-  ),
-  phone_number: optionalText(40, "The phone number").refine(
-    (v) => v === undefined || /^[\d+-]{8,15}$/.test(v.replace(/\s+/g, "")),
-    { error: "Phone format is incorrect." },
-  ),
+  email: optionalText(254, "The e-mail address").refine((v) => v === undefined || isEmailAddress(v), {
+    error: "Email is not valid.",
+  }),
+  phone_number: optionalText(40, "The phone number").refine((v) => v === undefined || isPhoneNumber(v), {
+    error: "Phone format is incorrect.",
+  }),
   password: z
     .string()
     .nullish()

@@ -132,8 +132,6 @@ export function createJoinService(deps: {
         body_text,
       });
       await mail.queue(queued);
-      // Sent in the background: the visitor's answer never waits on the mail server.
-      void mail.deliverDue().catch(() => {});
       return { stored: true, id };
     },
 
@@ -158,6 +156,9 @@ export function createJoinService(deps: {
       };
     },
 
+    /** Requests not yet handled, for the admin home. */
+    countOpen: () => repository.count({ status: "open", search: "" }),
+
     /** Every request matching the filter, for the CSV export. */
     async exportRows(raw: unknown) {
       const query = joinListSchema.parse(raw ?? {});
@@ -176,5 +177,4 @@ export function createJoinService(deps: {
   };
 }
 export type JoinService = ReturnType<typeof createJoinService>;
-export type JoinListPage = Awaited<ReturnType<JoinService["list"]>>;
 export type { JoinListQuery };

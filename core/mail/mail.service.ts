@@ -72,8 +72,10 @@ export function createMailService(deps: {
   }
 
   return {
+    /** Stores the mails and starts sending them in the background (nobody waits on the mail server). */
     async queue(mails: NewMail[]): Promise<void> {
       await repository.enqueue(mails, clock().toISOString());
+      void deliverDue().catch(() => {});
     },
     /**
      * Sends every mail that is due. One run at a time: a call during a run gets
@@ -86,8 +88,8 @@ export function createMailService(deps: {
       if (!(await repository.requeue(id, clock().toISOString()))) {
         throw new AppError("not_found", "There is no failed mail with this id.");
       }
+      void deliverDue().catch(() => {});
     },
-    describeTransport: () => transport.describe,
   };
 }
 export type MailService = ReturnType<typeof createMailService>;

@@ -144,6 +144,13 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
     };
   }
 
+  /** The next meeting of a type not yet over, else the most recent past one. */
+  async function featuredSummary(type: FeaturedType) {
+    const h = horizon();
+    const [next] = await repository.upcoming(type, h, 1);
+    return next ?? (await repository.past(type, h, 0, 1))[0];
+  }
+
   function paged<T>(data: T[], page: number, total: number): Page<T> {
     return {
       data,
@@ -181,6 +188,7 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
         withImages(upcomingRows.slice(0, UPCOMING_LIMIT)),
         withImages(pastRows),
       ]);
+
       return {
         upcoming,
         more_upcoming: upcomingRows.length > UPCOMING_LIMIT,
@@ -198,9 +206,7 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
      * over, else the most recent past one; null when there is none at all.
      */
     async featured(type: FeaturedType): Promise<Meeting | null> {
-      const h = horizon();
-      const [next] = await repository.upcoming(type, h, 1);
-      const chosen = next ?? (await repository.past(type, h, 0, 1))[0];
+      const chosen = await featuredSummary(type);
       if (!chosen) return null;
       const row = await repository.findBySlug(chosen.slug);
       return row ? full(row) : null;
@@ -210,8 +216,9 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
     async forRegistrationPath(pagePath: string): Promise<{ id: number; title: string } | null> {
       const featuredType = pagePath === "/conference" ? "conference" : pagePath === "/workshop" ? "workshop" : null;
       if (featuredType) {
-        const meeting = await this.featured(featuredType);
-        return meeting ? { id: meeting.id, title: meeting.title } : null;
+        // Only which meeting: not its images, programme and sponsors.
+        const chosen = await featuredSummary(featuredType);
+        return chosen ? { id: chosen.id, title: chosen.title } : null;
       }
       const slug = /^\/events\/([^/?#]{1,200})$/.exec(pagePath)?.[1];
       const row = slug ? await repository.findBySlug(slug) : undefined;

@@ -1,14 +1,7 @@
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import type { Post } from "../../core/news/news.schema";
-import { AppError } from "../../lib/errors";
 import type { AppEnv, Runtime } from "../env";
-import { access, ok, readBody, uploadedImage } from "./http";
-
-function idOf(c: Context<AppEnv>): number {
-  const id = Number(c.req.param("id"));
-  if (!Number.isSafeInteger(id) || id < 1) throw new AppError("not_found", "Post not found.");
-  return id;
-}
+import { access, idParam, ok, readBody, uploadedImage } from "./http";
 
 /** The admin's post, with the address its image is deleted at (SPEC §7). */
 const withLinks = (post: Post) => ({
@@ -34,16 +27,18 @@ export function adminNewsRoutes(runtime: Runtime) {
   });
 
   api.patch("/dashboard/news/:id", access.admin, async (c) => {
-    const id = idOf(c);
+    const id = idParam(c, "Post not found.");
     const body = await readBody(c);
     const post = await services.news.update(id, body, await uploadedImage(body));
     return ok(c, { post: withLinks(post) });
   });
 
-  api.delete("/dashboard/news/:id", access.admin, async (c) => ok(c, await services.news.remove(idOf(c))));
+  api.delete("/dashboard/news/:id", access.admin, async (c) =>
+    ok(c, await services.news.remove(idParam(c, "Post not found."))),
+  );
 
   api.delete("/dashboard/news/:id/image", access.admin, async (c) => {
-    const post = await services.news.removeImage(idOf(c));
+    const post = await services.news.removeImage(idParam(c, "Post not found."));
     return ok(c, { post: withLinks(post) });
   });
 

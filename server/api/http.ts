@@ -109,3 +109,10 @@ export async function uploadedImage(body: Body, field = "image"): Promise<Uint8A
   }
   return image.size > 0 ? new Uint8Array(await image.arrayBuffer()) : undefined;
 }
+
+/** The positive integer `:id` of a route; anything else is the given not-found. */
+export function idParam(c: Context<AppEnv>, notFound: string): number {
+  const id = Number(c.req.param("id"));
+  if (!Number.isSafeInteger(id) || id < 1) throw new AppError("not_found", notFound);
+  return id;
+}

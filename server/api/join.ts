@@ -1,14 +1,7 @@
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import { toCsv } from "../../lib/csv";
-import { AppError } from "../../lib/errors";
 import type { AppEnv, Runtime } from "../env";
-import { access, ok, readBody } from "./http";
-
-function idOf(c: Context<AppEnv>): number {
-  const id = Number(c.req.param("id"));
-  if (!Number.isSafeInteger(id) || id < 1) throw new AppError("not_found", "Request not found.");
-  return id;
-}
+import { access, idParam, ok, readBody } from "./http";
 
 /** SPEC §7 '/api/join' and the admin's inbox of join and registration requests. */
 export function joinRoutes({ services, logger }: Runtime) {
@@ -52,18 +45,17 @@ export function joinRoutes({ services, logger }: Runtime) {
   api.patch("/dashboard/join-requests/:id", access.admin, async (c) => {
     const body = await readBody(c);
     const handled = body.handled === true || body.handled === "true" || body.handled === "1" || body.handled === 1;
-    await services.join.setHandled(idOf(c), handled);
+    await services.join.setHandled(idParam(c, "Request not found."), handled);
     return ok(c);
   });
 
   api.delete("/dashboard/join-requests/:id", access.admin, async (c) => {
-    await services.join.remove(idOf(c));
+    await services.join.remove(idParam(c, "Request not found."));
     return ok(c);
   });
 
   api.post("/dashboard/mail/:id/resend", access.admin, async (c) => {
-    await services.mail.resend(idOf(c));
-    void services.mail.deliverDue().catch(() => {});
+    await services.mail.resend(idParam(c, "Request not found."));
     return ok(c);
   });
 

@@ -6,7 +6,7 @@ import { PASSWORD_MIN } from "../../../core/accounts/password-rules";
 import { isAppError } from "../../../lib/errors";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
-import { readForm } from "../../lib/forms";
+import { firstMessages, readForm } from "../../lib/forms";
 import { useRootData } from "../../root";
 import type { Route } from "./+types/user-settings";
 
@@ -29,7 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       }
     } catch (error) {
       if (isAppError(error) && error.details.errors) {
-        const errors = Object.fromEntries(Object.entries(error.details.errors).map(([k, v]) => [k, v[0]]));
+        const errors = firstMessages(error.details.errors);
         return data<ActionData>({ intent: "avatar", errors }, { status: error.status });
       }
       throw error;
@@ -54,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await services.profile.update(auth.user.id, auth.sessionId, fields);
   } catch (error) {
     if (isAppError(error) && error.details.errors) {
-      const errors = Object.fromEntries(Object.entries(error.details.errors).map(([k, v]) => [k, v[0]]));
+      const errors = firstMessages(error.details.errors);
       return data<ActionData>({ intent, errors }, { status: 422 });
     }
     throw error;

@@ -11,7 +11,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const [news, upcoming, requests, users] = await Promise.all([
     services.news.list({ filters: null, search: "", page: 1 }),
     services.meetings.upcoming(100),
-    services.join.list({ status: "open" }),
+    services.join.countOpen(),
     services.accounts.countUsers(),
   ]);
   return {
@@ -19,7 +19,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       "/manage-news": `${news.total} post${news.total === 1 ? "" : "s"}`,
       "/manage-events": `${upcoming.length} upcoming`,
       "/manager/users": `${users} user${users === 1 ? "" : "s"}`,
-      "/manager/requests": `${requests.total} open`,
+      "/manager/requests": `${requests} open`,
     } as Record<string, string>,
   };
 }

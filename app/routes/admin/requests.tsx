@@ -24,10 +24,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (form.intent === "handled" || form.intent === "open")
     await services.join.setHandled(id, form.intent === "handled");
   else if (form.intent === "delete") await services.join.remove(id);
-  else if (form.intent === "resend") {
-    await services.mail.resend(id);
-    void services.mail.deliverDue().catch(() => {});
-  } else throw data("Unknown action.", { status: 400 });
+  else if (form.intent === "resend") await services.mail.resend(id);
+  else throw data("Unknown action.", { status: 400 });
   return { done: form.intent };
 }
 

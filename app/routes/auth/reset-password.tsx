@@ -6,7 +6,7 @@ import { isAppError } from "../../../lib/errors";
 import { AuthCard } from "../../components/auth-card";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
-import { readForm } from "../../lib/forms";
+import { firstMessages, readForm } from "../../lib/forms";
 import type { Route } from "./+types/reset-password";
 
 export const meta: Route.MetaFunction = () => [
@@ -31,7 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await getRequestContext(context).services.passwordReset.reset(form);
   } catch (error) {
     if (isAppError(error) && error.details.errors) {
-      const errors = Object.fromEntries(Object.entries(error.details.errors).map(([k, v]) => [k, v[0]]));
+      const errors = firstMessages(error.details.errors);
       return data({ errors }, { status: 422 });
     }
     throw error;

@@ -4,7 +4,7 @@ import { isAppError } from "../../../lib/errors";
 import { JoinForm } from "../../components/public/join-form";
 import { PageHero } from "../../components/public/page-hero";
 import { getRequestContext } from "../../context";
-import { readForm } from "../../lib/forms";
+import { firstMessages, readForm } from "../../lib/forms";
 import { seoMeta } from "../../lib/seo";
 import type { Route } from "./+types/join";
 
@@ -34,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await services.join.submit(form, { ip: client.ip });
   } catch (error) {
     if (isAppError(error) && error.details.errors) {
-      const errors = Object.fromEntries(Object.entries(error.details.errors).map(([k, v]) => [k, v[0]]));
+      const errors = firstMessages(error.details.errors);
       return data<ActionData>({ errors, values, renderedAt: Date.now() }, { status: 422 });
     }
     if (isAppError(error) && error.code === "rate_limited") {
