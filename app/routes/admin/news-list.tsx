@@ -1,12 +1,11 @@
-import { FilePenLine, Plus, Search, Trash2 } from "lucide-react";
-import { Dialog } from "radix-ui";
-import { useEffect, useState } from "react";
-import { data, Form, Link, useFetcher, useNavigation } from "react-router";
+import { FilePenLine, Plus, Search } from "lucide-react";
+import { useEffect } from "react";
+import { data, Form, Link, useNavigation } from "react-router";
 import { toast } from "sonner";
-import type { PostSummary } from "../../../core/news/news.schema";
 import { isAppError } from "../../../lib/errors";
 import { formatDate } from "../../components/news/post-card";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
+import { ConfirmDelete } from "../../components/ui/confirm-delete";
 import { LoadMoreLink } from "../../components/ui/load-more-link";
 import { getRequestContext } from "../../context";
 import { readForm } from "../../lib/forms";
@@ -36,36 +35,6 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (form.intent !== "delete" || !Number.isSafeInteger(id)) throw data("Unknown action.", { status: 400 });
   const { slug } = await getRequestContext(context).services.news.remove(id);
   return { deleted: slug };
-}
-
-function DeleteButton({ post }: { post: PostSummary }) {
-  const [open, setOpen] = useState(false);
-  const fetcher = useFetcher<typeof action>();
-  return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger className="btn-ghost px-2 text-red-700 hover:bg-red-50">
-        <Trash2 className="h-4 w-4" aria-hidden="true" />
-        <span className="sr-only">Delete {post.title}</span>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-navy-950/60" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[90%] max-w-[450px] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-2xl">
-          <Dialog.Title className="font-display text-2xl font-bold text-navy-900">Delete this post?</Dialog.Title>
-          <Dialog.Description className="mt-2 text-slate-600">
-            “{post.title}” and its image will be removed from the site. This cannot be undone.
-          </Dialog.Description>
-          <fetcher.Form method="post" className="mt-6 flex justify-end gap-3" onSubmit={() => setOpen(false)}>
-            <input type="hidden" name="intent" value="delete" />
-            <input type="hidden" name="id" value={post.id} />
-            <Dialog.Close className="btn-outline">Cancel</Dialog.Close>
-            <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800">
-              Delete
-            </button>
-          </fetcher.Form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
-  );
 }
 
 /** SPEC §2 'Admin lists for … news with search': the admin's news list with load-more. */
@@ -134,7 +103,12 @@ export default function ManageNews({ loaderData }: Route.ComponentProps) {
               <FilePenLine className="h-4 w-4" aria-hidden="true" />
               Edit<span className="sr-only"> {post.title}</span>
             </Link>
-            <DeleteButton post={post} />
+            <ConfirmDelete
+              label={`Delete ${post.title}`}
+              title="Delete this post?"
+              description={`“${post.title}” and its image will be removed from the site. This cannot be undone.`}
+              fields={{ intent: "delete", id: post.id }}
+            />
           </li>
         ))}
       </ul>

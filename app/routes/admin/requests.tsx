@@ -1,9 +1,8 @@
-import { CheckCircle2, Download, Mail, RotateCcw, Search, Trash2 } from "lucide-react";
-import { Dialog } from "radix-ui";
-import { useState } from "react";
+import { CheckCircle2, Download, Mail, RotateCcw, Search } from "lucide-react";
 import { data, Form, Link, useFetcher } from "react-router";
 import type { MailStatus } from "../../../core/mail/mail.service";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
+import { ConfirmDelete } from "../../components/ui/confirm-delete";
 import { getRequestContext } from "../../context";
 import { readForm } from "../../lib/forms";
 import type { Route } from "./+types/requests";
@@ -61,36 +60,6 @@ function MailLine({ mail }: { mail: MailStatus }) {
         </fetcher.Form>
       ) : null}
     </li>
-  );
-}
-
-function DeleteRequest({ id, company }: { id: number; company: string }) {
-  const [open, setOpen] = useState(false);
-  const fetcher = useFetcher();
-  return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger className="btn-ghost px-2 text-red-700 hover:bg-red-50">
-        <Trash2 className="h-4 w-4" aria-hidden="true" />
-        <span className="sr-only">Delete the request of {company}</span>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-navy-950/60" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[90%] max-w-[450px] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-2xl">
-          <Dialog.Title className="font-display text-2xl font-bold text-navy-900">Delete this request?</Dialog.Title>
-          <Dialog.Description className="mt-2 text-slate-600">
-            The request of {company} and its mail history will be removed. This cannot be undone.
-          </Dialog.Description>
-          <fetcher.Form method="post" className="mt-6 flex justify-end gap-3" onSubmit={() => setOpen(false)}>
-            <input type="hidden" name="intent" value="delete" />
-            <input type="hidden" name="id" value={id} />
-            <Dialog.Close className="btn-outline">Cancel</Dialog.Close>
-            <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800">
-              Delete
-            </button>
-          </fetcher.Form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
   );
 }
 
@@ -208,7 +177,12 @@ export default function Requests({ loaderData }: Route.ComponentProps) {
                       <span className="sr-only"> the request of {row.company_name}</span>
                     </button>
                   </Form>
-                  <DeleteRequest id={row.id} company={row.company_name} />
+                  <ConfirmDelete
+                    label={`Delete the request of ${row.company_name}`}
+                    title="Delete this request?"
+                    description={`The request of ${row.company_name} and its mail history will be removed. This cannot be undone.`}
+                    fields={{ intent: "delete", id: row.id }}
+                  />
                 </div>
               </div>
               {row.mails.length > 0 ? (

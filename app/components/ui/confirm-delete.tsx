@@ -1,0 +1,48 @@
+import { Trash2 } from "lucide-react";
+import { Dialog } from "radix-ui";
+import { type ReactNode, useState } from "react";
+import { useFetcher } from "react-router";
+
+/**
+ * A delete button that asks first (SPEC §4: delete after confirming). On
+ * Delete it posts `fields` to the current route's action through a fetcher.
+ */
+export function ConfirmDelete({
+  label,
+  title,
+  description,
+  fields,
+}: {
+  /** The button's accessible name, e.g. "Delete Lighthouse keepers go digital". */
+  label: string;
+  title: string;
+  description: ReactNode;
+  fields: Record<string, string | number>;
+}) {
+  const [open, setOpen] = useState(false);
+  const fetcher = useFetcher();
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger className="btn-ghost px-2 text-red-700 hover:bg-red-50">
+        <Trash2 className="h-4 w-4" aria-hidden="true" />
+        <span className="sr-only">{label}</span>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-navy-950/60" />
+        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[90%] max-w-[450px] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-2xl">
+          <Dialog.Title className="font-display text-2xl font-bold text-navy-900">{title}</Dialog.Title>
+          <Dialog.Description className="mt-2 text-slate-600">{description}</Dialog.Description>
+          <fetcher.Form method="post" className="mt-6 flex justify-end gap-3" onSubmit={() => setOpen(false)}>
+            {Object.entries(fields).map(([name, value]) => (
+              <input key={name} type="hidden" name={name} value={value} />
+            ))}
+            <Dialog.Close className="btn-outline">Cancel</Dialog.Close>
+            <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800">
+              Delete
+            </button>
+          </fetcher.Form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
