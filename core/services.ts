@@ -6,6 +6,7 @@ import { systemClock } from "../lib/clock";
 import type { MailTransport } from "../lib/mail";
 import type { FileStorage } from "../lib/storage";
 import { createAccountsService } from "./accounts/accounts.service";
+import { createInvitationService } from "./accounts/invitation.service";
 import { createPasswordResetService } from "./accounts/password-reset.service";
 import { createProfileService } from "./accounts/profile.service";
 import { createTokensRepository } from "./accounts/tokens.repository";
@@ -50,7 +51,8 @@ export function createServices(deps: {
   captcha?: CaptchaCheck;
 }) {
   const clock = deps.clock ?? systemClock;
-  const users = createUsersRepository(deps.db);
+  const users = createUsersRepository(deps.db, deps.dialect);
+  const tokens = createTokensRepository(deps.db);
   const rateLimit = createRateLimitService({ repository: createRateLimitRepository(deps.db), clock });
   const search = createSearchService({ repository: createSearchRepository(deps.db, deps.dialect), clock });
   const settings = createSettingsService({ repository: createSettingsRepository(deps.db), clock });
@@ -73,7 +75,13 @@ export function createServices(deps: {
     onError: deps.onMailError,
   });
   return {
-    accounts: createAccountsService({ users, clock }),
+    accounts: createAccountsService({
+      users,
+      storage: deps.storage,
+      revokeSessions: (userId) => auth.revokeUserSessions(userId),
+      clock,
+    }),
+    invitations: createInvitationService({ users, tokens, mail, settings, clock }),
     auth,
     profile: createProfileService({
       users,
@@ -84,7 +92,7 @@ export function createServices(deps: {
     }),
     passwordReset: createPasswordResetService({
       users,
-      tokens: createTokensRepository(deps.db),
+      tokens,
       mail,
       settings,
       rateLimit,

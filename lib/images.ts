@@ -99,3 +99,9 @@ export function avatarFiles(key: string): string[] {
   const match = /^(.*)-256\.webp$/.exec(key);
   return match ? AVATAR_SIZES.map((size) => `${match[1]}-${size}.webp`) : [key];
 }
+
+/** Removes an avatar's files from its public address (`/uploads/…`); a file already gone is fine. */
+export async function removeAvatarFiles(storage: FileStorage, avatar: string | null): Promise<void> {
+  const key = avatar?.replace(/^\/uploads\//, "");
+  if (key) await Promise.all(avatarFiles(key).map((file) => storage.remove(file).catch(() => {})));
+}

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { FieldErrors } from "./errors";
+import { AppError, type FieldErrors } from "./errors";
 
 export type Validated<T> = { success: true; data: T } | { success: false; errors: FieldErrors };
 
@@ -17,4 +17,16 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): Valida
     if (!errors[field].includes(issue.message)) errors[field].push(issue.message);
   }
   return { success: false, errors };
+}
+
+/** The one 422 every service throws for input that breaks its rules. */
+export function invalidInput(errors: FieldErrors): AppError {
+  return new AppError("validation", "The given data was invalid.", { errors });
+}
+
+/** The parsed input, or the 422 with its field messages. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = validate(schema, input);
+  if (!parsed.success) throw invalidInput(parsed.errors);
+  return parsed.data;
 }

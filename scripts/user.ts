@@ -40,12 +40,15 @@ async function main(argv: string[]): Promise<number> {
       sessionTtlSeconds: config.sessionTtlSeconds,
     });
     if (command === "list") {
-      const users = await services.accounts.listUsers();
-      if (users.length === 0) console.log("No users yet.");
-      for (const u of users) {
-        console.log(
-          `${String(u.id).padStart(4)}  ${u.role.name.padEnd(6)}  ${u.email}  ${`${u.first_name} ${u.last_name}`.trim()}`,
-        );
+      for (let page = 1; ; page += 1) {
+        const result = await services.accounts.list({ page });
+        if (result.total === 0) console.log("No users yet.");
+        for (const u of result.data) {
+          console.log(
+            `${String(u.id).padStart(4)}  ${u.role.name.padEnd(6)}  ${u.status.padEnd(11)}  ${u.email}  ${`${u.first_name} ${u.last_name}`.trim()}`,
+          );
+        }
+        if (page >= result.last_page) break;
       }
       return 0;
     }

@@ -36,3 +36,65 @@ export const createUserSchema = z.object({
   password: passwordRules,
 });
 export type CreateUserInput = z.input<typeof createUserSchema>;
+
+/** Where an account stands: invited (no password yet), active, or deactivated by an admin. */
+export const USER_STATUSES = ["active", "invited", "deactivated"] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+/** A user as the users screen shows them. */
+export type AdminUser = PublicUser & {
+  status: UserStatus;
+  created_at: string;
+  /** When the pending invitation's link stops working; null when none is pending. */
+  invitation_expires_at: string | null;
+};
+
+export const userListSchema = z.object({
+  search: z
+    .string()
+    .optional()
+    .catch(undefined)
+    .transform((v) => (v ?? "").trim().slice(0, 200)),
+  role: z.enum(ROLES).optional().catch(undefined),
+  status: z.enum(USER_STATUSES).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+});
+export type UserListQuery = z.output<typeof userListSchema>;
+
+const nameField = (label: string) =>
+  z
+    .string({ error: `${label} is required.` })
+    .trim()
+    .min(1, { error: `${label} is required.` })
+    .max(100, { error: `${label} may not be longer than 100 characters.` });
+
+/** The users screen's invitation form. */
+export const inviteSchema = z.object({
+  first_name: nameField("First name"),
+  last_name: nameField("Last name"),
+  email: emailSchema,
+  role: z.enum(ROLES, { error: "The role must be admin or member." }),
+});
+export type InviteInput = z.input<typeof inviteSchema>;
+
+const flag = z
+  .union([z.boolean(), z.enum(["true", "false", "1", "0"]), z.literal(1), z.literal(0)], {
+    error: "is_active must be true or false.",
+  })
+  .transform((v) => v === true || v === "true" || v === "1" || v === 1);
+
+/** What an admin may change on someone else's account. */
+export const userChangeSchema = z
+  .object({
+    role: z.enum(ROLES, { error: "The role must be admin or member." }).optional(),
+    is_active: flag.optional(),
+  })
+  .refine((v) => v.role !== undefined || v.is_active !== undefined, {
+    path: ["role"],
+    error: "Send a role or is_active to change.",
+  });
+
+export const OWN_ADMIN_ROLE = "You cannot remove your own admin role.";
+export const OWN_DEACTIVATION = "You cannot deactivate your own account.";
+export const OWN_DELETION = "You cannot delete your own account.";
+export const LAST_ADMIN = "The last admin cannot be removed: make another user admin first.";

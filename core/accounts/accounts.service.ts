@@ -2,10 +2,27 @@ import { randomBytes } from "node:crypto";
 import type { UserRow } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
-import { validate } from "../../lib/validation";
+import { removeAvatarFiles } from "../../lib/images";
+import type { FileStorage } from "../../lib/storage";
+import { parseOrThrow } from "../../lib/validation";
 import { hashPassword } from "../auth/password";
-import { type CreateUserInput, createUserSchema, type PublicUser } from "./accounts.schema";
+import {
+  type AdminUser,
+  type CreateUserInput,
+  createUserSchema,
+  LAST_ADMIN,
+  OWN_ADMIN_ROLE,
+  OWN_DEACTIVATION,
+  OWN_DELETION,
+  type PublicUser,
+  type UserStatus,
+  userChangeSchema,
+  userListSchema,
+} from "./accounts.schema";
+import { EMAIL_TAKEN } from "./profile.schema";
 import type { UsersRepository } from "./users.repository";
+
+const USERS_PER_PAGE = 25;
 
 export function toPublicUser(row: UserRow): PublicUser {
   return {
@@ -19,22 +36,42 @@ export function toPublicUser(row: UserRow): PublicUser {
   };
 }
 
+export function statusOf(row: Pick<UserRow, "is_active" | "password_hash">): UserStatus {
+  if (row.is_active !== 1) return "deactivated";
+  return row.password_hash ? "active" : "invited";
+}
+
+export function toAdminUser(row: UserRow & { invitation_expires_at?: string | null }): AdminUser {
+  const status = statusOf(row);
+  return {
+    ...toPublicUser(row),
+    status,
+    created_at: row.created_at,
+    invitation_expires_at: status === "invited" ? (row.invitation_expires_at ?? null) : null,
+  };
+}
+
 /** A readable random password for users created without one. */
 export function generatePassword(): string {
   return randomBytes(15).toString("base64url");
 }
 
-export function createAccountsService(deps: { users: UsersRepository; clock: Clock }) {
+/**
+ * Accounts and their management by admins. An admin never takes away their own
+ * admin rights, and the site always keeps one admin who can sign in.
+ */
+export function createAccountsService(deps: {
+  users: UsersRepository;
+  storage: FileStorage;
+  revokeSessions: (userId: number) => Promise<void>;
+  clock: Clock;
+}) {
   const { users, clock } = deps;
   return {
     async createUser(input: CreateUserInput): Promise<PublicUser> {
-      const parsed = validate(createUserSchema, input);
-      if (!parsed.success) throw new AppError("validation", "The given data was invalid.", { errors: parsed.errors });
-      const data = parsed.data;
+      const data = parseOrThrow(createUserSchema, input);
       if (await users.findByEmail(data.email)) {
-        throw new AppError("conflict", "The email has already been taken.", {
-          errors: { email: ["The email has already been taken."] },
-        });
+        throw new AppError("conflict", EMAIL_TAKEN, { errors: { email: [EMAIL_TAKEN] } });
       }
       const now = clock().toISOString();
       const row = await users.insert({
@@ -65,16 +102,66 @@ export function createAccountsService(deps: { users: UsersRepository; clock: Clo
       return "created";
     },
 
-    async listUsers(limit = 500): Promise<PublicUser[]> {
-      return (await users.list(limit)).map(toPublicUser);
+    /** The users screen: search in names and e-mails, filter by role and status, 25 a page. */
+    async list(raw: unknown) {
+      const query = userListSchema.parse(raw ?? {});
+      const [rows, total] = await Promise.all([
+        users.list(query, (query.page - 1) * USERS_PER_PAGE, USERS_PER_PAGE),
+        users.count(query),
+      ]);
+      return {
+        data: rows.map(toAdminUser),
+        current_page: query.page,
+        per_page: USERS_PER_PAGE,
+        total,
+        last_page: Math.max(1, Math.ceil(total / USERS_PER_PAGE)),
+        query,
+      };
     },
 
     countUsers: () => users.count(),
 
-    async getUser(id: number): Promise<PublicUser> {
+    async getUser(id: number): Promise<AdminUser> {
       const row = await users.findById(id);
       if (!row) throw new AppError("not_found", "User not found.");
-      return toPublicUser(row);
+      return toAdminUser(row);
+    },
+
+    /** Changes another user's role or activity; deactivation ends their sessions. */
+    async change(actorId: number, id: number, raw: unknown): Promise<AdminUser> {
+      const input = parseOrThrow(userChangeSchema, raw);
+      const updated = await users.whileAdminsLocked(async (tx, adminIds) => {
+        const row = await tx.findById(id);
+        if (!row) throw new AppError("not_found", "User not found.");
+        const demoted = row.role === "admin" && input.role === "member";
+        const deactivated = row.is_active === 1 && input.is_active === false;
+        if (row.id === actorId && demoted) throw new AppError("forbidden", OWN_ADMIN_ROLE);
+        if (row.id === actorId && deactivated) throw new AppError("forbidden", OWN_DEACTIVATION);
+        if ((demoted || deactivated) && adminIds.length === 1 && adminIds[0] === row.id) {
+          throw new AppError("conflict", LAST_ADMIN);
+        }
+        return tx.update(row.id, {
+          ...(input.role ? { role: input.role } : {}),
+          ...(input.is_active !== undefined ? { is_active: input.is_active ? 1 : 0 } : {}),
+          updated_at: clock().toISOString(),
+        });
+      });
+      // Sessions already stop working with is_active = 0; removing them keeps the table clean.
+      if (updated.is_active !== 1) await deps.revokeSessions(updated.id);
+      return this.getUser(updated.id);
+    },
+
+    /** Deletes another user with their sessions, tokens and picture. */
+    async remove(actorId: number, id: number): Promise<void> {
+      if (id === actorId) throw new AppError("forbidden", OWN_DELETION);
+      const removed = await users.whileAdminsLocked(async (tx, adminIds) => {
+        const row = await tx.findById(id);
+        if (!row) throw new AppError("not_found", "User not found.");
+        if (adminIds.length === 1 && adminIds[0] === row.id) throw new AppError("conflict", LAST_ADMIN);
+        await tx.remove(row.id);
+        return row;
+      });
+      await removeAvatarFiles(deps.storage, removed.avatar);
     },
   };
 }

@@ -1,7 +1,6 @@
 import { addSeconds, type Clock } from "../../lib/clock";
-import { AppError } from "../../lib/errors";
 import { hashToken, newToken } from "../../lib/tokens";
-import { validate } from "../../lib/validation";
+import { invalidInput, validate } from "../../lib/validation";
 import { hashPassword } from "../auth/password";
 import { isEmailAddress } from "../join/join.schema";
 import type { MailService } from "../mail/mail.service";
@@ -37,10 +36,10 @@ export function createPasswordResetService(deps: {
     async request(rawEmail: unknown, context: { ip: string; origin: string }): Promise<void> {
       const email = typeof rawEmail === "string" ? rawEmail.trim().toLowerCase() : "";
       if (!email) {
-        throw new AppError("validation", "The given data was invalid.", { errors: { email: ["Email is required."] } });
+        throw invalidInput({ email: ["Email is required."] });
       }
       if (email.length > 254 || !isEmailAddress(email)) {
-        throw new AppError("validation", "The given data was invalid.", { errors: { email: ["Email is not valid."] } });
+        throw invalidInput({ email: ["Email is not valid."] });
       }
       const message = "Too many requests. Please try again later.";
       await deps.rateLimit.consume({ key: `reset:ip:${context.ip}`, ...RESET_LIMITS.perIp }, message);
@@ -83,12 +82,12 @@ export function createPasswordResetService(deps: {
       const found =
         token && token.length <= 200 ? await tokens.findUsable(hashToken(token), "password_reset", now) : undefined;
       if (!found?.is_active) {
-        throw new AppError("validation", "The given data was invalid.", { errors: { token: [RESET_LINK_INVALID] } });
+        throw invalidInput({ token: [RESET_LINK_INVALID] });
       }
       const checked = validate(newPasswordSchema(found.email), input);
-      if (!checked.success) throw new AppError("validation", "The given data was invalid.", { errors: checked.errors });
+      if (!checked.success) throw invalidInput(checked.errors);
       if (!(await tokens.consume(found.id, now))) {
-        throw new AppError("validation", "The given data was invalid.", { errors: { token: [RESET_LINK_INVALID] } });
+        throw invalidInput({ token: [RESET_LINK_INVALID] });
       }
       await users.setPassword(found.user_id, await hashPassword(checked.data.password), now);
       await deps.revokeSessions(found.user_id);

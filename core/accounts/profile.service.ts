@@ -1,8 +1,8 @@
 import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
-import { avatarFiles, storeAvatar } from "../../lib/images";
+import { removeAvatarFiles, storeAvatar } from "../../lib/images";
 import type { FileStorage } from "../../lib/storage";
-import { validate } from "../../lib/validation";
+import { invalidInput, validate } from "../../lib/validation";
 import { hashPassword, verifyPassword } from "../auth/password";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { PublicUser } from "./accounts.schema";
@@ -14,7 +14,7 @@ import type { UsersRepository } from "./users.repository";
 const CHECK_LIMIT = { max: 10, windowSeconds: 15 * 60 };
 
 function invalid(errors: Record<string, string[]>): never {
-  throw new AppError("validation", "The given data was invalid.", { errors });
+  throw invalidInput(errors);
 }
 
 /** A member's own profile and password (SPEC §4 'Profile update', §7 'Profile'). */
@@ -26,11 +26,6 @@ export function createProfileService(deps: {
   clock: Clock;
 }) {
   const { users, clock } = deps;
-
-  async function removeAvatarFiles(avatar: string | null) {
-    const key = avatar?.replace(/^\/uploads\//, "");
-    if (key) await Promise.all(avatarFiles(key).map((file) => deps.storage.remove(file).catch(() => {})));
-  }
 
   async function currentUser(userId: number) {
     const row = await users.findById(userId);
@@ -93,7 +88,7 @@ export function createProfileService(deps: {
       const stored = await storeAvatar(deps.storage, "avatars", data);
       const avatar = `/uploads/${stored.key}`;
       await users.update(row.id, { avatar, updated_at: clock().toISOString() });
-      await removeAvatarFiles(row.avatar);
+      await removeAvatarFiles(deps.storage, row.avatar);
       return avatar;
     },
 
@@ -101,7 +96,7 @@ export function createProfileService(deps: {
     async removeAvatar(userId: number): Promise<void> {
       const row = await currentUser(userId);
       await users.update(row.id, { avatar: null, updated_at: clock().toISOString() });
-      await removeAvatarFiles(row.avatar);
+      await removeAvatarFiles(deps.storage, row.avatar);
     },
 
     /** Whether the current password is right; rate limited per user, and says nothing more. */

@@ -19,7 +19,8 @@ export function createTokensRepository(db: Kysely<Database>) {
       return db
         .selectFrom("one_time_tokens")
         .innerJoin("users", "users.id", "one_time_tokens.user_id")
-        .select(["one_time_tokens.id", "one_time_tokens.user_id", "users.email", "users.is_active"])
+        .select(["one_time_tokens.id", "one_time_tokens.user_id", "users.email", "users.first_name", "users.is_active"])
+        .select((eb) => eb("users.password_hash", "is not", null).as("has_password"))
         .where("one_time_tokens.token_hash", "=", tokenHash)
         .where("one_time_tokens.kind", "=", kind)
         .where("one_time_tokens.used_at", "is", null)

@@ -1,7 +1,39 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
+import type { Dialect } from "../../db/connect";
+import { containsText, isUniqueViolation } from "../../db/queries";
 import type { Database, NewUserRow, UserRow, UserUpdate } from "../../db/types";
+import { invalidInput } from "../../lib/validation";
+import type { UserListQuery } from "./accounts.schema";
+import { EMAIL_TAKEN } from "./profile.schema";
 
-export function createUsersRepository(db: Kysely<Database>) {
+/** The only unique index on users is the e-mail's: a race between two writers ends as a 422, not a 500. */
+function emailTakenOnRace(error: unknown): never {
+  if (isUniqueViolation(error)) {
+    throw invalidInput({ email: [EMAIL_TAKEN] });
+  }
+  throw error;
+}
+
+/** Reads and writes of users, on the database or inside a transaction. */
+function userQueries(db: Kysely<Database>) {
+  const filtered = (query: Omit<UserListQuery, "page">) => {
+    let q = db.selectFrom("users");
+    if (query.role) q = q.where("role", "=", query.role);
+    if (query.status === "deactivated") q = q.where("is_active", "=", 0);
+    if (query.status === "active") q = q.where("is_active", "=", 1).where("password_hash", "is not", null);
+    if (query.status === "invited") q = q.where("is_active", "=", 1).where("password_hash", "is", null);
+    if (query.search) {
+      const search = query.search;
+      q = q.where((eb) =>
+        eb.or([
+          containsText(eb.ref("email"), search),
+          containsText(sql`${eb.ref("first_name")} || ' ' || ${eb.ref("last_name")}`, search),
+        ]),
+      );
+    }
+    return q;
+  };
+
   return {
     async findById(id: number): Promise<UserRow | undefined> {
       return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
@@ -11,10 +43,16 @@ export function createUsersRepository(db: Kysely<Database>) {
       return db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
     },
     async insert(row: NewUserRow): Promise<UserRow> {
-      return db.insertInto("users").values(row).returningAll().executeTakeFirstOrThrow();
+      return db.insertInto("users").values(row).returningAll().executeTakeFirstOrThrow().catch(emailTakenOnRace);
     },
     async update(id: number, changes: UserUpdate): Promise<UserRow> {
-      return db.updateTable("users").set(changes).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
+      return db
+        .updateTable("users")
+        .set(changes)
+        .where("id", "=", id)
+        .returningAll()
+        .executeTakeFirstOrThrow()
+        .catch(emailTakenOnRace);
     },
     async setPassword(id: number, passwordHash: string, now: string): Promise<void> {
       await db
@@ -23,15 +61,61 @@ export function createUsersRepository(db: Kysely<Database>) {
         .where("id", "=", id)
         .execute();
     },
-    async list(limit: number): Promise<UserRow[]> {
-      return db.selectFrom("users").selectAll().orderBy("id").limit(limit).execute();
+    async remove(id: number): Promise<boolean> {
+      const result = await db.deleteFrom("users").where("id", "=", id).executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
     },
-    async count(): Promise<number> {
-      const row = await db
-        .selectFrom("users")
+    /** The users screen: filtered, by name, with the expiry of a pending invitation. */
+    async list(query: Omit<UserListQuery, "page">, offset: number, limit: number) {
+      return filtered(query)
+        .selectAll("users")
+        .select((eb) =>
+          eb
+            .selectFrom("one_time_tokens")
+            .select((t) => t.fn.max("one_time_tokens.expires_at").as("e"))
+            .whereRef("one_time_tokens.user_id", "=", "users.id")
+            .where("one_time_tokens.kind", "=", "invitation")
+            .where("one_time_tokens.used_at", "is", null)
+            .as("invitation_expires_at"),
+        )
+        .orderBy(sql`lower(last_name)`)
+        .orderBy(sql`lower(first_name)`)
+        .orderBy("id")
+        .offset(offset)
+        .limit(limit)
+        .execute();
+    },
+    async count(query: Omit<UserListQuery, "page"> = { search: "" }): Promise<number> {
+      const row = await filtered(query)
         .select((eb) => eb.fn.countAll<number>().as("n"))
         .executeTakeFirst();
       return Number(row?.n ?? 0);
+    },
+  };
+}
+export type UserQueries = ReturnType<typeof userQueries>;
+
+export function createUsersRepository(db: Kysely<Database>, dialect: Dialect) {
+  return {
+    ...userQueries(db),
+    /**
+     * Runs `work` in a transaction with the admins who can sign in (active,
+     * with a password) read and, on PostgreSQL, locked: two admins demoting
+     * each other at once cannot leave the site without one.
+     */
+    async whileAdminsLocked<T>(work: (users: UserQueries, adminIds: number[]) => Promise<T>): Promise<T> {
+      return db.transaction().execute(async (trx) => {
+        let admins = trx
+          .selectFrom("users")
+          .select("id")
+          .where("role", "=", "admin")
+          .where("is_active", "=", 1)
+          .where("password_hash", "is not", null);
+        // SQLite has no row locks; its one connection runs this transaction alone.
+        if (dialect === "postgres") admins = admins.forUpdate();
+        const ids = (await admins.execute()).map((r) => r.id);
+        return work(userQueries(trx), ids);
+      });
     },
   };
 }

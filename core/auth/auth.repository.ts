@@ -8,6 +8,9 @@ export function createAuthRepository(db: Kysely<Database>) {
     async findUserByEmail(email: string) {
       return db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
     },
+    async findUserById(id: number) {
+      return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+    },
     async insertSession(row: Insertable<SessionsTable>) {
       return db.insertInto("sessions").values(row).returningAll().executeTakeFirstOrThrow();
     },

@@ -1,7 +1,8 @@
+import type { UserRow } from "../../db/types";
 import { addSeconds, type Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { hashToken, newToken } from "../../lib/tokens";
-import { validate } from "../../lib/validation";
+import { invalidInput, validate } from "../../lib/validation";
 import type { PublicUser } from "../accounts/accounts.schema";
 import { toPublicUser } from "../accounts/accounts.service";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
@@ -38,6 +39,27 @@ export function createAuthService(deps: {
     { key: `login:ip:${ip}`, ...LOGIN_LIMITS.perIp },
   ];
 
+  async function startSession(
+    user: UserRow,
+    remember: boolean,
+    client: { ip: string; userAgent?: string | null },
+  ): Promise<LoginResult> {
+    const now = clock();
+    const expiresAt = addSeconds(now, remember ? deps.sessionTtlSeconds : SHORT_SESSION_SECONDS).toISOString();
+    const token = newToken();
+    await repository.deleteExpiredForUser(user.id, now.toISOString());
+    const session = await repository.insertSession({
+      user_id: user.id,
+      token_hash: hashToken(token),
+      remember: remember ? 1 : 0,
+      expires_at: expiresAt,
+      created_at: now.toISOString(),
+      ip: client.ip,
+      user_agent: client.userAgent?.slice(0, 400) ?? null,
+    });
+    return { token, user: toPublicUser(user), sessionId: session.id, expiresAt, remember };
+  }
+
   return {
     /**
      * Checks the credentials and opens a session. An unknown e-mail, a wrong
@@ -46,7 +68,7 @@ export function createAuthService(deps: {
      */
     async login(input: LoginInput, client: { ip: string; userAgent?: string | null }): Promise<LoginResult> {
       const parsed = validate(loginSchema, input);
-      if (!parsed.success) throw new AppError("validation", "The given data was invalid.", { errors: parsed.errors });
+      if (!parsed.success) throw invalidInput(parsed.errors);
       const email = parsed.data.email.toLowerCase();
       const limits = loginLimits(email, client.ip);
       await rateLimit.assertNotLimited(limits, "Too many login attempts. Please try again later.");
@@ -59,21 +81,17 @@ export function createAuthService(deps: {
       }
       await rateLimit.reset(limits[0].key);
 
-      const now = clock();
-      const remember = parsed.data.remember;
-      const expiresAt = addSeconds(now, remember ? deps.sessionTtlSeconds : SHORT_SESSION_SECONDS).toISOString();
-      const token = newToken();
-      await repository.deleteExpiredForUser(user.id, now.toISOString());
-      const session = await repository.insertSession({
-        user_id: user.id,
-        token_hash: hashToken(token),
-        remember: remember ? 1 : 0,
-        expires_at: expiresAt,
-        created_at: now.toISOString(),
-        ip: client.ip,
-        user_agent: client.userAgent?.slice(0, 400) ?? null,
-      });
-      return { token, user: toPublicUser(user), sessionId: session.id, expiresAt, remember };
+      return startSession(user, parsed.data.remember, client);
+    },
+
+    /**
+     * Signs in an account that has just proved itself another way (an
+     * accepted invitation), for the browser session only.
+     */
+    async openSession(userId: number, client: { ip: string; userAgent?: string | null }): Promise<LoginResult> {
+      const user = await repository.findUserById(userId);
+      if (!user?.password_hash || user.is_active !== 1) throw new AppError("unauthorized", LOGIN_FAILED_MESSAGE);
+      return startSession(user, false, client);
     },
 
     /** The signed-in user for a token, or null when it is unknown, expired or revoked. */

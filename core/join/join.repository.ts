@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { containsText } from "../../db/queries";
 import type { Database } from "../../db/types";
 import type { JoinListQuery } from "./join.schema";
 
@@ -22,11 +23,11 @@ export function createJoinRepository(db: Kysely<Database>) {
     if (query.status === "open") q = q.where("handled_at", "is", null);
     if (query.status === "handled") q = q.where("handled_at", "is not", null);
     if (query.search) {
-      const like = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const search = query.search;
       q = q.where((eb) =>
         eb.or(
           (["company_name", "representative_name", "email"] as const).map((column) =>
-            eb(eb.fn("lower", [eb.ref(column)]), "like", eb.val(like)),
+            containsText(eb.ref(column), search),
           ),
         ),
       );

@@ -1,6 +1,6 @@
 import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
-import { validate } from "../../lib/validation";
+import { invalidInput, validate } from "../../lib/validation";
 import type { MailService } from "../mail/mail.service";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { SettingsService } from "../settings/settings.service";
@@ -58,7 +58,7 @@ export function createJoinService(deps: {
       client: { ip: string | null; trusted?: boolean },
     ): Promise<JoinOutcome> {
       const input = validate(joinSchema, body);
-      if (!input.success) throw new AppError("validation", "The given data was invalid.", { errors: input.errors });
+      if (!input.success) throw invalidInput(input.errors);
       const context = joinContextSchema.parse({
         page_path: typeof body.page_path === "string" ? body.page_path : undefined,
         website: typeof body.website === "string" ? body.website : undefined,
@@ -72,9 +72,7 @@ export function createJoinService(deps: {
       if (deps.captcha?.required && !client.trusted) {
         const passed = context.captcha_token ? await deps.captcha.verify(context.captcha_token, client.ip) : false;
         if (!passed) {
-          throw new AppError("validation", "The given data was invalid.", {
-            errors: { captcha_token: ["The spam check failed. Please try again."] },
-          });
+          throw invalidInput({ captcha_token: ["The spam check failed. Please try again."] });
         }
       }
       await deps.rateLimit.consume(

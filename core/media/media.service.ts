@@ -1,7 +1,7 @@
-import { AppError } from "../../lib/errors";
 import { imageSrcSet } from "../../lib/image-variants";
 import { storeImage } from "../../lib/images";
 import type { FileStorage } from "../../lib/storage";
+import { invalidInput } from "../../lib/validation";
 
 export type ContentImage = { url: string; width: number; height: number; srcset: string | null };
 
@@ -11,9 +11,7 @@ export function createMediaService(deps: { storage: FileStorage }) {
     /** Checked by content and stored in resized variants; the editor inserts the largest. */
     async storeContentImage(data: Uint8Array | undefined): Promise<ContentImage> {
       if (!data) {
-        throw new AppError("validation", "The given data was invalid.", {
-          errors: { image: ["Choose an image to upload."] },
-        });
+        throw invalidInput({ image: ["Choose an image to upload."] });
       }
       const stored = await storeImage(deps.storage, "content", data);
       return {

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { containsText } from "../../db/queries";
 import type { Database } from "../../db/types";
 
 /** The membership list is small (tens of companies); it is still bounded. */
@@ -15,9 +16,7 @@ export function createMembersRepository(db: Kysely<Database>) {
         .limit(MAX_MEMBERS);
       if (filter.country) query = query.where("country", "=", filter.country);
       if (filter.search) {
-        // The visitor's text is a literal: %, _ and \ are escaped, on both dialects alike.
-        const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        query = query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+        query = query.where(containsText(sql.ref("name"), filter.search));
       }
       return query.execute();
     },

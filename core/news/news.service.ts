@@ -4,7 +4,7 @@ import { htmlToText, sanitizeRichText } from "../../lib/html";
 import { imageFiles, imageSrcSet } from "../../lib/image-variants";
 import { storeImage } from "../../lib/images";
 import type { FileStorage } from "../../lib/storage";
-import { validate } from "../../lib/validation";
+import { invalidInput, validate } from "../../lib/validation";
 import type { SearchService } from "../search/search.service";
 import type { NewsRepository } from "./news.repository";
 import {
@@ -79,7 +79,7 @@ export function createNewsService(deps: {
 
   function parseInput(input: unknown) {
     const parsed = validate(postInputSchema, input);
-    if (!parsed.success) throw new AppError("validation", "The given data was invalid.", { errors: parsed.errors });
+    if (!parsed.success) throw invalidInput(parsed.errors);
     return { ...parsed.data, content: sanitizeRichText(parsed.data.content) };
   }
 
@@ -142,7 +142,7 @@ export function createNewsService(deps: {
     /** The admin list: every post, newest first, searchable. */
     async adminList(input: { search?: unknown; page?: unknown }): Promise<Page<PostSummary>> {
       const parsed = validate(adminListSchema, input);
-      if (!parsed.success) throw new AppError("validation", "The given data was invalid.", { errors: parsed.errors });
+      if (!parsed.success) throw invalidInput(parsed.errors);
       return this.list({ filters: null, search: parsed.data.search, page: parsed.data.page });
     },
 

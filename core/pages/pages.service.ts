@@ -1,7 +1,7 @@
 import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { sanitizeRichText } from "../../lib/html";
-import { validate } from "../../lib/validation";
+import { invalidInput, validate } from "../../lib/validation";
 import type { SearchService } from "../search/search.service";
 import type { PagesRepository } from "./pages.repository";
 import { type Page, type PageUpdate, pageUpdateSchema, pageUrlSchema } from "./pages.schema";
@@ -30,7 +30,7 @@ export function createPagesService(deps: { repository: PagesRepository; search: 
 
     async updatePage(url: string, input: PageUpdate): Promise<Page> {
       const parsed = validate(pageUpdateSchema, input);
-      if (!parsed.success) throw new AppError("validation", "The given data was invalid.", { errors: parsed.errors });
+      if (!parsed.success) throw invalidInput(parsed.errors);
       const content = sanitizeRichText(parsed.data.content);
       const row = await repository.update(normalise(url), {
         title: parsed.data.title,

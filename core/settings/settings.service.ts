@@ -1,6 +1,5 @@
 import type { Clock } from "../../lib/clock";
-import { AppError } from "../../lib/errors";
-import { validate } from "../../lib/validation";
+import { invalidInput, validate } from "../../lib/validation";
 import type { SettingsRepository } from "./settings.repository";
 import { type SettingsUpdate, settingsUpdateSchema } from "./settings.schema";
 
@@ -48,7 +47,7 @@ export function createSettingsService(deps: { repository: SettingsRepository; cl
     /** An admin's change: validated, then visible on the next request. */
     async update(input: SettingsUpdate): Promise<SiteSettings> {
       const parsed = validate(settingsUpdateSchema, input);
-      if (!parsed.success) throw new AppError("validation", "The given data was invalid.", { errors: parsed.errors });
+      if (!parsed.success) throw invalidInput(parsed.errors);
       await this.set(parsed.data);
       return this.getAll();
     },

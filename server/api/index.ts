@@ -4,6 +4,7 @@ import type { AppEnv, Runtime } from "../env";
 import { adminMediaRoutes } from "./admin-media";
 import { adminNewsRoutes } from "./admin-news";
 import { adminSiteRoutes } from "./admin-site";
+import { adminUsersRoutes } from "./admin-users";
 import { authRoutes } from "./auth";
 import { joinRoutes } from "./join";
 import { meetingsRoutes } from "./meetings";
@@ -30,6 +31,7 @@ export function createApi(runtime: Runtime) {
   api.route("/", adminSiteRoutes(runtime));
   api.route("/", adminNewsRoutes(runtime));
   api.route("/", adminMediaRoutes(runtime));
+  api.route("/", adminUsersRoutes(runtime));
   api.route("/", joinRoutes(runtime));
 
   // Unknown path → 404; known path, other method → 405 with Allow.

@@ -40,8 +40,8 @@ describe("npm run user", () => {
     expect(generated.code).toBe(0);
     expect(generated.out).toMatch(/Password: \S{16,}/);
     const list = run("scripts/user.ts", ["list"]);
-    expect(list.out).toMatch(/admin\s+chair@example\.org\s+Ana Silva/);
-    expect(list.out).toMatch(/member\s+member@example\.org/);
+    expect(list.out).toMatch(/admin\s+active\s+chair@example\.org\s+Ana Silva/);
+    expect(list.out).toMatch(/member\s+active\s+member@example\.org/);
   });
 
   it("refuses a duplicate e-mail, a bad role and a short password with a clear message", () => {

@@ -1,0 +1,119 @@
+import type { UserRow } from "../../db/types";
+import { addSeconds, type Clock } from "../../lib/clock";
+import { AppError } from "../../lib/errors";
+import { hashToken, newToken } from "../../lib/tokens";
+import { invalidInput, parseOrThrow, validate } from "../../lib/validation";
+import { hashPassword } from "../auth/password";
+import type { MailService } from "../mail/mail.service";
+import type { SettingsService } from "../settings/settings.service";
+import { type AdminUser, inviteSchema } from "./accounts.schema";
+import { toAdminUser } from "./accounts.service";
+import {
+  INVITATION_ALREADY_ACCEPTED,
+  INVITATION_DAYS,
+  INVITATION_FOR_DEACTIVATED,
+  INVITATION_LINK_INVALID,
+} from "./invitation.schema";
+import { newPasswordSchema } from "./password-rules";
+import { EMAIL_TAKEN } from "./profile.schema";
+import type { TokensRepository } from "./tokens.repository";
+import type { UsersRepository } from "./users.repository";
+
+const LONG_DATE = new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
+
+/**
+ * Invitations: an admin creates an account without a password and the person
+ * chooses one through a single-use, hashed link valid for 7 days. Sending a
+ * new invitation retires the earlier link.
+ */
+export function createInvitationService(deps: {
+  users: UsersRepository;
+  tokens: TokensRepository;
+  mail: MailService;
+  settings: SettingsService;
+  clock: Clock;
+}) {
+  const { users, tokens, clock } = deps;
+
+  async function send(user: UserRow, context: { origin: string; invitedBy: string }): Promise<string> {
+    const now = clock();
+    const token = newToken();
+    const expiresAt = addSeconds(now, INVITATION_DAYS * 24 * 3600);
+    await tokens.retireForUser(user.id, "invitation", now.toISOString());
+    await tokens.insert({
+      user_id: user.id,
+      kind: "invitation",
+      token_hash: hashToken(token),
+      expires_at: expiresAt.toISOString(),
+      created_at: now.toISOString(),
+    });
+    const site = await deps.settings.getAll();
+    const name = site["site.name"];
+    const link = `${context.origin}/welcome?token=${token}`;
+    await deps.mail.queue([
+      {
+        join_request_id: null,
+        purpose: "invitation",
+        to_address: user.email,
+        reply_to: site["site.email"] || null,
+        subject: `Your invitation to the ${name} members area`,
+        body_text: `Dear ${user.first_name},\n\n${context.invitedBy} has invited you to the members area of ${name}${user.role === "admin" ? ", as an administrator of the website" : ""}.\n\nOpen this link to choose your password and sign in:\n\n${link}\n\nThe link works once and until ${LONG_DATE.format(expiresAt)} UTC. After that, ask us for a new one.\n\nYou will sign in with this e-mail address, ${user.email}.\n\nKind regards,\n${name}`,
+      },
+    ]);
+    return expiresAt.toISOString();
+  }
+
+  /** The invitation behind a link, while it can still be accepted. */
+  async function usable(token: unknown) {
+    if (typeof token !== "string" || !token || token.length > 200) return undefined;
+    const found = await tokens.findUsable(hashToken(token), "invitation", clock().toISOString());
+    return found && found.is_active === 1 && !found.has_password ? found : undefined;
+  }
+
+  return {
+    async invite(raw: unknown, context: { origin: string; invitedBy: string }): Promise<AdminUser> {
+      const data = parseOrThrow(inviteSchema, raw);
+      if (await users.findByEmail(data.email)) throw invalidInput({ email: [EMAIL_TAKEN] });
+      const now = clock().toISOString();
+      const row = await users.insert({
+        ...data,
+        phone_number: null,
+        avatar: null,
+        password_hash: null,
+        is_active: 1,
+        created_at: now,
+        updated_at: now,
+      });
+      const expiresAt = await send(row, context);
+      return toAdminUser({ ...row, invitation_expires_at: expiresAt });
+    },
+
+    async resend(id: number, context: { origin: string; invitedBy: string }): Promise<AdminUser> {
+      const row = await users.findById(id);
+      if (!row) throw new AppError("not_found", "User not found.");
+      if (row.is_active !== 1) throw new AppError("conflict", INVITATION_FOR_DEACTIVATED);
+      if (row.password_hash) throw new AppError("conflict", INVITATION_ALREADY_ACCEPTED);
+      const expiresAt = await send(row, context);
+      return toAdminUser({ ...row, invitation_expires_at: expiresAt });
+    },
+
+    /** Who a link invites, for the welcome page; null once it cannot be used. */
+    async describe(token: unknown): Promise<{ first_name: string; email: string } | null> {
+      const found = await usable(token);
+      return found ? { first_name: found.first_name, email: found.email } : null;
+    },
+
+    /** Sets the invited user's first password; answers their id, to sign them in. */
+    async accept(input: Record<string, unknown>): Promise<number> {
+      const found = await usable(input.token);
+      if (!found) throw invalidInput({ token: [INVITATION_LINK_INVALID] });
+      const checked = validate(newPasswordSchema(found.email), input);
+      if (!checked.success) throw invalidInput(checked.errors);
+      const now = clock().toISOString();
+      if (!(await tokens.consume(found.id, now))) throw invalidInput({ token: [INVITATION_LINK_INVALID] });
+      await users.setPassword(found.user_id, await hashPassword(checked.data.password), now);
+      return found.user_id;
+    },
+  };
+}
+export type InvitationService = ReturnType<typeof createInvitationService>;

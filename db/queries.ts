@@ -1,0 +1,18 @@
+import { type Expression, type RawBuilder, sql } from "kysely";
+
+/**
+ * A case-insensitive "contains" test where the visitor's text is a literal:
+ * %, _ and \ are escaped, with the escape character named so SQLite (which
+ * has no default escape) and PostgreSQL read the pattern alike.
+ */
+export function containsText(column: Expression<unknown> | RawBuilder<unknown>, text: string): RawBuilder<boolean> {
+  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<boolean>`lower(${column}) like ${pattern} escape '\\'`;
+}
+
+/** Whether a write failed on a unique index (better-sqlite3 and pg report it differently). */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE";
+}
