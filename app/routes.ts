@@ -37,6 +37,7 @@ export default [
     route("login", "routes/auth/login.tsx"),
     route("forgot-password", "routes/auth/forgot-password.tsx"),
     route("reset-password", "routes/auth/reset-password.tsx"),
+    route("welcome", "routes/auth/welcome.tsx"),
   ]),
   route("logout", "routes/auth/logout.tsx"),
   layout("routes/layouts/member.tsx", [
@@ -49,6 +50,7 @@ export default [
     route("manager/pages/*", "routes/admin/page-edit.tsx"),
     route("manager/settings", "routes/admin/settings.tsx"),
     route("manager/requests", "routes/admin/requests.tsx"),
+    route("manager/users", "routes/admin/users.tsx"),
     route("manage-news", "routes/admin/news-list.tsx"),
     route("manage-news/new", "routes/admin/news-edit.tsx", { id: "manage-news-new" }),
     route("manage-news/:id/edit", "routes/admin/news-edit.tsx", { id: "manage-news-edit" }),

@@ -54,6 +54,13 @@ await services.accounts.createUser({
   first_name: "Rita",
   last_name: "Reset",
 });
+await services.accounts.createUser({
+  email: "e2e-users@masthead.example",
+  password: "e2e-users-password",
+  role: "member",
+  first_name: "Ulla",
+  last_name: "Userscreen",
+});
 await database.destroy();
 
 // The bundle starts the server when imported; React picks its production build from NODE_ENV set above.

@@ -19,6 +19,9 @@ import { EMAIL_TAKEN } from "./profile.schema";
 import type { TokensRepository } from "./tokens.repository";
 import type { UsersRepository } from "./users.repository";
 
+/** Where links point (BASE_URL, never the request's Host) and who sends the invitation. */
+export type InvitationContext = { origin: string; inviter: { first_name: string; last_name: string } };
+
 const LONG_DATE = new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
 
 /**
@@ -35,7 +38,7 @@ export function createInvitationService(deps: {
 }) {
   const { users, tokens, clock } = deps;
 
-  async function send(user: UserRow, context: { origin: string; invitedBy: string }): Promise<string> {
+  async function send(user: UserRow, context: InvitationContext): Promise<string> {
     const now = clock();
     const token = newToken();
     const expiresAt = addSeconds(now, INVITATION_DAYS * 24 * 3600);
@@ -50,6 +53,7 @@ export function createInvitationService(deps: {
     const site = await deps.settings.getAll();
     const name = site["site.name"];
     const link = `${context.origin}/welcome?token=${token}`;
+    const inviter = `${context.inviter.first_name} ${context.inviter.last_name}`.trim() || `The ${name} secretariat`;
     await deps.mail.queue([
       {
         join_request_id: null,
@@ -57,7 +61,7 @@ export function createInvitationService(deps: {
         to_address: user.email,
         reply_to: site["site.email"] || null,
         subject: `Your invitation to the ${name} members area`,
-        body_text: `Dear ${user.first_name},\n\n${context.invitedBy} has invited you to the members area of ${name}${user.role === "admin" ? ", as an administrator of the website" : ""}.\n\nOpen this link to choose your password and sign in:\n\n${link}\n\nThe link works once and until ${LONG_DATE.format(expiresAt)} UTC. After that, ask us for a new one.\n\nYou will sign in with this e-mail address, ${user.email}.\n\nKind regards,\n${name}`,
+        body_text: `Dear ${user.first_name},\n\n${inviter} has invited you to the members area of ${name}${user.role === "admin" ? ", as an administrator of the website" : ""}.\n\nOpen this link to choose your password and sign in:\n\n${link}\n\nThe link works once and until ${LONG_DATE.format(expiresAt)} UTC. After that, ask us for a new one.\n\nYou will sign in with this e-mail address, ${user.email}.\n\nKind regards,\n${name}`,
       },
     ]);
     return expiresAt.toISOString();
@@ -71,7 +75,7 @@ export function createInvitationService(deps: {
   }
 
   return {
-    async invite(raw: unknown, context: { origin: string; invitedBy: string }): Promise<AdminUser> {
+    async invite(raw: unknown, context: InvitationContext): Promise<AdminUser> {
       const data = parseOrThrow(inviteSchema, raw);
       if (await users.findByEmail(data.email)) throw invalidInput({ email: [EMAIL_TAKEN] });
       const now = clock().toISOString();
@@ -88,7 +92,7 @@ export function createInvitationService(deps: {
       return toAdminUser({ ...row, invitation_expires_at: expiresAt });
     },
 
-    async resend(id: number, context: { origin: string; invitedBy: string }): Promise<AdminUser> {
+    async resend(id: number, context: InvitationContext): Promise<AdminUser> {
       const row = await users.findById(id);
       if (!row) throw new AppError("not_found", "User not found.");
       if (row.is_active !== 1) throw new AppError("conflict", INVITATION_FOR_DEACTIVATED);

@@ -11,8 +11,7 @@ export function adminUsersRoutes(runtime: Runtime) {
   const actor = (c: { var: AppEnv["Variables"] }) => {
     const auth = c.var.auth;
     if (!auth) throw new AppError("unauthorized", "Unauthenticated.");
-    const name = `${auth.user.first_name} ${auth.user.last_name}`.trim();
-    return { id: auth.user.id, invitation: { origin: config.baseUrl.origin, invitedBy: name || "An administrator" } };
+    return { id: auth.user.id, invitation: { origin: config.baseUrl.origin, inviter: auth.user } };
   };
   const notFound = "User not found.";
 

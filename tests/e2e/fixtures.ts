@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 
@@ -9,6 +11,26 @@ export async function signIn(page: Page, account: { email: string; password: str
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Login" }).click();
+}
+
+const OUTBOX = path.resolve("tmp/e2e-data/outbox");
+
+/** The path and query of the last link to `route` mailed to `to`, read from the server's .eml outbox. */
+export function linkMailedTo(to: string, route: string): string | null {
+  if (!fs.existsSync(OUTBOX)) return null;
+  const pattern = new RegExp(`(${route.replace(/[/?]/g, "\\$&")}\\?token=[\\w-]+)`);
+  const mails = fs
+    .readdirSync(OUTBOX)
+    .sort()
+    .map((file) =>
+      fs
+        .readFileSync(path.join(OUTBOX, file), "utf8")
+        .replace(/=\r?\n/g, "")
+        .replace(/=3D/g, "="),
+    )
+    .filter((text) => text.split(/\r?\n/).includes(`To: ${to}`));
+  const last = mails.at(-1);
+  return last ? (pattern.exec(last)?.[1] ?? null) : null;
 }
 
 /** No serious or critical accessibility findings on the page as it is now. */

@@ -1,26 +1,8 @@
-import fs from "node:fs";
-import path from "node:path";
-import { expect, expectAccessible, test } from "./fixtures";
+import { expect, expectAccessible, linkMailedTo, test } from "./fixtures";
 
-const OUTBOX = path.resolve("tmp/e2e-data/outbox");
 // An account of its own, so that changing its password disturbs no other test.
 const ACCOUNT = { email: "e2e-reset@masthead.example", password: "e2e-reset-password" };
-
-function resetLink(): string | null {
-  if (!fs.existsSync(OUTBOX)) return null;
-  const mails = fs
-    .readdirSync(OUTBOX)
-    .sort()
-    .map((file) =>
-      fs
-        .readFileSync(path.join(OUTBOX, file), "utf8")
-        .replace(/=\r?\n/g, "")
-        .replace(/=3D/g, "="),
-    )
-    .filter((text) => text.split(/\r?\n/).includes(`To: ${ACCOUNT.email}`));
-  const last = mails.at(-1);
-  return last ? (/(\/reset-password\?token=[\w-]+)/.exec(last)?.[1] ?? null) : null;
-}
+const resetLink = () => linkMailedTo(ACCOUNT.email, "/reset-password");
 
 test("forgot password → mail → new password → sign in; the old password and the used link stop working", async ({
   page,

@@ -1,11 +1,13 @@
 import { Trash2 } from "lucide-react";
 import { Dialog } from "radix-ui";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { useFetcher } from "react-router";
 
 /**
  * A delete button that asks first (SPEC §4: delete after confirming). On
- * Delete it posts `fields` to the current route's action through a fetcher.
+ * Delete it posts `fields` to the current route's action through a fetcher;
+ * the dialog closes once the action has answered, or shows the action's
+ * `{ error }` and stays open.
  */
 export function ConfirmDelete({
   label,
@@ -20,9 +22,20 @@ export function ConfirmDelete({
   fields: Record<string, string | number>;
 }) {
   const [open, setOpen] = useState(false);
-  const fetcher = useFetcher();
+  const [error, setError] = useState<string | null>(null);
+  const fetcher = useFetcher<{ error?: string }>();
+  const busy = fetcher.state !== "idle";
+  useEffect(() => {
+    if (fetcher.state !== "idle" || fetcher.data === undefined) return;
+    if (fetcher.data?.error) setError(fetcher.data.error);
+    else setOpen(false);
+  }, [fetcher.state, fetcher.data]);
+  const onOpenChange = (next: boolean) => {
+    setError(null);
+    setOpen(next);
+  };
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Trigger className="btn-ghost px-2 text-red-700 hover:bg-red-50">
         <Trash2 className="h-4 w-4" aria-hidden="true" />
         <span className="sr-only">{label}</span>
@@ -32,13 +45,18 @@ export function ConfirmDelete({
         <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[90%] max-w-[450px] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-2xl">
           <Dialog.Title className="font-display text-2xl font-bold text-navy-900">{title}</Dialog.Title>
           <Dialog.Description className="mt-2 text-slate-600">{description}</Dialog.Description>
-          <fetcher.Form method="post" className="mt-6 flex justify-end gap-3" onSubmit={() => setOpen(false)}>
+          {error ? (
+            <p role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+              {error}
+            </p>
+          ) : null}
+          <fetcher.Form method="post" className="mt-6 flex justify-end gap-3">
             {Object.entries(fields).map(([name, value]) => (
               <input key={name} type="hidden" name={name} value={value} />
             ))}
             <Dialog.Close className="btn-outline">Cancel</Dialog.Close>
-            <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800">
-              Delete
+            <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800" disabled={busy}>
+              {busy ? "Deleting…" : "Delete"}
             </button>
           </fetcher.Form>
         </Dialog.Content>

@@ -1,0 +1,371 @@
+import { MailPlus, RotateCcw, Search, ShieldCheck, UserRoundCheck, UserRoundX } from "lucide-react";
+import { useEffect, useRef } from "react";
+import { data, Form, Link, useNavigation } from "react-router";
+import type { AdminUser } from "../../../core/accounts/accounts.schema";
+import { isAppError } from "../../../lib/errors";
+import { Breadcrumbs } from "../../components/ui/breadcrumbs";
+import { ConfirmDelete } from "../../components/ui/confirm-delete";
+import { TextField } from "../../components/ui/text-field";
+import { Avatar } from "../../components/user-menu";
+import { getRequestContext } from "../../context";
+import { firstMessages, readForm } from "../../lib/forms";
+import type { Route } from "./+types/users";
+
+export const meta: Route.MetaFunction = () => [{ title: "Users · Manager" }];
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const { services, auth } = getRequestContext(context);
+  const page = await services.accounts.list(Object.fromEntries(url.searchParams));
+  return { ...page, me: auth?.user.id ?? 0 };
+}
+
+type ActionData =
+  | { notice: string }
+  | { error: string }
+  | { errors: Record<string, string>; values: Record<string, string> };
+
+/** Invite, change role, deactivate or reactivate, resend, delete: each one form, so all work without JavaScript. */
+export async function action({ context, request }: Route.ActionArgs) {
+  const { services, auth, origin } = getRequestContext(context);
+  const form = await readForm(request);
+  const actor = auth?.user;
+  if (!actor) throw data("Sign in first.", { status: 401 });
+  const invitation = { origin, inviter: actor };
+  const id = Number(form.id);
+  const text = (name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
+  try {
+    if (form.intent === "invite") {
+      const user = await services.invitations.invite(form, invitation);
+      return data<ActionData>({ notice: `Invitation sent to ${user.email}.` });
+    }
+    if (!Number.isSafeInteger(id) || id < 1) throw data("Unknown user.", { status: 400 });
+    switch (form.intent) {
+      case "role": {
+        const user = await services.accounts.change(actor.id, id, { role: form.role });
+        return data<ActionData>({
+          notice: `${nameOf(user)} is now ${user.role.name === "admin" ? "an admin" : "a member"}.`,
+        });
+      }
+      case "deactivate":
+      case "reactivate": {
+        const user = await services.accounts.change(actor.id, id, { is_active: form.intent === "reactivate" });
+        return data<ActionData>({
+          notice: `${nameOf(user)} is ${user.status === "deactivated" ? "deactivated and signed out" : "active again"}.`,
+        });
+      }
+      case "resend": {
+        const user = await services.invitations.resend(id, invitation);
+        return data<ActionData>({ notice: `A new invitation was sent to ${user.email}.` });
+      }
+      case "delete":
+        await services.accounts.remove(actor.id, id);
+        return data<ActionData>({ notice: "The user is deleted." });
+      default:
+        throw data("Unknown action.", { status: 400 });
+    }
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    if (form.intent === "invite" && error.details.errors) {
+      const values = { first_name: text("first_name"), last_name: text("last_name"), email: text("email") };
+      return data<ActionData>(
+        { errors: firstMessages(error.details.errors), values: { ...values, role: text("role") } },
+        { status: error.status },
+      );
+    }
+    return data<ActionData>({ error: error.message }, { status: error.status });
+  }
+}
+
+const nameOf = (user: Pick<AdminUser, "first_name" | "last_name" | "email">) =>
+  `${user.first_name} ${user.last_name}`.trim() || user.email;
+
+const DAY = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
+
+function StatusBadge({ user }: { user: AdminUser }) {
+  if (user.status === "deactivated") {
+    return (
+      <span className="rounded-full bg-slate-200 px-2 py-0.5 text-xs font-semibold text-slate-700">Deactivated</span>
+    );
+  }
+  if (user.status === "invited") {
+    return <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">Invited</span>;
+  }
+  return <span className="rounded-full bg-sea-100 px-2 py-0.5 text-xs font-semibold text-navy-900">Active</span>;
+}
+
+/** One button posting an intent for one user. */
+function RowAction({
+  user,
+  intent,
+  fields = {},
+  children,
+}: {
+  user: AdminUser;
+  intent: string;
+  fields?: Record<string, string>;
+  children: React.ReactNode;
+}) {
+  return (
+    <Form method="post" preventScrollReset>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="id" value={user.id} />
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" className="btn-outline py-1.5 text-sm">
+        {children}
+      </button>
+    </Form>
+  );
+}
+
+function InviteForm({ result }: { result: ActionData | undefined }) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const navigation = useNavigation();
+  const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "invite";
+  const errors = result && "errors" in result ? result.errors : {};
+  const values = result && "values" in result ? result.values : {};
+  const sent = result && "notice" in result && result.notice.startsWith("Invitation sent");
+  useEffect(() => {
+    if (sent) formRef.current?.reset();
+  }, [sent]);
+  return (
+    <section aria-labelledby="invite-heading" className="mt-6 rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+      <h2 id="invite-heading" className="flex items-center gap-2 font-display text-xl font-bold text-navy-900">
+        <MailPlus className="h-5 w-5 text-sea-600" aria-hidden="true" />
+        Invite a user
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">
+        They receive an e-mail with a link to choose their password. The link works once, for 7 days.
+      </p>
+      <Form
+        ref={formRef}
+        method="post"
+        noValidate
+        preventScrollReset
+        className="mt-4 grid gap-4 sm:grid-cols-2 xl:grid-cols-[1fr_1fr_1.4fr_10rem_auto] xl:items-start"
+      >
+        <input type="hidden" name="intent" value="invite" />
+        <TextField
+          id="invite-first-name"
+          name="first_name"
+          label="First name"
+          autoComplete="off"
+          defaultValue={values.first_name}
+          error={errors.first_name}
+          required
+        />
+        <TextField
+          id="invite-last-name"
+          name="last_name"
+          label="Last name"
+          autoComplete="off"
+          defaultValue={values.last_name}
+          error={errors.last_name}
+          required
+        />
+        <TextField
+          id="invite-email"
+          name="email"
+          label="E-mail"
+          type="email"
+          autoComplete="off"
+          defaultValue={values.email}
+          error={errors.email}
+          required
+        />
+        <div>
+          <label htmlFor="invite-role" className="field-label">
+            Role
+          </label>
+          <select
+            id="invite-role"
+            name="role"
+            defaultValue={values.role || "member"}
+            className="field-input"
+            aria-invalid={errors.role ? true : undefined}
+            aria-describedby={errors.role ? "invite-role-error" : undefined}
+          >
+            <option value="member">Member</option>
+            <option value="admin">Admin</option>
+          </select>
+          {errors.role ? (
+            <p id="invite-role-error" className="mt-1.5 text-sm text-red-700">
+              {errors.role}
+            </p>
+          ) : null}
+        </div>
+        <button type="submit" className="btn-primary sm:col-span-2 xl:col-span-1 xl:mt-7" disabled={sending}>
+          <MailPlus className="h-4 w-4" aria-hidden="true" />
+          {sending ? "Sending…" : "Send invitation"}
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+function UserRow({ user, isMe }: { user: AdminUser; isMe: boolean }) {
+  const name = nameOf(user);
+  const forName = <span className="sr-only"> for {name}</span>;
+  return (
+    <li className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="flex min-w-0 items-start gap-3">
+          <Avatar user={user} />
+          <div className="min-w-0">
+            <p className="flex flex-wrap items-center gap-2">
+              <span className="font-semibold text-navy-900">{name}</span>
+              {isMe ? <span className="text-sm text-slate-500">(you)</span> : null}
+              <span
+                className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold ${user.role.name === "admin" ? "bg-navy-900 text-white" : "bg-navy-50 text-navy-900"}`}
+              >
+                {user.role.name === "admin" ? <ShieldCheck className="h-3.5 w-3.5" aria-hidden="true" /> : null}
+                {user.role.name === "admin" ? "Admin" : "Member"}
+              </span>
+              <StatusBadge user={user} />
+            </p>
+            <p className="mt-1 break-all text-sm text-slate-700">
+              <a href={`mailto:${user.email}`}>{user.email}</a>
+            </p>
+            <p className="mt-1 text-xs text-slate-500">
+              {user.status === "invited"
+                ? user.invitation_expires_at
+                  ? `Invitation link valid until ${DAY.format(new Date(user.invitation_expires_at))}`
+                  : "The invitation link has expired: send a new one"
+                : `Since ${DAY.format(new Date(user.created_at))}`}
+            </p>
+          </div>
+        </div>
+        {isMe ? null : (
+          <div className="flex flex-wrap items-center gap-1">
+            {user.status === "invited" ? (
+              <RowAction user={user} intent="resend">
+                <RotateCcw className="h-4 w-4" aria-hidden="true" />
+                Resend invitation{forName}
+              </RowAction>
+            ) : null}
+            <RowAction user={user} intent="role" fields={{ role: user.role.name === "admin" ? "member" : "admin" }}>
+              {user.role.name === "admin" ? "Make member" : "Make admin"}
+              {forName}
+            </RowAction>
+            {user.status === "deactivated" ? (
+              <RowAction user={user} intent="reactivate">
+                <UserRoundCheck className="h-4 w-4" aria-hidden="true" />
+                Reactivate{forName}
+              </RowAction>
+            ) : (
+              <RowAction user={user} intent="deactivate">
+                <UserRoundX className="h-4 w-4" aria-hidden="true" />
+                Deactivate{forName}
+              </RowAction>
+            )}
+            <ConfirmDelete
+              label={`Delete ${name}`}
+              title="Delete this user?"
+              description={`${name} (${user.email}) will be removed with their sessions and picture. This cannot be undone; to keep the account but stop the access, deactivate it instead.`}
+              fields={{ intent: "delete", id: user.id }}
+            />
+          </div>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/** The users screen: search, filters, invite, role, activity, delete. */
+export default function Users({ loaderData, actionData }: Route.ComponentProps) {
+  const { data: rows, total, current_page, last_page, query, me } = loaderData;
+  const params = new URLSearchParams();
+  if (query.search) params.set("search", query.search);
+  if (query.role) params.set("role", query.role);
+  if (query.status) params.set("status", query.status);
+  const pageHref = (page: number) => `/manager/users?${new URLSearchParams([...params, ["page", String(page)]])}`;
+  return (
+    <div>
+      <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current="Users" />
+      <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">Users</h1>
+      {actionData && "notice" in actionData ? (
+        <p role="status" className="mt-4 rounded-md border border-sea-200 bg-sea-50 px-4 py-3 text-navy-900">
+          {actionData.notice}
+        </p>
+      ) : null}
+      {actionData && "error" in actionData ? (
+        <p role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-red-800">
+          {actionData.error}
+        </p>
+      ) : null}
+      <InviteForm result={actionData} />
+      <Form
+        method="get"
+        role="search"
+        aria-label="Filter the users"
+        className="mt-6 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-[1fr_10rem_12rem_auto] sm:items-end"
+      >
+        <div className="sm:col-span-2 lg:col-span-1">
+          <label htmlFor="users-search" className="field-label">
+            Name or e-mail
+          </label>
+          <input id="users-search" type="search" name="search" defaultValue={query.search} className="field-input" />
+        </div>
+        <div>
+          <label htmlFor="users-role" className="field-label">
+            Role
+          </label>
+          <select id="users-role" name="role" defaultValue={query.role ?? ""} className="field-input">
+            <option value="">All</option>
+            <option value="admin">Admin</option>
+            <option value="member">Member</option>
+          </select>
+        </div>
+        <div>
+          <label htmlFor="users-status" className="field-label">
+            Status
+          </label>
+          <select id="users-status" name="status" defaultValue={query.status ?? ""} className="field-input">
+            <option value="">All</option>
+            <option value="active">Active</option>
+            <option value="invited">Invited</option>
+            <option value="deactivated">Deactivated</option>
+          </select>
+        </div>
+        <button type="submit" className="btn-primary sm:col-span-2 lg:col-span-1">
+          <Search className="h-4 w-4" aria-hidden="true" />
+          Filter
+        </button>
+      </Form>
+      <p className="mt-4 text-sm text-slate-600" aria-live="polite">
+        {total} user{total === 1 ? "" : "s"}
+      </p>
+      {rows.length === 0 ? (
+        <p className="mt-3 rounded-xl bg-white p-6 text-slate-700 ring-1 ring-slate-200">No users match.</p>
+      ) : (
+        <ul className="mt-3 space-y-3">
+          {rows.map((user) => (
+            <UserRow key={user.id} user={user} isMe={user.id === me} />
+          ))}
+        </ul>
+      )}
+      {last_page > 1 ? (
+        <nav aria-label="Pages" className="mt-6 flex items-center justify-between text-sm">
+          {current_page > 1 ? (
+            <Link to={pageHref(current_page - 1)} className="btn-outline">
+              Previous
+            </Link>
+          ) : (
+            <span />
+          )}
+          <span className="text-slate-600">
+            Page {current_page} of {last_page}
+          </span>
+          {current_page < last_page ? (
+            <Link to={pageHref(current_page + 1)} className="btn-outline">
+              Next
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      ) : null}
+    </div>
+  );
+}

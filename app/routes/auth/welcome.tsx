@@ -1,0 +1,98 @@
+import { Anchor } from "lucide-react";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { INVITATION_LINK_INVALID } from "../../../core/accounts/invitation.schema";
+import { PASSWORD_MIN } from "../../../core/accounts/password-rules";
+import { sessionCookie } from "../../../core/auth/auth.cookie";
+import { AuthCard } from "../../components/auth-card";
+import { TextField } from "../../components/ui/text-field";
+import { getRequestContext } from "../../context";
+import { fieldErrorsOf, firstMessages, readForm } from "../../lib/forms";
+import type { Route } from "./+types/welcome";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Welcome · Masthead" },
+  { name: "robots", content: "noindex" },
+  // The token is in the address: keep it out of Referer headers.
+  { name: "referrer", content: "no-referrer" },
+];
+
+// Never cached anywhere: the address carries the token.
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const token = url.searchParams.get("token") ?? "";
+  const invitation = await getRequestContext(context).services.invitations.describe(token);
+  return data({ token, invitation }, { headers: { "Cache-Control": "no-store" } });
+}
+
+/** Sets the first password, signs the new member in and opens the members area. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services, client, secureCookies } = getRequestContext(context);
+  const form = await readForm(request);
+  let userId: number;
+  try {
+    userId = await services.invitations.accept(form);
+  } catch (error) {
+    return data({ errors: firstMessages(fieldErrorsOf(error)) }, { status: 422 });
+  }
+  const session = await services.auth.openSession(userId, client);
+  return redirect("/dashboard", {
+    headers: { "Set-Cookie": sessionCookie(session.token, { secure: secureCookies }) },
+  });
+}
+
+/** The link from the invitation mail: the invited person chooses their password. */
+export default function Welcome({ loaderData, actionData }: Route.ComponentProps) {
+  const submitting = useNavigation().state === "submitting";
+  const errors: Record<string, string | undefined> = actionData?.errors ?? {};
+  const { invitation } = loaderData;
+  return (
+    <AuthCard
+      title={invitation ? `Welcome, ${invitation.first_name}` : "Welcome"}
+      icon={<Anchor className="h-5 w-5" aria-hidden="true" />}
+    >
+      {!invitation || errors.token ? (
+        <p role="alert" className="mt-6 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-red-800">
+          {INVITATION_LINK_INVALID}
+        </p>
+      ) : (
+        <>
+          <p className="mt-4 text-slate-700">
+            Choose a password to open your account. You will sign in with{" "}
+            <strong className="break-all text-navy-900">{invitation.email}</strong>.
+          </p>
+          <Form method="post" noValidate className="mt-6 space-y-5">
+            <input type="hidden" name="token" value={loaderData.token} />
+            {/* Lets password managers store the new password under the right account. */}
+            <input type="hidden" name="username" autoComplete="username" value={invitation.email} />
+            <TextField
+              id="password"
+              name="password"
+              label="Password"
+              type="password"
+              autoComplete="new-password"
+              minLength={PASSWORD_MIN}
+              error={errors.password}
+              required
+            />
+            <p className="-mt-3 text-sm text-slate-600">
+              At least {PASSWORD_MIN} characters; not a common password and not your e-mail address.
+            </p>
+            <TextField
+              id="password_confirmation"
+              name="password_confirmation"
+              label="Confirm the password"
+              type="password"
+              autoComplete="new-password"
+              error={errors.password_confirmation}
+              required
+            />
+            <button type="submit" className="btn-primary w-full py-3 text-base" disabled={submitting}>
+              {submitting ? "Opening your account…" : "Open my account"}
+            </button>
+          </Form>
+        </>
+      )}
+    </AuthCard>
+  );
+}
