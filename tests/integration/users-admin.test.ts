@@ -9,6 +9,7 @@ import {
   INVITATION_FOR_DEACTIVATED,
   INVITATION_LINK_INVALID,
 } from "../../core/accounts/invitation.schema";
+import { createUsersRepository } from "../../core/accounts/users.repository";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { createUser, PASSWORD, signIn } from "../support/factories";
 import { type ReceivedMail, startSmtpServer } from "../support/smtp";
@@ -361,6 +362,31 @@ describe("changing, deactivating and deleting users", () => {
     const again = await call(t.app, "DELETE", `/api/dashboard/users/${member.user.id}`, { token: admin.token });
     expect(again.status).toBe(404);
     expect((await call(t.app, "DELETE", "/api/dashboard/users/abc", { token: admin.token })).status).toBe(404);
+  });
+
+  it("a write that loses the race for an e-mail address is a 422, not a 500", async () => {
+    // The service checks first; this is what happens when another request takes the address in between.
+    const users = createUsersRepository(t.database.db, t.database.dialect);
+    const first = await createUser(t.runtime.services);
+    const second = await createUser(t.runtime.services);
+    await expect(users.update(second.user.id, { email: first.user.email })).rejects.toMatchObject({
+      status: 422,
+      details: { errors: { email: ["The email has already been taken."] } },
+    });
+    await expect(
+      users.insert({
+        email: first.user.email,
+        role: "member",
+        first_name: "Race",
+        last_name: "Loser",
+        phone_number: null,
+        avatar: null,
+        password_hash: null,
+        is_active: 1,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      }),
+    ).rejects.toMatchObject({ status: 422 });
   });
 
   it("only admins reach the users API", async () => {

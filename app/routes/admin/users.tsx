@@ -1,4 +1,4 @@
-import { MailPlus, RotateCcw, Search, ShieldCheck, UserRoundCheck, UserRoundX } from "lucide-react";
+import { ChevronDown, MailPlus, RotateCcw, Search, ShieldCheck, UserRoundCheck, UserRoundX } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { AdminUser } from "../../../core/accounts/accounts.schema";
@@ -129,78 +129,89 @@ function InviteForm({ result }: { result: ActionData | undefined }) {
   useEffect(() => {
     if (sent) formRef.current?.reset();
   }, [sent]);
+  // Closed until wanted, so the list comes first on a phone; open again when the server refused the input.
   return (
-    <section aria-labelledby="invite-heading" className="mt-6 rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
-      <h2 id="invite-heading" className="flex items-center gap-2 font-display text-xl font-bold text-navy-900">
-        <MailPlus className="h-5 w-5 text-sea-600" aria-hidden="true" />
+    <details open={Object.keys(errors).length > 0} className="group mt-6">
+      <summary className="btn-primary w-full cursor-pointer list-none sm:w-auto [&::-webkit-details-marker]:hidden">
+        <MailPlus className="h-4 w-4" aria-hidden="true" />
         Invite a user
-      </h2>
-      <p className="mt-1 text-sm text-slate-600">
-        They receive an e-mail with a link to choose their password. The link works once, for 7 days.
-      </p>
-      <Form
-        ref={formRef}
-        method="post"
-        noValidate
-        preventScrollReset
-        className="mt-4 grid gap-4 sm:grid-cols-2 xl:grid-cols-[1fr_1fr_1.4fr_10rem_auto] xl:items-start"
+        <ChevronDown className="h-4 w-4 transition-transform group-open:rotate-180" aria-hidden="true" />
+      </summary>
+      <section
+        aria-labelledby="invite-heading"
+        className="mt-3 rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200"
       >
-        <input type="hidden" name="intent" value="invite" />
-        <TextField
-          id="invite-first-name"
-          name="first_name"
-          label="First name"
-          autoComplete="off"
-          defaultValue={values.first_name}
-          error={errors.first_name}
-          required
-        />
-        <TextField
-          id="invite-last-name"
-          name="last_name"
-          label="Last name"
-          autoComplete="off"
-          defaultValue={values.last_name}
-          error={errors.last_name}
-          required
-        />
-        <TextField
-          id="invite-email"
-          name="email"
-          label="E-mail"
-          type="email"
-          autoComplete="off"
-          defaultValue={values.email}
-          error={errors.email}
-          required
-        />
-        <div>
-          <label htmlFor="invite-role" className="field-label">
-            Role
-          </label>
-          <select
-            id="invite-role"
-            name="role"
-            defaultValue={values.role || "member"}
-            className="field-input"
-            aria-invalid={errors.role ? true : undefined}
-            aria-describedby={errors.role ? "invite-role-error" : undefined}
-          >
-            <option value="member">Member</option>
-            <option value="admin">Admin</option>
-          </select>
-          {errors.role ? (
-            <p id="invite-role-error" className="mt-1.5 text-sm text-red-700">
-              {errors.role}
-            </p>
-          ) : null}
-        </div>
-        <button type="submit" className="btn-primary sm:col-span-2 xl:col-span-1 xl:mt-7" disabled={sending}>
-          <MailPlus className="h-4 w-4" aria-hidden="true" />
-          {sending ? "Sending…" : "Send invitation"}
-        </button>
-      </Form>
-    </section>
+        <h2 id="invite-heading" className="flex items-center gap-2 font-display text-xl font-bold text-navy-900">
+          <MailPlus className="h-5 w-5 text-sea-600" aria-hidden="true" />
+          Invite a user
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">
+          They receive an e-mail with a link to choose their password. The link works once, for 7 days.
+        </p>
+        <Form
+          ref={formRef}
+          method="post"
+          noValidate
+          preventScrollReset
+          className="mt-4 grid gap-4 sm:grid-cols-2 xl:grid-cols-[1fr_1fr_1.4fr_10rem_auto] xl:items-start"
+        >
+          <input type="hidden" name="intent" value="invite" />
+          <TextField
+            id="invite-first-name"
+            name="first_name"
+            label="First name"
+            autoComplete="off"
+            defaultValue={values.first_name}
+            error={errors.first_name}
+            required
+          />
+          <TextField
+            id="invite-last-name"
+            name="last_name"
+            label="Last name"
+            autoComplete="off"
+            defaultValue={values.last_name}
+            error={errors.last_name}
+            required
+          />
+          <TextField
+            id="invite-email"
+            name="email"
+            label="E-mail"
+            type="email"
+            autoComplete="off"
+            defaultValue={values.email}
+            error={errors.email}
+            required
+          />
+          <div>
+            <label htmlFor="invite-role" className="field-label">
+              Role
+            </label>
+            <select
+              id="invite-role"
+              name="role"
+              defaultValue={values.role || "member"}
+              className="field-input"
+              aria-invalid={errors.role ? true : undefined}
+              aria-describedby={errors.role ? "invite-role-error" : undefined}
+            >
+              <option value="member">Member</option>
+              <option value="admin">Admin</option>
+            </select>
+            {errors.role ? (
+              <p id="invite-role-error" className="mt-1.5 text-sm text-red-700">
+                {errors.role}
+              </p>
+            ) : null}
+          </div>
+          <button type="submit" className="btn-primary sm:col-span-2 xl:col-span-1 xl:mt-7" disabled={sending}>
+            <MailPlus className="h-4 w-4" aria-hidden="true" />
+            {sending ? "Sending…" : "Send invitation"}
+          </button>
+        </Form>
+      </section>
+    </details>
   );
 }
 
@@ -224,7 +235,7 @@ function UserRow({ user, isMe }: { user: AdminUser; isMe: boolean }) {
               </span>
               <StatusBadge user={user} />
             </p>
-            <p className="mt-1 break-all text-sm text-slate-700">
+            <p className="mt-1 break-words text-sm text-slate-700">
               <a href={`mailto:${user.email}`}>{user.email}</a>
             </p>
             <p className="mt-1 text-xs text-slate-500">
@@ -285,7 +296,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
       <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current="Users" />
       <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">Users</h1>
       {actionData && "notice" in actionData ? (
-        <p role="status" className="mt-4 rounded-md border border-sea-200 bg-sea-50 px-4 py-3 text-navy-900">
+        <p role="status" className="mt-4 rounded-md bg-sea-100 px-4 py-2 text-sm text-navy-900">
           {actionData.notice}
         </p>
       ) : null}

@@ -59,7 +59,7 @@ export default function Welcome({ loaderData, actionData }: Route.ComponentProps
         <>
           <p className="mt-4 text-slate-700">
             Choose a password to open your account. You will sign in with{" "}
-            <strong className="break-all text-navy-900">{invitation.email}</strong>.
+            <strong className="break-words text-navy-900">{invitation.email}</strong>.
           </p>
           <Form method="post" noValidate className="mt-6 space-y-5">
             <input type="hidden" name="token" value={loaderData.token} />
