@@ -3,6 +3,7 @@ import type { UserRow } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { removeAvatarFiles } from "../../lib/images";
+import { pageOf } from "../../lib/pagination";
 import type { FileStorage } from "../../lib/storage";
 import { parseOrThrow } from "../../lib/validation";
 import { hashPassword } from "../auth/password";
@@ -109,14 +110,7 @@ export function createAccountsService(deps: {
         users.list(query, (query.page - 1) * USERS_PER_PAGE, USERS_PER_PAGE),
         users.count(query),
       ]);
-      return {
-        data: rows.map(toAdminUser),
-        current_page: query.page,
-        per_page: USERS_PER_PAGE,
-        total,
-        last_page: Math.max(1, Math.ceil(total / USERS_PER_PAGE)),
-        query,
-      };
+      return { ...pageOf(rows.map(toAdminUser), query.page, USERS_PER_PAGE, total), query };
     },
 
     countUsers: () => users.count(),

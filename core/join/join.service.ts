@@ -1,5 +1,6 @@
 import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
+import { pageOf } from "../../lib/pagination";
 import { invalidInput, validate } from "../../lib/validation";
 import type { MailService } from "../mail/mail.service";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
@@ -143,15 +144,8 @@ export function createJoinService(deps: {
         mail.forJoinRequests(rows.map((r) => r.id)),
         repository.meetingsWithRequests(),
       ]);
-      return {
-        data: rows.map((row) => ({ ...row, mails: mails.filter((m) => m.join_request_id === row.id) })),
-        current_page: query.page,
-        per_page: PER_PAGE,
-        total,
-        last_page: Math.max(1, Math.ceil(total / PER_PAGE)),
-        query,
-        meetings,
-      };
+      const data = rows.map((row) => ({ ...row, mails: mails.filter((m) => m.join_request_id === row.id) }));
+      return { ...pageOf(data, query.page, PER_PAGE, total), query, meetings };
     },
 
     /** Requests not yet handled, for the admin home. */

@@ -2,6 +2,7 @@ import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { sanitizeRichText } from "../../lib/html";
 import { imageSrcSet } from "../../lib/image-variants";
+import { type Page, pageOf } from "../../lib/pagination";
 import type { Horizon, MeetingsRepository } from "./meetings.repository";
 import {
   type FeaturedType,
@@ -24,13 +25,7 @@ export const ONGOING_WINDOW_DAYS = 31;
 /** The upcoming list is short by nature; this bounds it all the same. */
 export const UPCOMING_LIMIT = 50;
 
-export type Page<T> = {
-  data: T[];
-  current_page: number;
-  per_page: number;
-  total: number;
-  last_page: number;
-};
+export type { Page } from "../../lib/pagination";
 
 export type Calendar = {
   upcoming: MeetingSummary[];
@@ -151,15 +146,7 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
     return next ?? (await repository.past(type, h, 0, 1))[0];
   }
 
-  function paged<T>(data: T[], page: number, total: number): Page<T> {
-    return {
-      data,
-      current_page: page,
-      per_page: MEETINGS_PER_PAGE,
-      total,
-      last_page: Math.max(1, Math.ceil(total / MEETINGS_PER_PAGE)),
-    };
-  }
+  const paged = <T>(data: T[], page: number, total: number): Page<T> => pageOf(data, page, MEETINGS_PER_PAGE, total);
 
   return {
     /** SPEC §7 'GET /meetings': calendar order, type and start date (on or after) when set. */

@@ -3,6 +3,7 @@ import { AppError } from "../../lib/errors";
 import { htmlToText, sanitizeRichText } from "../../lib/html";
 import { imageFiles, imageSrcSet } from "../../lib/image-variants";
 import { storeImage } from "../../lib/images";
+import { pageOf } from "../../lib/pagination";
 import type { FileStorage } from "../../lib/storage";
 import { invalidInput, validate } from "../../lib/validation";
 import type { SearchService } from "../search/search.service";
@@ -102,13 +103,7 @@ export function createNewsService(deps: {
         repository.list(filter, (query.page - 1) * NEWS_PER_PAGE, NEWS_PER_PAGE),
         repository.count(filter),
       ]);
-      return {
-        data: rows.map(summary),
-        current_page: query.page,
-        per_page: NEWS_PER_PAGE,
-        total,
-        last_page: Math.max(1, Math.ceil(total / NEWS_PER_PAGE)),
-      };
+      return pageOf(rows.map(summary), query.page, NEWS_PER_PAGE, total);
     },
 
     /** The month filters that have posts, newest first, as MM-YYYY. */

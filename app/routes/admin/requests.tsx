@@ -1,8 +1,10 @@
 import { CheckCircle2, Download, Mail, RotateCcw, Search } from "lucide-react";
-import { data, Form, Link, useFetcher } from "react-router";
+import { data, Form, useFetcher } from "react-router";
 import type { MailStatus } from "../../../core/mail/mail.service";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
+import { Pager } from "../../components/ui/pager";
+import { SelectField } from "../../components/ui/select-field";
 import { getRequestContext } from "../../context";
 import { readForm } from "../../lib/forms";
 import type { Route } from "./+types/requests";
@@ -71,7 +73,6 @@ export default function Requests({ loaderData }: Route.ComponentProps) {
   if (query.status) params.set("status", query.status);
   if (query.meeting) params.set("meeting", String(query.meeting));
   if (query.search) params.set("search", query.search);
-  const pageHref = (page: number) => `/manager/requests?${new URLSearchParams([...params, ["page", String(page)]])}`;
   return (
     <div>
       <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current="Join requests" />
@@ -94,39 +95,35 @@ export default function Requests({ loaderData }: Route.ComponentProps) {
           </label>
           <input id="requests-search" type="search" name="search" defaultValue={query.search} className="field-input" />
         </div>
-        <div>
-          <label htmlFor="requests-kind" className="field-label">
-            Kind
-          </label>
-          <select id="requests-kind" name="kind" defaultValue={query.kind ?? ""} className="field-input">
-            <option value="">All</option>
-            <option value="join">Membership</option>
-            <option value="registration">Registration</option>
-          </select>
-        </div>
-        <div>
-          <label htmlFor="requests-meeting" className="field-label">
-            Meeting
-          </label>
-          <select id="requests-meeting" name="meeting" defaultValue={query.meeting ?? ""} className="field-input">
-            <option value="">All</option>
-            {meetings.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.title}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="requests-status" className="field-label">
-            Status
-          </label>
-          <select id="requests-status" name="status" defaultValue={query.status ?? ""} className="field-input">
-            <option value="">All</option>
-            <option value="open">Open</option>
-            <option value="handled">Handled</option>
-          </select>
-        </div>
+        <SelectField
+          id="requests-kind"
+          name="kind"
+          label="Kind"
+          defaultValue={query.kind ?? ""}
+          options={[
+            ["", "All"],
+            ["join", "Membership"],
+            ["registration", "Registration"],
+          ]}
+        />
+        <SelectField
+          id="requests-meeting"
+          name="meeting"
+          label="Meeting"
+          defaultValue={query.meeting ?? ""}
+          options={[["", "All"], ...meetings.map((m) => [m.id, m.title] as const)]}
+        />
+        <SelectField
+          id="requests-status"
+          name="status"
+          label="Status"
+          defaultValue={query.status ?? ""}
+          options={[
+            ["", "All"],
+            ["open", "Open"],
+            ["handled", "Handled"],
+          ]}
+        />
         <button type="submit" className="btn-primary">
           <Search className="h-4 w-4" aria-hidden="true" />
           Filter
@@ -196,27 +193,13 @@ export default function Requests({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
-      {last_page > 1 ? (
-        <nav aria-label="Pages" className="mt-6 flex items-center justify-between text-sm">
-          {current_page > 1 ? (
-            <Link to={pageHref(current_page - 1)} className="btn-outline">
-              Newer
-            </Link>
-          ) : (
-            <span />
-          )}
-          <span className="text-slate-600">
-            Page {current_page} of {last_page}
-          </span>
-          {current_page < last_page ? (
-            <Link to={pageHref(current_page + 1)} className="btn-outline">
-              Older
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <Pager
+        path="/manager/requests"
+        params={params}
+        current={current_page}
+        last={last_page}
+        labels={["Newer", "Older"]}
+      />
     </div>
   );
 }

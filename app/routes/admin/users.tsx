@@ -1,10 +1,12 @@
 import { ChevronDown, MailPlus, RotateCcw, Search, ShieldCheck, UserRoundCheck, UserRoundX } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import type { AdminUser } from "../../../core/accounts/accounts.schema";
 import { isAppError } from "../../../lib/errors";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
+import { Pager } from "../../components/ui/pager";
+import { SelectField } from "../../components/ui/select-field";
 import { TextField } from "../../components/ui/text-field";
 import { Avatar } from "../../components/user-menu";
 import { getRequestContext } from "../../context";
@@ -184,27 +186,17 @@ function InviteForm({ result }: { result: ActionData | undefined }) {
             error={errors.email}
             required
           />
-          <div>
-            <label htmlFor="invite-role" className="field-label">
-              Role
-            </label>
-            <select
-              id="invite-role"
-              name="role"
-              defaultValue={values.role || "member"}
-              className="field-input"
-              aria-invalid={errors.role ? true : undefined}
-              aria-describedby={errors.role ? "invite-role-error" : undefined}
-            >
-              <option value="member">Member</option>
-              <option value="admin">Admin</option>
-            </select>
-            {errors.role ? (
-              <p id="invite-role-error" className="mt-1.5 text-sm text-red-700">
-                {errors.role}
-              </p>
-            ) : null}
-          </div>
+          <SelectField
+            id="invite-role"
+            name="role"
+            label="Role"
+            defaultValue={values.role || "member"}
+            error={errors.role}
+            options={[
+              ["member", "Member"],
+              ["admin", "Admin"],
+            ]}
+          />
           <button type="submit" className="btn-primary sm:col-span-2 xl:col-span-1 xl:mt-7" disabled={sending}>
             <MailPlus className="h-4 w-4" aria-hidden="true" />
             {sending ? "Sending…" : "Send invitation"}
@@ -290,7 +282,6 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
   if (query.search) params.set("search", query.search);
   if (query.role) params.set("role", query.role);
   if (query.status) params.set("status", query.status);
-  const pageHref = (page: number) => `/manager/users?${new URLSearchParams([...params, ["page", String(page)]])}`;
   return (
     <div>
       <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current="Users" />
@@ -318,27 +309,29 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
           </label>
           <input id="users-search" type="search" name="search" defaultValue={query.search} className="field-input" />
         </div>
-        <div>
-          <label htmlFor="users-role" className="field-label">
-            Role
-          </label>
-          <select id="users-role" name="role" defaultValue={query.role ?? ""} className="field-input">
-            <option value="">All</option>
-            <option value="admin">Admin</option>
-            <option value="member">Member</option>
-          </select>
-        </div>
-        <div>
-          <label htmlFor="users-status" className="field-label">
-            Status
-          </label>
-          <select id="users-status" name="status" defaultValue={query.status ?? ""} className="field-input">
-            <option value="">All</option>
-            <option value="active">Active</option>
-            <option value="invited">Invited</option>
-            <option value="deactivated">Deactivated</option>
-          </select>
-        </div>
+        <SelectField
+          id="users-role"
+          name="role"
+          label="Role"
+          defaultValue={query.role ?? ""}
+          options={[
+            ["", "All"],
+            ["admin", "Admin"],
+            ["member", "Member"],
+          ]}
+        />
+        <SelectField
+          id="users-status"
+          name="status"
+          label="Status"
+          defaultValue={query.status ?? ""}
+          options={[
+            ["", "All"],
+            ["active", "Active"],
+            ["invited", "Invited"],
+            ["deactivated", "Deactivated"],
+          ]}
+        />
         <button type="submit" className="btn-primary sm:col-span-2 lg:col-span-1">
           <Search className="h-4 w-4" aria-hidden="true" />
           Filter
@@ -356,27 +349,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
           ))}
         </ul>
       )}
-      {last_page > 1 ? (
-        <nav aria-label="Pages" className="mt-6 flex items-center justify-between text-sm">
-          {current_page > 1 ? (
-            <Link to={pageHref(current_page - 1)} className="btn-outline">
-              Previous
-            </Link>
-          ) : (
-            <span />
-          )}
-          <span className="text-slate-600">
-            Page {current_page} of {last_page}
-          </span>
-          {current_page < last_page ? (
-            <Link to={pageHref(current_page + 1)} className="btn-outline">
-              Next
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <Pager path="/manager/users" params={params} current={current_page} last={last_page} />
     </div>
   );
 }

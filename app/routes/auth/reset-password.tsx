@@ -1,10 +1,9 @@
 import { LockKeyhole } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { RESET_LINK_INVALID } from "../../../core/accounts/password-reset.schema";
-import { PASSWORD_MIN } from "../../../core/accounts/password-rules";
 import { isAppError } from "../../../lib/errors";
 import { AuthCard } from "../../components/auth-card";
-import { TextField } from "../../components/ui/text-field";
+import { NewPasswordFields } from "../../components/new-password-fields";
 import { getRequestContext } from "../../context";
 import { firstMessages, readForm } from "../../lib/forms";
 import type { Route } from "./+types/reset-password";
@@ -58,28 +57,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       ) : (
         <Form method="post" noValidate className="mt-6 space-y-5">
           <input type="hidden" name="token" value={loaderData.token} />
-          <TextField
-            id="password"
-            name="password"
-            label="New password"
-            type="password"
-            autoComplete="new-password"
-            minLength={PASSWORD_MIN}
-            error={errors.password}
-            required
-          />
-          <p className="-mt-3 text-sm text-slate-600">
-            At least {PASSWORD_MIN} characters; not a common password and not your e-mail address.
-          </p>
-          <TextField
-            id="password_confirmation"
-            name="password_confirmation"
-            label="Confirm the new password"
-            type="password"
-            autoComplete="new-password"
-            error={errors.password_confirmation}
-            required
-          />
+          <NewPasswordFields errors={errors} labels={["New password", "Confirm the new password"]} />
           <button type="submit" className="btn-primary w-full py-3 text-base" disabled={submitting}>
             {submitting ? "Saving…" : "Save the new password"}
           </button>

@@ -1,10 +1,9 @@
 import { Anchor } from "lucide-react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { INVITATION_LINK_INVALID } from "../../../core/accounts/invitation.schema";
-import { PASSWORD_MIN } from "../../../core/accounts/password-rules";
 import { sessionCookie } from "../../../core/auth/auth.cookie";
 import { AuthCard } from "../../components/auth-card";
-import { TextField } from "../../components/ui/text-field";
+import { NewPasswordFields } from "../../components/new-password-fields";
 import { getRequestContext } from "../../context";
 import { fieldErrorsOf, firstMessages, readForm } from "../../lib/forms";
 import type { Route } from "./+types/welcome";
@@ -65,28 +64,7 @@ export default function Welcome({ loaderData, actionData }: Route.ComponentProps
             <input type="hidden" name="token" value={loaderData.token} />
             {/* Lets password managers store the new password under the right account. */}
             <input type="hidden" name="username" autoComplete="username" value={invitation.email} />
-            <TextField
-              id="password"
-              name="password"
-              label="Password"
-              type="password"
-              autoComplete="new-password"
-              minLength={PASSWORD_MIN}
-              error={errors.password}
-              required
-            />
-            <p className="-mt-3 text-sm text-slate-600">
-              At least {PASSWORD_MIN} characters; not a common password and not your e-mail address.
-            </p>
-            <TextField
-              id="password_confirmation"
-              name="password_confirmation"
-              label="Confirm the password"
-              type="password"
-              autoComplete="new-password"
-              error={errors.password_confirmation}
-              required
-            />
+            <NewPasswordFields errors={errors} labels={["Password", "Confirm the password"]} />
             <button type="submit" className="btn-primary w-full py-3 text-base" disabled={submitting}>
               {submitting ? "Opening your account…" : "Open my account"}
             </button>
