@@ -90,6 +90,13 @@ test("the admin changes a role, deactivates (sessions end) and reactivates a use
   await expect(ulla).toHaveURL(/\/dashboard$/);
 
   await openUsersScreen(page);
+  // The admin header carries the user menu with the admin's picture or initials.
+  const profile = page.getByRole("banner").getByRole("button", { name: "User Profile" });
+  await expect(profile).toContainText("EA");
+  await profile.click();
+  await expect(page.getByRole("menuitem", { name: "Go to Website" })).toBeVisible();
+  await expect(page.getByRole("menuitem", { name: "Settings" })).toBeVisible();
+  await page.keyboard.press("Escape");
   await page.getByLabel("Name or e-mail").fill("Ulla");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(/search=Ulla/);

@@ -2,6 +2,7 @@ import { ArrowLeft, LogIn, LogOut } from "lucide-react";
 import { Form, Link, Outlet } from "react-router";
 import { DEFAULT_SETTINGS } from "../../../core/settings/settings.service";
 import { Logo } from "../../components/logo";
+import { UserMenu } from "../../components/user-menu";
 import { guards } from "../../lib/guards";
 import { useRootData } from "../../root";
 
@@ -26,10 +27,11 @@ export default function AdminLayout() {
             </Link>
           </div>
           {user ? (
-            <div className="flex items-center gap-4">
+            <div className="flex flex-wrap items-center gap-3 sm:gap-4">
               <p className="text-sm text-navy-100">
                 You're logged in as: <strong className="text-white">{user.role.name}</strong>
               </p>
+              <UserMenu user={user} inAdmin />
               <Form method="post" action="/logout">
                 <button type="submit" className="btn border border-white/30 text-white hover:bg-white/10">
                   <LogOut className="h-4 w-4" aria-hidden="true" />
