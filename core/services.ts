@@ -77,6 +77,7 @@ export function createServices(deps: {
   return {
     accounts: createAccountsService({
       users,
+      tokens,
       storage: deps.storage,
       revokeSessions: (userId) => auth.revokeUserSessions(userId),
       clock,

@@ -24,6 +24,10 @@ export function openSqlite(file: string): DatabaseHandle {
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
   database.pragma("synchronous = NORMAL");
+  // Unicode lower case for searches (migration 0004 gives PostgreSQL the same function).
+  database.function("casefold", { deterministic: true }, (value: unknown) =>
+    typeof value === "string" ? value.toLowerCase() : value,
+  );
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return { db, dialect: "sqlite", destroy: () => db.destroy() };
 }

@@ -3,11 +3,12 @@ import { type Expression, type RawBuilder, sql } from "kysely";
 /**
  * A case-insensitive "contains" test where the visitor's text is a literal:
  * %, _ and \ are escaped, with the escape character named so SQLite (which
- * has no default escape) and PostgreSQL read the pattern alike.
+ * has no default escape) and PostgreSQL read the pattern alike. Both sides
+ * are folded for every alphabet (`casefold`, migration 0004), not only ASCII.
  */
 export function containsText(column: Expression<unknown> | RawBuilder<unknown>, text: string): RawBuilder<boolean> {
   const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql<boolean>`lower(${column}) like ${pattern} escape '\\'`;
+  return sql<boolean>`casefold(${column}) like ${pattern} escape '\\'`;
 }
 
 /** Whether a write failed on a unique index (better-sqlite3 and pg report it differently). */

@@ -19,11 +19,9 @@ export function NewPasswordFields({
         autoComplete="new-password"
         minLength={PASSWORD_MIN}
         error={errors.password}
+        hint={`At least ${PASSWORD_MIN} characters; not a common password and not your e-mail address.`}
         required
       />
-      <p className="-mt-3 text-sm text-slate-600">
-        At least {PASSWORD_MIN} characters; not a common password and not your e-mail address.
-      </p>
       <TextField
         id="password_confirmation"
         name="password_confirmation"

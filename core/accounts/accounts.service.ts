@@ -21,6 +21,7 @@ import {
   userListSchema,
 } from "./accounts.schema";
 import { EMAIL_TAKEN } from "./profile.schema";
+import type { TokensRepository } from "./tokens.repository";
 import type { UsersRepository } from "./users.repository";
 
 const USERS_PER_PAGE = 25;
@@ -63,6 +64,7 @@ export function generatePassword(): string {
  */
 export function createAccountsService(deps: {
   users: UsersRepository;
+  tokens: TokensRepository;
   storage: FileStorage;
   revokeSessions: (userId: number) => Promise<void>;
   clock: Clock;
@@ -107,7 +109,7 @@ export function createAccountsService(deps: {
     async list(raw: unknown) {
       const query = userListSchema.parse(raw ?? {});
       const [rows, total] = await Promise.all([
-        users.list(query, (query.page - 1) * USERS_PER_PAGE, USERS_PER_PAGE),
+        users.list(query, (query.page - 1) * USERS_PER_PAGE, USERS_PER_PAGE, clock().toISOString()),
         users.count(query),
       ]);
       return { ...pageOf(rows.map(toAdminUser), query.page, USERS_PER_PAGE, total), query };
@@ -116,7 +118,7 @@ export function createAccountsService(deps: {
     countUsers: () => users.count(),
 
     async getUser(id: number): Promise<AdminUser> {
-      const row = await users.findById(id);
+      const row = await users.findForAdmin(id, clock().toISOString());
       if (!row) throw new AppError("not_found", "User not found.");
       return toAdminUser(row);
     },
@@ -141,7 +143,11 @@ export function createAccountsService(deps: {
         });
       });
       // Sessions already stop working with is_active = 0; removing them keeps the table clean.
-      if (updated.is_active !== 1) await deps.revokeSessions(updated.id);
+      // Open links are retired, so that reactivating does not bring an old one back to life.
+      if (updated.is_active !== 1) {
+        await deps.revokeSessions(updated.id);
+        await deps.tokens.retireAllForUser(updated.id, clock().toISOString());
+      }
       return this.getUser(updated.id);
     },
 

@@ -114,8 +114,12 @@ export function createInvitationService(deps: {
       const checked = validate(newPasswordSchema(found.email), input);
       if (!checked.success) throw invalidInput(checked.errors);
       const now = clock().toISOString();
+      const passwordHash = await hashPassword(checked.data.password);
       if (!(await tokens.consume(found.id, now))) throw invalidInput({ token: [INVITATION_LINK_INVALID] });
-      await users.setPassword(found.user_id, await hashPassword(checked.data.password), now);
+      // A password chosen meanwhile through a reset link is kept: the invitation has served its purpose.
+      if (!(await users.setFirstPassword(found.user_id, passwordHash, now))) {
+        throw invalidInput({ token: [INVITATION_LINK_INVALID] });
+      }
       return found.user_id;
     },
   };

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import type { Dialect } from "../../db/connect";
 import { containsText, isUniqueViolation } from "../../db/queries";
 import type { Database, NewUserRow, UserRow, UserUpdate } from "../../db/types";
@@ -12,6 +12,20 @@ function emailTakenOnRace(error: unknown): never {
     throw invalidInput({ email: [EMAIL_TAKEN] });
   }
   throw error;
+}
+
+/** The user with when their invitation link stops working, if one can still be used. */
+function withInvitation(query: SelectQueryBuilder<Database, "users", object>, now: string) {
+  return query.selectAll("users").select((eb) =>
+    eb
+      .selectFrom("one_time_tokens")
+      .select((t) => t.fn.max("one_time_tokens.expires_at").as("e"))
+      .whereRef("one_time_tokens.user_id", "=", "users.id")
+      .where("one_time_tokens.kind", "=", "invitation")
+      .where("one_time_tokens.used_at", "is", null)
+      .where("one_time_tokens.expires_at", ">", now)
+      .as("invitation_expires_at"),
+  );
 }
 
 /** Reads and writes of users, on the database or inside a transaction. */
@@ -54,6 +68,16 @@ function userQueries(db: Kysely<Database>) {
         .executeTakeFirstOrThrow()
         .catch(emailTakenOnRace);
     },
+    /** An invited user's first password; false when one was set meanwhile (say through a reset link). */
+    async setFirstPassword(id: number, passwordHash: string, now: string): Promise<boolean> {
+      const result = await db
+        .updateTable("users")
+        .set({ password_hash: passwordHash, updated_at: now })
+        .where("id", "=", id)
+        .where("password_hash", "is", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
     async setPassword(id: number, passwordHash: string, now: string): Promise<void> {
       await db
         .updateTable("users")
@@ -65,19 +89,13 @@ function userQueries(db: Kysely<Database>) {
       const result = await db.deleteFrom("users").where("id", "=", id).executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },
-    /** The users screen: filtered, by name, with the expiry of a pending invitation. */
-    async list(query: Omit<UserListQuery, "page">, offset: number, limit: number) {
-      return filtered(query)
-        .selectAll("users")
-        .select((eb) =>
-          eb
-            .selectFrom("one_time_tokens")
-            .select((t) => t.fn.max("one_time_tokens.expires_at").as("e"))
-            .whereRef("one_time_tokens.user_id", "=", "users.id")
-            .where("one_time_tokens.kind", "=", "invitation")
-            .where("one_time_tokens.used_at", "is", null)
-            .as("invitation_expires_at"),
-        )
+    /** One user as the users screen shows them. */
+    async findForAdmin(id: number, now: string) {
+      return withInvitation(db.selectFrom("users").where("id", "=", id), now).executeTakeFirst();
+    },
+    /** The users screen: filtered, by name. */
+    async list(query: Omit<UserListQuery, "page">, offset: number, limit: number, now: string) {
+      return withInvitation(filtered(query), now)
         .orderBy(sql`lower(last_name)`)
         .orderBy(sql`lower(first_name)`)
         .orderBy("id")
@@ -110,7 +128,8 @@ export function createUsersRepository(db: Kysely<Database>, dialect: Dialect) {
           .select("id")
           .where("role", "=", "admin")
           .where("is_active", "=", 1)
-          .where("password_hash", "is not", null);
+          .where("password_hash", "is not", null)
+          .orderBy("id");
         // SQLite has no row locks; its one connection runs this transaction alone.
         if (dialect === "postgres") admins = admins.forUpdate();
         const ids = (await admins.execute()).map((r) => r.id);

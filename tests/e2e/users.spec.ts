@@ -38,6 +38,7 @@ test("invite → welcome mail → choose a password → members area; the link t
   await expectAccessible(page);
   await page.getByRole("button", { name: "Send invitation", exact: true }).click();
   await expect(page.getByText("First name is required.")).toBeVisible();
+  await expect(page.getByLabel("First name")).toBeFocused();
   await expect(page.getByText("Email is required.")).toBeVisible();
 
   const email = `ines.invited.${Date.now()}@masthead.example`;
@@ -143,4 +144,22 @@ test("the admin changes a role, deactivates (sessions end) and reactivates a use
   await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
   await expect(page.getByText("No users match.")).toBeVisible();
   await expect(page.getByRole("dialog")).toHaveCount(0);
+  // The deleted row's button is gone: focus lands on the page heading, not on nothing.
+  await expect(page.getByRole("heading", { level: 1, name: "Users" })).toBeFocused();
+});
+
+test("a member reaches neither the users screen nor its actions", async ({ page }) => {
+  await page.goto("/login?redirect=/manager/users");
+  await signIn(page, ULLA);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const me = (await (await page.request.get("/api/dashboard/user")).json()) as { user: { id: number } };
+  // A forged form post to the screen's action, with the member's own cookie: no promotion.
+  const forged = await page.request.post("/manager/users", {
+    form: { intent: "role", id: String(me.user.id), role: "admin" },
+    headers: { origin: new URL(page.url()).origin },
+    maxRedirects: 0,
+  });
+  expect([302, 303, 403]).toContain(forged.status());
+  const after = (await (await page.request.get("/api/dashboard/user")).json()) as { user: { role: { name: string } } };
+  expect(after.user.role.name).toBe("member");
 });

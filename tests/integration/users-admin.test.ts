@@ -195,6 +195,47 @@ describe("invitations", () => {
     expect((await t.runtime.services.accounts.getUser(first.user.id)).status).toBe("invited");
   });
 
+  it("shows until when a pending link works, and nothing once it has expired", async () => {
+    const admin = await signIn(t.runtime.services, "admin");
+    const { user } = await invite(admin.token);
+    const one = async (token: string) =>
+      ((await call(t.app, "GET", `/api/dashboard/users/${user.id}`, { token })).json as { user: AdminUserJson }).user;
+    expect((await one(admin.token)).invitation_expires_at).toBe(user.invitation_expires_at);
+    now = new Date(now.getTime() + (INVITATION_DAYS * 24 * 3600 + 1) * 1000);
+    // A week later (the admin's session of the day has ended too).
+    const later = await signIn(t.runtime.services, "admin");
+    expect(await one(later.token)).toMatchObject({ status: "invited", invitation_expires_at: null });
+  });
+
+  it("a password chosen through a reset link retires the invitation", async () => {
+    const admin = await signIn(t.runtime.services, "admin");
+    const { user, token } = await invite(admin.token);
+    await call(t.app, "POST", "/api/forgot-password", { json: { email: user.email } });
+    await t.runtime.services.mail.deliverDue();
+    const reset = /\/reset-password\?token=([\w-]+)/.exec(textOf(smtp.received.at(-1) as ReceivedMail))?.[1];
+    const done = await call(t.app, "POST", "/api/reset-password", {
+      json: { token: reset, password: CHOSEN, password_confirmation: CHOSEN },
+    });
+    expect(done.status).toBe(200);
+    const late = await accept(token, "another-choice-77");
+    expect(late.json?.errors).toEqual({ token: [INVITATION_LINK_INVALID] });
+    expect((await login(user.email, CHOSEN)).status).toBe(200);
+  });
+
+  it("deactivating retires open links: reactivating does not bring them back", async () => {
+    const admin = await signIn(t.runtime.services, "admin");
+    const { user, token } = await invite(admin.token);
+    const set = (is_active: boolean) =>
+      call(t.app, "PATCH", `/api/dashboard/users/${user.id}`, { token: admin.token, json: { is_active } });
+    expect((await set(false)).status).toBe(200);
+    expect((await set(true)).status).toBe(200);
+    expect((await accept(token)).json?.errors).toEqual({ token: [INVITATION_LINK_INVALID] });
+    // A new invitation is the way back in.
+    await call(t.app, "POST", `/api/dashboard/users/${user.id}/invitation`, { token: admin.token });
+    await t.runtime.services.mail.deliverDue();
+    expect((await accept(linkIn(smtp.received.at(-1)))).status).toBe(200);
+  });
+
   it("resends only to someone still invited", async () => {
     const admin = await signIn(t.runtime.services, "admin");
     const { user } = await createUser(t.runtime.services);
@@ -222,11 +263,17 @@ describe("the users list", () => {
     };
     expect((await list(`search=wilma navigator ${tag}`)).data.map((u) => u.first_name)).toEqual(["Wilma"]);
     expect((await list(`search=a_b.${tag}`)).data.map((u) => u.email)).toEqual([`a_b.${tag}@example.org`]);
+    expect((await list(`search=${encodeURIComponent(`a%b.${tag}`)}`)).total).toBe(0);
+    expect((await list(`search=${encodeURIComponent(`a\\b.${tag}`)}`)).total).toBe(0);
+    // Case is folded in every alphabet, on both dialects.
+    await createUser(t.runtime.services, { first_name: "Émile", last_name: `Ødegård ${tag}` });
+    expect((await list(`search=${encodeURIComponent(`émile ødegård ${tag}`)}`)).total).toBe(1);
+    expect((await list(`search=${encodeURIComponent(`ÉMILE ØDEGÅRD ${tag}`)}`)).total).toBe(1);
     expect((await list(`search=${tag}&role=admin`)).total).toBe(1);
     expect((await list(`search=${tag}&status=invited`)).data.map((u) => u.id)).toEqual([invited.user.id]);
-    expect((await list(`search=${tag}&status=active`)).total).toBe(3);
+    expect((await list(`search=${tag}&status=active`)).total).toBe(4);
     // Unknown filter values are ignored rather than refused.
-    expect((await list(`search=${tag}&role=captain&status=x&page=-3`)).total).toBe(4);
+    expect((await list(`search=${tag}&role=captain&status=x&page=-3`)).total).toBe(5);
 
     for (let i = 0; i < 26; i += 1) await createUser(t.runtime.services, { last_name: `Crew ${tag} ${i}` });
     const first = await list(`search=crew ${tag}`);
@@ -349,6 +396,7 @@ describe("changing, deactivating and deleting users", () => {
     const file = path.join(t.runtime.config.uploadsDir, avatar.slice("/uploads/".length));
     expect(fs.existsSync(file)).toBe(true);
 
+    await call(t.app, "POST", "/api/forgot-password", { json: { email: member.user.email } });
     const res = await call(t.app, "DELETE", `/api/dashboard/users/${member.user.id}`, { token: admin.token });
     expect(res.status).toBe(200);
     expect(fs.existsSync(file)).toBe(false);
@@ -359,6 +407,12 @@ describe("changing, deactivating and deleting users", () => {
       .where("user_id", "=", member.user.id)
       .execute();
     expect(sessions).toEqual([]);
+    const links = await t.database.db
+      .selectFrom("one_time_tokens")
+      .select("id")
+      .where("user_id", "=", member.user.id)
+      .execute();
+    expect(links).toEqual([]);
     const again = await call(t.app, "DELETE", `/api/dashboard/users/${member.user.id}`, { token: admin.token });
     expect(again.status).toBe(404);
     expect((await call(t.app, "DELETE", "/api/dashboard/users/abc", { token: admin.token })).status).toBe(404);

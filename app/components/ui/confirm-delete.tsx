@@ -1,6 +1,6 @@
 import { Trash2 } from "lucide-react";
 import { Dialog } from "radix-ui";
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 
 /**
@@ -25,11 +25,27 @@ export function ConfirmDelete({
   const [error, setError] = useState<string | null>(null);
   const fetcher = useFetcher<{ error?: string }>();
   const busy = fetcher.state !== "idle";
+  const deleted = useRef(false);
   useEffect(() => {
-    if (fetcher.state !== "idle" || fetcher.data === undefined) return;
+    // The answer is in while the page reloads its data ("loading"): close then, before the row
+    // (and this dialog with it) disappears, so that focus can be placed.
+    if (!open || fetcher.state === "submitting" || fetcher.data === undefined) return;
     if (fetcher.data?.error) setError(fetcher.data.error);
-    else setOpen(false);
-  }, [fetcher.state, fetcher.data]);
+    else {
+      deleted.current = true;
+      setOpen(false);
+    }
+  }, [open, fetcher.state, fetcher.data]);
+  // The deleted item's button is gone with it: focus goes to the page's heading instead of being lost.
+  const onCloseAutoFocus = (event: Event) => {
+    if (!deleted.current) return;
+    deleted.current = false;
+    const heading = document.querySelector<HTMLElement>("main h1");
+    if (!heading) return;
+    event.preventDefault();
+    heading.tabIndex = -1;
+    heading.focus();
+  };
   const onOpenChange = (next: boolean) => {
     setError(null);
     setOpen(next);
@@ -42,7 +58,10 @@ export function ConfirmDelete({
       </Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 bg-navy-950/60" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[90%] max-w-[450px] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-2xl">
+        <Dialog.Content
+          onCloseAutoFocus={onCloseAutoFocus}
+          className="fixed top-1/2 left-1/2 z-50 w-[90%] max-w-[450px] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-2xl"
+        >
           <Dialog.Title className="font-display text-2xl font-bold text-navy-900">{title}</Dialog.Title>
           <Dialog.Description className="mt-2 text-slate-600">{description}</Dialog.Description>
           {error ? (

@@ -31,7 +31,9 @@ export async function action({ context, request }: Route.ActionArgs) {
   const { services, auth, origin } = getRequestContext(context);
   const form = await readForm(request);
   const actor = auth?.user;
+  // The admin layout's guard already stops everyone else; the check stays beside what it protects.
   if (!actor) throw data("Sign in first.", { status: 401 });
+  if (actor.role.name !== "admin") throw data("This action is unauthorized.", { status: 403 });
   const invitation = { origin, inviter: actor };
   const id = Number(form.id);
   const text = (name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
@@ -131,6 +133,10 @@ function InviteForm({ result }: { result: ActionData | undefined }) {
   useEffect(() => {
     if (sent) formRef.current?.reset();
   }, [sent]);
+  // After a refusal, the first field to fix gets the focus (its message is read with it).
+  useEffect(() => {
+    if (result && "errors" in result) formRef.current?.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
+  }, [result]);
   // Closed until wanted, so the list comes first on a phone; open again when the server refused the input.
   return (
     <details open={Object.keys(errors).length > 0} className="group mt-6">

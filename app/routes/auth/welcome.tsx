@@ -2,6 +2,7 @@ import { Anchor } from "lucide-react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { INVITATION_LINK_INVALID } from "../../../core/accounts/invitation.schema";
 import { sessionCookie } from "../../../core/auth/auth.cookie";
+import { isAppError } from "../../../lib/errors";
 import { AuthCard } from "../../components/auth-card";
 import { NewPasswordFields } from "../../components/new-password-fields";
 import { getRequestContext } from "../../context";
@@ -34,10 +35,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     return data({ errors: firstMessages(fieldErrorsOf(error)) }, { status: 422 });
   }
-  const session = await services.auth.openSession(userId, client);
-  return redirect("/dashboard", {
-    headers: { "Set-Cookie": sessionCookie(session.token, { secure: secureCookies }) },
-  });
+  try {
+    const session = await services.auth.openSession(userId, client);
+    return redirect("/dashboard", {
+      headers: { "Set-Cookie": sessionCookie(session.token, { secure: secureCookies }) },
+    });
+  } catch (error) {
+    // The password is saved; only signing in failed (the account was deactivated a moment ago).
+    if (isAppError(error)) return redirect("/login?notice=password-changed");
+    throw error;
+  }
 }
 
 /** The link from the invitation mail: the invited person chooses their password. */
