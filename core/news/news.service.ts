@@ -95,6 +95,9 @@ export function createNewsService(deps: {
   }
 
   return {
+    /** How many posts there are, for the admin home. */
+    countPosts: () => repository.count({}),
+
     async list(query: PostsQuery): Promise<Page<PostSummary>> {
       const range = query.filters ? monthRange(query.filters) : {};
       const ids = query.search ? (await search.matchingIds("news", query.search)).map(Number) : undefined;

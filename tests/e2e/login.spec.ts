@@ -21,6 +21,7 @@ test.describe("member login (SPEC §2, §5, §8)", () => {
     // The admin home counts what there is and what waits (join requests not yet handled).
     await expect(page.getByRole("link", { name: /^Join requests \d+ open$/ })).toBeVisible();
     await expect(page.getByRole("link", { name: /^News \d+ posts?$/ })).toBeVisible();
+    await expect(page.getByRole("link", { name: /^Users \d+ users?$/ })).toBeVisible();
     await expectAccessible(page);
     const cookies = await page.context().cookies();
     const session = cookies.find((c) => c.name.startsWith("auth."));

@@ -8,15 +8,15 @@ export const meta: Route.MetaFunction = () => [{ title: "Manager · Masthead" }]
 /** The figures beside the shortcuts: what there is, and what waits for the admin. */
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = getRequestContext(context);
-  const [news, upcoming, requests, users] = await Promise.all([
-    services.news.list({ filters: null, search: "", page: 1 }),
+  const [posts, upcoming, requests, users] = await Promise.all([
+    services.news.countPosts(),
     services.meetings.upcoming(100),
     services.join.countOpen(),
     services.accounts.countUsers(),
   ]);
   return {
     counts: {
-      "/manage-news": `${news.total} post${news.total === 1 ? "" : "s"}`,
+      "/manage-news": `${posts} post${posts === 1 ? "" : "s"}`,
       "/manage-events": `${upcoming.length} upcoming`,
       "/manager/users": `${users} user${users === 1 ? "" : "s"}`,
       "/manager/requests": `${requests} open`,
