@@ -7,7 +7,7 @@ import { MIN_FILL_MS } from "../../core/join/join.service";
 import { RETRY_DELAYS_SECONDS } from "../../core/mail/mail.service";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { signIn } from "../support/factories";
-import { type ReceivedMail, startSmtpServer } from "../support/smtp";
+import { mailText, type ReceivedMail, startSmtpServer } from "../support/smtp";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let t: TestContext;
@@ -22,7 +22,6 @@ const VALID = {
 };
 
 /** The body text of a received mail, with quoted-printable soft line breaks undone. */
-const textOf = (mail: ReceivedMail) => mail.raw.replace(/=\r?\n/g, "").replace(/\r\n/g, "\n");
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
@@ -59,12 +58,12 @@ describe("POST /api/join", () => {
       "secretariat@masthead.test",
     ]);
     const notification = smtp.received.find((m) => m.to[0] === "secretariat@masthead.test") as ReceivedMail;
-    expect(textOf(notification)).toContain("Subject: New membership request: Nordic Bridge Systems AS");
-    expect(textOf(notification)).toContain("Reply-To: ingrid@nordicbridge.example");
-    expect(textOf(notification)).toContain("Phone: +47 22 33 44 55");
+    expect(mailText(notification)).toContain("Subject: New membership request: Nordic Bridge Systems AS");
+    expect(mailText(notification)).toContain("Reply-To: ingrid@nordicbridge.example");
+    expect(mailText(notification)).toContain("Phone: +47 22 33 44 55");
     const acknowledgement = smtp.received.find((m) => m.to[0] === VALID.email) as ReceivedMail;
-    expect(textOf(acknowledgement)).toContain("Dear Ingrid Solberg,");
-    expect(textOf(acknowledgement)).toContain("we will get in touch with you soon");
+    expect(mailText(acknowledgement)).toContain("Dear Ingrid Solberg,");
+    expect(mailText(acknowledgement)).toContain("we will get in touch with you soon");
     expect((await mails()).every((m) => m.status === "sent" && m.attempts === 1)).toBe(true);
   });
 
@@ -77,8 +76,8 @@ describe("POST /api/join", () => {
     expect((await requests())[0]).toMatchObject({ kind: "registration", page_path: "/conference" });
     await t.runtime.services.mail.deliverDue();
     const acknowledgement = smtp.received.find((m) => m.to[0] === VALID.email) as ReceivedMail;
-    expect(textOf(acknowledgement)).toContain("Thank you for registering");
-    expect(textOf(acknowledgement)).toContain("within 48 hours");
+    expect(mailText(acknowledgement)).toContain("Thank you for registering");
+    expect(mailText(acknowledgement)).toContain("within 48 hours");
   });
 
   it("answers 422 with the spec's messages, field by field", async () => {
@@ -433,7 +432,7 @@ describe("registrations from meeting pages", () => {
         ["registration", null],
       ]);
       await t.runtime.services.mail.deliverDue();
-      const acknowledgements = smtp.received.filter((m) => m.to[0] === VALID.email).map(textOf);
+      const acknowledgements = smtp.received.filter((m) => m.to[0] === VALID.email).map(mailText);
       expect(
         acknowledgements.some((text) => text.includes("Thank you for registering for Title of conference-2027")),
       ).toBe(true);

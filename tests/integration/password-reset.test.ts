@@ -3,7 +3,7 @@ import { RESET_REQUESTED } from "../../core/accounts/password-reset.schema";
 import { RESET_TOKEN_SECONDS } from "../../core/accounts/password-reset.service";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { createUser, PASSWORD } from "../support/factories";
-import { type ReceivedMail, startSmtpServer } from "../support/smtp";
+import { type ReceivedMail, startSmtpServer, tokenIn } from "../support/smtp";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let t: TestContext;
@@ -11,9 +11,7 @@ let now = new Date("2026-11-20T10:00:00Z");
 const clock = () => now;
 const NEW_PASSWORD = "harbour-light-7-knots";
 
-const textOf = (mail: ReceivedMail) => mail.raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
-const linkIn = (mail: ReceivedMail) =>
-  /http:\/\/localhost:3000\/reset-password\?token=([\w-]+)/.exec(textOf(mail))?.[1];
+const linkIn = (mail: ReceivedMail | undefined) => tokenIn(mail, "/reset-password");
 
 beforeAll(async () => {
   smtp = await startSmtpServer();

@@ -12,7 +12,7 @@ import {
 import { createUsersRepository } from "../../core/accounts/users.repository";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { createUser, PASSWORD, signIn } from "../support/factories";
-import { type ReceivedMail, startSmtpServer } from "../support/smtp";
+import { mailText, type ReceivedMail, startSmtpServer, tokenIn } from "../support/smtp";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let t: TestContext;
@@ -20,9 +20,7 @@ let now = new Date("2026-11-20T10:00:00Z");
 const clock = () => now;
 const CHOSEN = "lighthouse-beacon-42";
 
-const textOf = (mail: ReceivedMail) => mail.raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
-const linkIn = (mail: ReceivedMail | undefined) =>
-  mail ? /http:\/\/localhost:3000\/welcome\?token=([\w-]+)/.exec(textOf(mail))?.[1] : undefined;
+const linkIn = (mail: ReceivedMail | undefined) => tokenIn(mail, "/welcome");
 
 type AdminUserJson = {
   id: number;
@@ -88,7 +86,7 @@ describe("invitations", () => {
     expect(Date.parse(user.invitation_expires_at ?? "")).toBe(now.getTime() + INVITATION_DAYS * 24 * 3600_000);
     expect(smtp.received).toHaveLength(1);
     expect(smtp.received[0].to).toEqual(["new.person@example.org"]);
-    const text = textOf(smtp.received[0]);
+    const text = mailText(smtp.received[0]);
     expect(text).toContain(`${admin.user.first_name} ${admin.user.last_name} has invited you`);
     expect(text).toContain("as an administrator");
     expect(token).toBeTruthy();
@@ -212,7 +210,7 @@ describe("invitations", () => {
     const { user, token } = await invite(admin.token);
     await call(t.app, "POST", "/api/forgot-password", { json: { email: user.email } });
     await t.runtime.services.mail.deliverDue();
-    const reset = /\/reset-password\?token=([\w-]+)/.exec(textOf(smtp.received.at(-1) as ReceivedMail))?.[1];
+    const reset = tokenIn(smtp.received.at(-1), "/reset-password");
     const done = await call(t.app, "POST", "/api/reset-password", {
       json: { token: reset, password: CHOSEN, password_confirmation: CHOSEN },
     });

@@ -40,3 +40,17 @@ export async function startSmtpServer() {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** A received message as readable text: quoted-printable decoded, CRLF as LF. */
+export function mailText(mail: ReceivedMail): string {
+  return mail.raw
+    .replace(/=\r?\n/g, "")
+    .replace(/(?:=[0-9A-F]{2})+/g, (run) => Buffer.from(run.replace(/=/g, ""), "hex").toString("utf8"))
+    .replace(/\r\n/g, "\n");
+}
+
+/** The token of the link to `route` (e.g. "/welcome") in a message, if it has one. */
+export function tokenIn(mail: ReceivedMail | undefined, route: string): string | undefined {
+  if (!mail) return undefined;
+  return new RegExp(`${route.replace(/[/?]/g, "\\$&")}\\?token=([\\w-]+)`).exec(mailText(mail))?.[1];
+}

@@ -1,8 +1,9 @@
-import { CheckCircle2, Download, Mail, RotateCcw, Search } from "lucide-react";
+import { CheckCircle2, Download, Mail, RotateCcw } from "lucide-react";
 import { data, Form, useFetcher } from "react-router";
 import type { MailStatus } from "../../../core/mail/mail.service";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
+import { FilterForm } from "../../components/ui/filter-form";
 import { Pager } from "../../components/ui/pager";
 import { SelectField } from "../../components/ui/select-field";
 import { getRequestContext } from "../../context";
@@ -83,18 +84,13 @@ export default function Requests({ loaderData }: Route.ComponentProps) {
           Export CSV
         </a>
       </div>
-      <Form
-        method="get"
-        role="search"
-        aria-label="Filter the requests"
-        className="mt-6 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 md:grid-cols-2 xl:grid-cols-[1fr_10rem_14rem_10rem_auto] sm:items-end"
+      <FilterForm
+        label="Filter the requests"
+        id="requests"
+        searchLabel="Company, name or e-mail"
+        search={query.search}
+        grid="md:grid-cols-2 xl:grid-cols-[1fr_10rem_14rem_10rem_auto]"
       >
-        <div>
-          <label htmlFor="requests-search" className="field-label">
-            Company, name or e-mail
-          </label>
-          <input id="requests-search" type="search" name="search" defaultValue={query.search} className="field-input" />
-        </div>
         <SelectField
           id="requests-kind"
           name="kind"
@@ -124,11 +120,7 @@ export default function Requests({ loaderData }: Route.ComponentProps) {
             ["handled", "Handled"],
           ]}
         />
-        <button type="submit" className="btn-primary">
-          <Search className="h-4 w-4" aria-hidden="true" />
-          Filter
-        </button>
-      </Form>
+      </FilterForm>
       <p className="mt-4 text-sm text-slate-600" aria-live="polite">
         {total} request{total === 1 ? "" : "s"}
       </p>

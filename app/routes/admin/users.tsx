@@ -1,10 +1,11 @@
-import { ChevronDown, MailPlus, RotateCcw, Search, ShieldCheck, UserRoundCheck, UserRoundX } from "lucide-react";
+import { ChevronDown, MailPlus, RotateCcw, ShieldCheck, UserRoundCheck, UserRoundX } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { AdminUser } from "../../../core/accounts/accounts.schema";
 import { isAppError } from "../../../lib/errors";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
+import { FilterForm } from "../../components/ui/filter-form";
 import { Pager } from "../../components/ui/pager";
 import { SelectField } from "../../components/ui/select-field";
 import { TextField } from "../../components/ui/text-field";
@@ -303,18 +304,15 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
         </p>
       ) : null}
       <InviteForm result={actionData} />
-      <Form
-        method="get"
-        role="search"
-        aria-label="Filter the users"
-        className="mt-6 grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-[1fr_10rem_12rem_auto] sm:items-end"
+      <FilterForm
+        label="Filter the users"
+        id="users"
+        searchLabel="Name or e-mail"
+        search={query.search}
+        grid="sm:grid-cols-2 lg:grid-cols-[1fr_10rem_12rem_auto]"
+        searchClassName="sm:col-span-2 lg:col-span-1"
+        buttonClassName="sm:col-span-2 lg:col-span-1"
       >
-        <div className="sm:col-span-2 lg:col-span-1">
-          <label htmlFor="users-search" className="field-label">
-            Name or e-mail
-          </label>
-          <input id="users-search" type="search" name="search" defaultValue={query.search} className="field-input" />
-        </div>
         <SelectField
           id="users-role"
           name="role"
@@ -338,11 +336,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
             ["deactivated", "Deactivated"],
           ]}
         />
-        <button type="submit" className="btn-primary sm:col-span-2 lg:col-span-1">
-          <Search className="h-4 w-4" aria-hidden="true" />
-          Filter
-        </button>
-      </Form>
+      </FilterForm>
       <p className="mt-4 text-sm text-slate-600" aria-live="polite">
         {total} user{total === 1 ? "" : "s"}
       </p>
