@@ -112,7 +112,9 @@ export async function uploadedImage(body: Body, field = "image"): Promise<Uint8A
 
 /** The positive integer `:id` of a route; anything else is the given not-found. */
 export function idParam(c: Context<AppEnv>, notFound: string): number {
-  const id = Number(c.req.param("id"));
-  if (!Number.isSafeInteger(id) || id < 1) throw new AppError("not_found", notFound);
+  // Decimal digits only: Number() would also read "0x10", "1e3" or " 7" as ids.
+  const raw = c.req.param("id") ?? "";
+  const id = /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(id)) throw new AppError("not_found", notFound);
   return id;
 }

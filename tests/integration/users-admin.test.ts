@@ -441,6 +441,52 @@ describe("changing, deactivating and deleting users", () => {
     ).rejects.toMatchObject({ status: 422 });
   });
 
+  it("hostile input is a 4xx with messages, never a 500, and writes nothing", async () => {
+    const admin = await signIn(t.runtime.services, "admin");
+    const before = await t.runtime.services.accounts.countUsers();
+    const bodies: unknown[] = [
+      { first_name: ["Ana"], last_name: { $ne: 1 }, email: 42, role: null },
+      { first_name: "x".repeat(10_000), last_name: "<script>alert(1)</script>", email: "a@b.c", role: "member" },
+      { first_name: "Ana", last_name: "Silva", email: `${"a".repeat(250)}@example.org`, role: "member" },
+      { first_name: "Ana", last_name: "Silva", email: "ana@example.org\r\nBcc: victim@example.org", role: "member" },
+      { first_name: "Ana", last_name: "Silva", email: "ana@example.org", role: "ADMIN" },
+    ];
+    for (const json of bodies) {
+      const res = await call(t.app, "POST", "/api/dashboard/users", { token: admin.token, json });
+      expect(res.status, JSON.stringify(json).slice(0, 80)).toBe(422);
+      expect(res.json?.errors).toBeTruthy();
+    }
+    const multipart = await call(t.app, "POST", "/api/dashboard/users", {
+      token: admin.token,
+      multipart: true,
+      form: { first_name: "Ana", last_name: "Silva", email: new File(["x"], "e.txt"), role: "member" },
+    });
+    expect(multipart.status).toBe(422);
+    expect(await t.runtime.services.accounts.countUsers()).toBe(before);
+
+    const target = await createUser(t.runtime.services);
+    for (const id of ["0", "-1", "1e3", "0x10", "9999999999999999999", "1.5", "%00"]) {
+      const res = await call(t.app, "PATCH", `/api/dashboard/users/${id}`, {
+        token: admin.token,
+        json: { role: "admin" },
+      });
+      expect(res.status, id).toBe(404);
+    }
+    for (const json of [{ role: ["admin"] }, { is_active: { toString: 1 } }, { role: "admin", is_active: "yes" }]) {
+      const res = await call(t.app, "PATCH", `/api/dashboard/users/${target.user.id}`, { token: admin.token, json });
+      expect(res.status).toBe(422);
+    }
+    expect((await t.runtime.services.accounts.getUser(target.user.id)).role.name).toBe("member");
+    for (const query of ["search=%FF", "page=abc", "role[]=admin", `search=${"%25".repeat(3000)}`]) {
+      const res = await call(t.app, "GET", `/api/dashboard/users?${query}`, { token: admin.token });
+      expect(res.status, query).toBeLessThan(500);
+    }
+    for (const json of [{ token: ["a"], password: 1 }, { token: { a: 1 } }, "just a string"]) {
+      const res = await call(t.app, "POST", "/api/welcome", { json });
+      expect([400, 422]).toContain(res.status);
+    }
+  });
+
   it("only admins reach the users API", async () => {
     const member = await signIn(t.runtime.services, "member");
     const target = `/api/dashboard/users/${member.user.id}`;
