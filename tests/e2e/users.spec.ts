@@ -65,8 +65,9 @@ test("invite → welcome mail → choose a password → members area; the link t
   await invited.getByLabel("Password", { exact: true }).fill("harbour-pilot-2026");
   await invited.getByLabel("Confirm the password").fill("harbour-pilot-2026");
   await invited.getByRole("button", { name: "Open my account" }).click();
-  await expect(invited).toHaveURL(/\/dashboard$/);
+  await expect(invited).toHaveURL(/\/dashboard\?notice=welcome$/);
   await expect(invited.getByRole("heading", { level: 1 })).toContainText("Ines");
+  await expect(invited.getByRole("status")).toContainText("Your account is ready.");
 
   await invited.goto(link);
   await expect(invited.getByRole("alert")).toContainText("This invitation link is not valid any more.");

@@ -1,5 +1,5 @@
 import { BookOpen, CalendarDays, Settings } from "lucide-react";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { useRootData } from "../../root";
 import type { Route } from "./+types/dashboard";
 
@@ -24,8 +24,15 @@ const ENTRY_POINTS = [
 /** The members' home. */
 export default function Dashboard() {
   const user = useRootData()?.user;
+  // Set by /welcome once an invited member has chosen their password.
+  const welcomed = useSearchParams()[0].get("notice") === "welcome";
   return (
     <div>
+      {welcomed ? (
+        <p role="status" className="mb-6 rounded-md bg-sea-100 px-4 py-3 text-navy-900">
+          Your account is ready. From now on, sign in with your e-mail address and the password you chose.
+        </p>
+      ) : null}
       <p className="text-sm font-semibold tracking-wide text-sea-600 uppercase">Members area</p>
       <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">Welcome, {user?.first_name || user?.email}</h1>
       <p className="mt-3 max-w-2xl text-slate-600">Everything the association shares with its member companies.</p>

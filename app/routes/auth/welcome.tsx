@@ -37,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   try {
     const session = await services.auth.openSession(userId, client);
-    return redirect("/dashboard", {
+    return redirect("/dashboard?notice=welcome", {
       headers: { "Set-Cookie": sessionCookie(session.token, { secure: secureCookies }) },
     });
   } catch (error) {
