@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN, expect, expectAccessible, linkMailedTo, signIn, test } from "./fixtures";
+import { ADMIN, expect, expectAccessible, linkMailedTo, MEMBER, signIn, test } from "./fixtures";
 
 // An account of its own: the role and activity changes below disturb no other test.
 const ULLA = { email: "e2e-users@masthead.example", password: "e2e-users-password" };
@@ -150,8 +150,9 @@ test("the admin changes a role, deactivates (sessions end) and reactivates a use
 });
 
 test("a member reaches neither the users screen nor its actions", async ({ page }) => {
+  // Not Ulla: the test above makes her an admin for a moment, and the two run side by side.
   await page.goto("/login?redirect=/manager/users");
-  await signIn(page, ULLA);
+  await signIn(page, MEMBER);
   await expect(page).toHaveURL(/\/dashboard$/);
   const me = (await (await page.request.get("/api/dashboard/user")).json()) as { user: { id: number } };
   // A forged form post to the screen's action, with the member's own cookie: no promotion.
