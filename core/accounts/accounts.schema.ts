@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { lenientPageSchema } from "../../lib/pagination";
 
 export const ROLES = ["admin", "member"] as const;
 export type RoleName = (typeof ROLES)[number];
@@ -57,7 +58,7 @@ export const userListSchema = z.object({
     .transform((v) => (v ?? "").trim().slice(0, 200)),
   role: z.enum(ROLES).optional().catch(undefined),
   status: z.enum(USER_STATUSES).optional().catch(undefined),
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+  page: lenientPageSchema,
 });
 export type UserListQuery = z.output<typeof userListSchema>;
 

@@ -1,19 +1,9 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import { containsText } from "../../db/queries";
-import type { Database } from "../../db/types";
+import type { Database, JoinRequestsTable } from "../../db/types";
 import type { JoinListQuery } from "./join.schema";
 
-export type NewJoinRequest = {
-  kind: "join" | "registration";
-  meeting_id: number | null;
-  company_name: string;
-  representative_name: string;
-  email: string;
-  phone_number: string;
-  page_path: string | null;
-  ip: string | null;
-  created_at: string;
-};
+export type NewJoinRequest = Omit<Selectable<JoinRequestsTable>, "id" | "handled_at">;
 
 export function createJoinRepository(db: Kysely<Database>) {
   const filtered = (query: Omit<JoinListQuery, "page">) => {

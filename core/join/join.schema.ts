@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { lenientPageSchema } from "../../lib/pagination";
 
 /**
  * SPEC §5 'Join / registration form': one schema for the browser (errors as
@@ -69,6 +70,6 @@ export const joinListSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v ?? "").trim().slice(0, 200)),
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+  page: lenientPageSchema,
 });
 export type JoinListQuery = z.output<typeof joinListSchema>;

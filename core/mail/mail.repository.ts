@@ -1,14 +1,10 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../../db/types";
+import type { Kysely, Selectable } from "kysely";
+import type { Database, MailQueueTable } from "../../db/types";
 
-export type NewMail = {
-  join_request_id: number | null;
-  purpose: string;
-  to_address: string;
-  reply_to: string | null;
-  subject: string;
-  body_text: string;
-};
+export type NewMail = Pick<
+  Selectable<MailQueueTable>,
+  "join_request_id" | "purpose" | "to_address" | "reply_to" | "subject" | "body_text"
+>;
 
 export function createMailRepository(db: Kysely<Database>) {
   return {

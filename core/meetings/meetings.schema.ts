@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageNumberSchema } from "../../lib/pagination";
 
 /** SPEC §3 'Meeting/event' type values, and how visitors read them. */
 export const MEETING_TYPES = ["conference", "workshop", "meeting", "webinar"] as const;
@@ -34,12 +35,7 @@ const emptyToNull = (v: unknown) => (v === undefined || v === null || v === "" |
 
 /** SPEC §7 'GET /meetings' with page, type and start_date (type and start_date only when set). */
 export const meetingsQuerySchema = z.object({
-  page: z.coerce
-    .number({ error: "The page must be a number." })
-    .int({ error: "The page must be a whole number." })
-    .min(1, { error: "The page must be 1 or more." })
-    .max(1_000_000)
-    .default(1),
+  page: pageNumberSchema,
   type: z.preprocess(
     emptyToNull,
     z.enum(MEETING_TYPES, { error: `The type must be one of: ${MEETING_TYPES.join(", ")}.` }).nullable(),

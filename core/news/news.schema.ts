@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageNumberSchema } from "../../lib/pagination";
 
 /** SPEC §3 'Date filters': month-year strings, here MM-YYYY (e.g. 11-2026). */
 export const MONTH_FILTER = /^(0[1-9]|1[0-2])-(\d{4})$/;
@@ -14,12 +15,7 @@ export const postsQuerySchema = z.object({
     .union([z.string(), z.null()])
     .optional()
     .transform((v) => (v ?? "").trim().slice(0, 200)),
-  page: z.coerce
-    .number({ error: "The page must be a number." })
-    .int({ error: "The page must be a whole number." })
-    .min(1, { error: "The page must be 1 or more." })
-    .max(1_000_000)
-    .default(1),
+  page: pageNumberSchema,
 });
 export type PostsQuery = z.output<typeof postsQuerySchema>;
 
