@@ -3,7 +3,7 @@ import { RESET_REQUESTED } from "../../core/accounts/password-reset.schema";
 import { RESET_TOKEN_SECONDS } from "../../core/accounts/password-reset.service";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { createUser, PASSWORD } from "../support/factories";
-import { type ReceivedMail, startSmtpServer, tokenIn } from "../support/smtp";
+import { mailText, type ReceivedMail, startSmtpServer, tokenIn } from "../support/smtp";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let t: TestContext;
@@ -34,6 +34,25 @@ async function requestLink(email: string) {
 }
 
 describe("forgotten password", () => {
+  it("builds the link from BASE_URL whatever Host the request names, and mails no deactivated account", async () => {
+    const { user } = await createUser(t.runtime.services);
+    await call(t.app, "POST", "/api/forgot-password", {
+      json: { email: user.email },
+      headers: { host: "evil.example", "x-forwarded-host": "evil.example" },
+    });
+    await t.runtime.services.mail.deliverDue();
+    const text = mailText(smtp.received[0]);
+    expect(text).toContain(`${t.runtime.config.baseUrl.origin}/reset-password?token=`);
+    expect(text).not.toContain("evil.example");
+
+    const off = await createUser(t.runtime.services);
+    await t.database.db.updateTable("users").set({ is_active: 0 }).where("id", "=", off.user.id).execute();
+    const unknown = await requestLink("nobody-at-all@example.org");
+    const deactivated = await requestLink(off.user.email);
+    expect(deactivated.json).toEqual(unknown.json);
+    expect(smtp.received).toHaveLength(1);
+  });
+
   it("answers the same for a known and an unknown address, and mails a link only to the account", async () => {
     const { user } = await createUser(t.runtime.services);
     const known = await requestLink(user.email.toUpperCase());
@@ -119,6 +138,12 @@ describe("forgotten password", () => {
     const limited = await requestLink(user.email);
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBeTruthy();
+    // Per IP: ten an hour from one address, whatever e-mail addresses it tries.
+    await t.database.db.deleteFrom("rate_limits").execute();
+    for (let i = 0; i < 10; i += 1) expect((await requestLink(`someone-${i}@example.org`)).status).toBe(200);
+    const fromIp = await requestLink("someone-else@example.org");
+    expect(fromIp.status).toBe(429);
+    expect(fromIp.headers.get("retry-after")).toBeTruthy();
     expect((await call(t.app, "POST", "/api/forgot-password", { json: {} })).json?.errors).toEqual({
       email: ["Email is required."],
     });

@@ -40,6 +40,22 @@ describe("PATCH /api/dashboard/user/settings", () => {
     expect((me.json as { user: Record<string, unknown> }).user).toMatchObject({ first_name: "Ingrid" });
   });
 
+  it("ignores fields a member may not set (role, activity, picture), and checks the phone's form", async () => {
+    const member = await signIn(t.runtime.services);
+    const res = await patch(member.token, {
+      first_name: "Mara",
+      role: "admin",
+      is_active: 0,
+      avatar: "/uploads/x.webp",
+    });
+    expect(res.status).toBe(200);
+    const stored = await t.runtime.services.accounts.getUser(member.user.id);
+    expect(stored).toMatchObject({ first_name: "Mara", role: { name: "member" }, status: "active", avatar: null });
+    expect((await patch(member.token, { phone_number: "12ab" })).json?.errors).toEqual({
+      phone_number: ["Phone format is incorrect."],
+    });
+  });
+
   it("keeps e-mail addresses unique whatever their case, and checks their form", async () => {
     const { user: other } = await createUser(t.runtime.services, { email: "taken-address@example.org" });
     const member = await signIn(t.runtime.services);

@@ -29,6 +29,17 @@ describe("sanitizeRichText", () => {
   });
 });
 
+describe("image srcset", () => {
+  it("drops a srcset (and sizes) that arrives on an image from elsewhere", () => {
+    const out = sanitizeRichText(
+      '<img src="https://cdn.example/a.png" srcset="https://tracker.example/b.png 2x" sizes="100vw" alt="A">',
+    );
+    expect(out).toContain('src="https://cdn.example/a.png"');
+    expect(out).not.toContain("srcset");
+    expect(out).not.toContain("sizes");
+  });
+});
+
 describe("htmlToText and escapeHtml", () => {
   it("reads the text out of markup", () => {
     expect(htmlToText("<h2>S-421</h2><p>Route&nbsp;exchange &amp; more</p><script>x()</script>")).toBe(
