@@ -37,19 +37,25 @@ export type JoinInput = z.input<typeof joinSchema>;
 export type JoinFields = z.output<typeof joinSchema>;
 export const JOIN_FIELDS = ["company_name", "representative_name", "email", "phone_number"] as const;
 
-/** What the web form adds: the page it was sent from and the anti-spam fields (absent for API clients). */
+/**
+ * What the web form adds: the page it was sent from and the anti-spam fields
+ * (absent for API clients). Nothing here is the sender's to correct, so an odd
+ * value is dropped rather than refused: an over-long page is no page, an
+ * over-long honeypot still counts as filled, an over-long token fails the captcha.
+ */
 export const joinContextSchema = z.object({
   page_path: z
     .string()
     .trim()
     .max(300)
     .optional()
-    .transform((v) => (v && /^\/(?!\/)/.test(v) ? v : null)),
+    .transform((v) => (v && /^\/(?!\/)/.test(v) ? v : null))
+    .catch(null),
   /** Honeypot: hidden from people, filled by bots. */
-  website: z.string().max(500).optional(),
+  website: z.string().max(500).optional().catch("filled"),
   /** When the form was shown, in milliseconds since the epoch. */
   started_at: z.coerce.number().int().nonnegative().optional().catch(undefined),
-  captcha_token: z.string().max(4000).optional(),
+  captcha_token: z.string().max(4000).optional().catch(undefined),
 });
 
 /** Registration pages: the spec names conference pages; meeting pages register too. */

@@ -190,11 +190,25 @@ describe("POST /api/join", () => {
     for (const page_path of ["//evil.example/conference", "https://evil.example/", "javascript:alert(1)"]) {
       await call(t.app, "POST", "/api/join", { json: { ...VALID, page_path } });
     }
+    // An over-long page is no page (it used to be an uncaught validation error: a 500).
+    const long = await call(t.app, "POST", "/api/join", {
+      json: { ...VALID, page_path: `/conference/${"x".repeat(400)}` },
+    });
+    expect(long.status).toBe(200);
     expect((await requests()).map((r) => [r.page_path, r.kind])).toEqual([
       [null, "join"],
       [null, "join"],
       [null, "join"],
+      [null, "join"],
     ]);
+  });
+
+  it("treats an over-long honeypot as filled and an over-long captcha token as none, never as a 500", async () => {
+    const honeypot = await call(t.app, "POST", "/api/join", { json: { ...VALID, website: "x".repeat(600) } });
+    expect(honeypot.json).toEqual({ status: "success" });
+    const token = await call(t.app, "POST", "/api/join", { json: { ...VALID, captcha_token: "t".repeat(5000) } });
+    expect(token.status).toBe(200);
+    expect(await requests()).toHaveLength(1);
   });
 });
 
