@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { isAppError } from "../../lib/errors";
+import { parseId } from "../../lib/ids";
 
 /**
  * The submitted form of an action as a plain object. A body that is not a
@@ -28,6 +29,23 @@ export function fieldErrorsOf(error: unknown): Record<string, string[]> {
 
 export function fieldFailureOf(error: unknown): { errors: Record<string, string[]>; status: number } {
   if (isAppError(error) && error.details.errors) return { errors: error.details.errors, status: error.status };
+  throw error;
+}
+
+/** The id a row's form posts; anything but decimal digits is a 400. */
+export function formId(form: Record<string, FormDataEntryValue>): number {
+  const id = parseId(form.id);
+  if (id === null) throw data("Unknown item.", { status: 400 });
+  return id;
+}
+
+/**
+ * A service's refusal of an admin list action (the row is gone, the last admin)
+ * as `{ error }` with its status, which the page or ConfirmDelete shows; anything
+ * else is rethrown.
+ */
+export function actionRefusal(error: unknown) {
+  if (isAppError(error)) return data({ error: error.message }, { status: error.status });
   throw error;
 }
 

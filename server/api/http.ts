@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { AppError, type FieldErrors } from "../../lib/errors";
+import { parseId } from "../../lib/ids";
 import type { AppEnv } from "../env";
 
 export type Access = "public" | "member" | "admin";
@@ -112,9 +113,7 @@ export async function uploadedImage(body: Body, field = "image"): Promise<Uint8A
 
 /** The positive integer `:id` of a route; anything else is the given not-found. */
 export function idParam(c: Context<AppEnv>, notFound: string): number {
-  // Decimal digits only: Number() would also read "0x10", "1e3" or " 7" as ids.
-  const raw = c.req.param("id") ?? "";
-  const id = /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(id)) throw new AppError("not_found", notFound);
+  const id = parseId(c.req.param("id"));
+  if (id === null) throw new AppError("not_found", notFound);
   return id;
 }

@@ -167,3 +167,18 @@ test("a member reaches neither the users screen nor its actions", async ({ page 
   const after = (await (await page.request.get("/api/dashboard/user")).json()) as { user: { role: { name: string } } };
   expect(after.user.role.name).toBe("member");
 });
+
+test("admin list actions answer a vanished or malformed id plainly, never with a 500", async ({ page }) => {
+  await openUsersScreen(page);
+  const origin = new URL(page.url()).origin;
+  const post = (path: string, form: Record<string, string>) =>
+    page.request.post(path, { form, headers: { origin }, maxRedirects: 0 });
+  // Another admin deleted the row a moment ago.
+  expect((await post("/manage-news", { intent: "delete", id: "999999" })).status()).toBe(404);
+  expect((await post("/manager/requests", { intent: "handled", id: "999999" })).status()).toBe(404);
+  expect((await post("/manager/users", { intent: "deactivate", id: "999999" })).status()).toBe(404);
+  // Ids are decimal digits only.
+  for (const id of ["0x10", "1e3", "", "-1"]) {
+    expect((await post("/manager/requests", { intent: "delete", id })).status(), id).toBe(400);
+  }
+});

@@ -45,7 +45,7 @@ describe("PATCH /api/dashboard/user/settings", () => {
     const res = await patch(member.token, {
       first_name: "Mara",
       role: "admin",
-      is_active: 0,
+      is_active: "0",
       avatar: "/uploads/x.webp",
     });
     expect(res.status).toBe(200);

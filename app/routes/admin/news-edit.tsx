@@ -1,6 +1,7 @@
 import { ImageOff } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { isAppError } from "../../../lib/errors";
+import { parseId } from "../../../lib/ids";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { RichTextEditor } from "../../components/ui/rich-text-editor";
 import { TextField } from "../../components/ui/text-field";
@@ -14,8 +15,10 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 
 async function loadPost(context: Route.LoaderArgs["context"], id: string | undefined) {
   if (id === undefined) return null;
+  const postId = parseId(id);
+  if (postId === null) throw data("This page could not be found", { status: 404 });
   try {
-    return await getRequestContext(context).services.news.getById(Number(id));
+    return await getRequestContext(context).services.news.getById(postId);
   } catch (error) {
     if (isAppError(error) && error.code === "not_found") throw data("This page could not be found", { status: 404 });
     throw error;

@@ -8,7 +8,7 @@ import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
 import { LoadMoreLink } from "../../components/ui/load-more-link";
 import { getRequestContext } from "../../context";
-import { readForm } from "../../lib/forms";
+import { actionRefusal, formId, readForm } from "../../lib/forms";
 import { useLoadMore } from "../../lib/use-load-more";
 import type { Route } from "./+types/news-list";
 
@@ -31,10 +31,13 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await readForm(request);
-  const id = Number(form.id);
-  if (form.intent !== "delete" || !Number.isSafeInteger(id)) throw data("Unknown action.", { status: 400 });
-  const { slug } = await getRequestContext(context).services.news.remove(id);
-  return { deleted: slug };
+  if (form.intent !== "delete") throw data("Unknown action.", { status: 400 });
+  try {
+    const { slug } = await getRequestContext(context).services.news.remove(formId(form));
+    return { deleted: slug };
+  } catch (error) {
+    return actionRefusal(error);
+  }
 }
 
 /** SPEC §2 'Admin lists for … news with search': the admin's news list with load-more. */

@@ -7,7 +7,7 @@ import { FilterForm } from "../../components/ui/filter-form";
 import { Pager } from "../../components/ui/pager";
 import { SelectField } from "../../components/ui/select-field";
 import { getRequestContext } from "../../context";
-import { readForm } from "../../lib/forms";
+import { actionRefusal, formId, readForm } from "../../lib/forms";
 import type { Route } from "./+types/requests";
 
 export const meta: Route.MetaFunction = () => [{ title: "Join requests · Manager" }];
@@ -21,13 +21,17 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const { services } = getRequestContext(context);
   const form = await readForm(request);
-  const id = Number(form.id);
-  if (!Number.isSafeInteger(id) || id < 1) throw data("Unknown request.", { status: 400 });
-  if (form.intent === "handled" || form.intent === "open")
-    await services.join.setHandled(id, form.intent === "handled");
-  else if (form.intent === "delete") await services.join.remove(id);
-  else if (form.intent === "resend") await services.mail.resend(id);
-  else throw data("Unknown action.", { status: 400 });
+  const id = formId(form);
+  try {
+    if (form.intent === "handled" || form.intent === "open")
+      await services.join.setHandled(id, form.intent === "handled");
+    else if (form.intent === "delete") await services.join.remove(id);
+    else if (form.intent === "resend") await services.mail.resend(id);
+    else throw data("Unknown action.", { status: 400 });
+  } catch (error) {
+    // A request another admin deleted meanwhile, a mail already resent: said, not a 500.
+    return actionRefusal(error);
+  }
   return { done: form.intent };
 }
 
@@ -67,7 +71,7 @@ function MailLine({ mail }: { mail: MailStatus }) {
 }
 
 /** The inbox of join and registration requests: newest first, filters, handled, delete, CSV, mail status. */
-export default function Requests({ loaderData }: Route.ComponentProps) {
+export default function Requests({ loaderData, actionData }: Route.ComponentProps) {
   const { data: rows, total, current_page, last_page, query, meetings } = loaderData;
   const params = new URLSearchParams();
   if (query.kind) params.set("kind", query.kind);
@@ -84,6 +88,11 @@ export default function Requests({ loaderData }: Route.ComponentProps) {
           Export CSV
         </a>
       </div>
+      {actionData && "error" in actionData ? (
+        <p role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-red-800">
+          {actionData.error}
+        </p>
+      ) : null}
       <FilterForm
         label="Filter the requests"
         id="requests"

@@ -11,7 +11,7 @@ import { SelectField } from "../../components/ui/select-field";
 import { TextField } from "../../components/ui/text-field";
 import { Avatar } from "../../components/user-menu";
 import { getRequestContext } from "../../context";
-import { firstMessages, readForm } from "../../lib/forms";
+import { firstMessages, formId, readForm } from "../../lib/forms";
 import type { Route } from "./+types/users";
 
 export const meta: Route.MetaFunction = () => [{ title: "Users · Manager" }];
@@ -36,14 +36,13 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (!actor) throw data("Sign in first.", { status: 401 });
   if (actor.role.name !== "admin") throw data("This action is unauthorized.", { status: 403 });
   const invitation = { origin, inviter: actor };
-  const id = Number(form.id);
   const text = (name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
   try {
     if (form.intent === "invite") {
       const user = await services.invitations.invite(form, invitation);
       return data<ActionData>({ notice: `Invitation sent to ${user.email}.` });
     }
-    if (!Number.isSafeInteger(id) || id < 1) throw data("Unknown user.", { status: 400 });
+    const id = formId(form);
     switch (form.intent) {
       case "role": {
         const user = await services.accounts.change(actor.id, id, { role: form.role });
