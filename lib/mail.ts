@@ -20,7 +20,14 @@ export function createMailTransport(options: {
   onWritten?: (file: string, mail: OutgoingMail) => void;
 }): MailTransport {
   if (options.smtpUrl) {
-    const transporter = nodemailer.createTransport(options.smtpUrl);
+    // Every wait ends well within the queue's 120-second send lock, so a slow server
+    // cannot keep a mail "sending" long enough for another process to send it again.
+    const transporter = nodemailer.createTransport({
+      url: options.smtpUrl,
+      connectionTimeout: 20_000,
+      greetingTimeout: 20_000,
+      socketTimeout: 60_000,
+    });
     return {
       describe: "smtp",
       async send(mail) {

@@ -33,14 +33,24 @@ export function createMailRepository(db: Kysely<Database>) {
         .limit(limit)
         .execute();
     },
-    /** Takes a mail for sending; false when another process took it first. */
-    async claim(id: number, status: "pending" | "sending", lockedUntil: string): Promise<boolean> {
-      const result = await db
+    /**
+     * Takes a mail for sending, as it was read; false when another process took
+     * it first. A stale "sending" row is taken only with the lock it was read
+     * with, so two processes that both found it expired cannot both send it.
+     */
+    async claim(
+      mail: { id: number; status: string; locked_until: string | null },
+      lockedUntil: string,
+    ): Promise<boolean> {
+      let query = db
         .updateTable("mail_queue")
         .set({ status: "sending", locked_until: lockedUntil })
-        .where("id", "=", id)
-        .where("status", "=", status)
-        .executeTakeFirst();
+        .where("id", "=", mail.id);
+      query =
+        mail.status === "sending" && mail.locked_until
+          ? query.where("status", "=", "sending").where("locked_until", "=", mail.locked_until)
+          : query.where("status", "=", "pending");
+      const result = await query.executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
     async markSent(id: number, attempts: number, now: string) {

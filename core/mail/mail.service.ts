@@ -29,11 +29,7 @@ export function createMailService(deps: {
     let sent = 0;
     const now = clock();
     for (const mail of await repository.due(now.toISOString(), BATCH)) {
-      const claimed = await repository.claim(
-        mail.id,
-        mail.status === "sending" ? "sending" : "pending",
-        addSeconds(clock(), SEND_LOCK_SECONDS).toISOString(),
-      );
+      const claimed = await repository.claim(mail, addSeconds(clock(), SEND_LOCK_SECONDS).toISOString());
       if (!claimed) continue;
       const attempts = mail.attempts + 1;
       try {

@@ -163,6 +163,34 @@ describe("POST /api/join", () => {
     ]);
   });
 
+  it("sends a mail left 'sending' by a process that died, once its lock ran out, and only once across processes", async () => {
+    const other = await createTestContext({ SMTP_URL: smtp.url }, { clock, database: t.database });
+    const past = new Date(now.getTime() - 60_000).toISOString();
+    await t.database.db
+      .insertInto("mail_queue")
+      .values({
+        join_request_id: null,
+        purpose: "notification",
+        to_address: "orphan@example.org",
+        reply_to: null,
+        subject: "Left behind",
+        body_text: "A process died while sending this.",
+        status: "sending",
+        attempts: 0,
+        next_attempt_at: past,
+        locked_until: past,
+        created_at: past,
+      })
+      .execute();
+    // Two server processes find the expired lock at the same moment.
+    await Promise.all([t.runtime.services.mail.deliverDue(), other.runtime.services.mail.deliverDue()]);
+    expect(smtp.received.map((m) => m.to[0])).toEqual(["orphan@example.org"]);
+    expect((await mails()).map((m) => m.status)).toEqual(["sent"]);
+    expect(RETRY_DELAYS_SECONDS).toEqual([60, 300, 1800, 7200, 43200]);
+    await other.close();
+    await t.database.db.deleteFrom("mail_queue").execute();
+  });
+
   it("gives up after the last retry, shows it in the inbox, and an admin can resend", async () => {
     smtp.setRefusing(true);
     await call(t.app, "POST", "/api/join", { json: VALID });
