@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { AppError, type FieldErrors } from "./errors";
 
 export type Validated<T> = { success: true; data: T } | { success: false; errors: FieldErrors };
@@ -29,4 +29,11 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.
   const parsed = validate(schema, input);
   if (!parsed.success) throw invalidInput(parsed.errors);
   return parsed.data;
+}
+
+/** A yes/no field as JSON and forms send it: true/false, "true"/"false", 1/0, "1"/"0". */
+export function flagSchema(message: string) {
+  return z
+    .union([z.boolean(), z.enum(["true", "false", "1", "0"]), z.literal(1), z.literal(0)], { error: message })
+    .transform((v) => v === true || v === "true" || v === "1" || v === 1);
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { lenientPageSchema } from "../../lib/pagination";
+import { flagSchema } from "../../lib/validation";
 
 export const ROLES = ["admin", "member"] as const;
 export type RoleName = (typeof ROLES)[number];
@@ -78,17 +79,11 @@ export const inviteSchema = z.object({
 });
 export type InviteInput = z.input<typeof inviteSchema>;
 
-const flag = z
-  .union([z.boolean(), z.enum(["true", "false", "1", "0"]), z.literal(1), z.literal(0)], {
-    error: "is_active must be true or false.",
-  })
-  .transform((v) => v === true || v === "true" || v === "1" || v === 1);
-
 /** What an admin may change on someone else's account. */
 export const userChangeSchema = z
   .object({
     role: z.enum(ROLES, { error: "The role must be admin or member." }).optional(),
-    is_active: flag.optional(),
+    is_active: flagSchema("is_active must be true or false.").optional(),
   })
   .refine((v) => v.role !== undefined || v.is_active !== undefined, {
     path: ["role"],

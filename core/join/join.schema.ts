@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { lenientPageSchema } from "../../lib/pagination";
+import { flagSchema } from "../../lib/validation";
 
 /**
  * SPEC §5 'Join / registration form': one schema for the browser (errors as
@@ -78,4 +79,7 @@ export const joinListSchema = z.object({
     .transform((v) => (v ?? "").trim().slice(0, 200)),
   page: lenientPageSchema,
 });
+/** Marking a request handled (true) or open again (false). */
+export const joinHandledSchema = z.object({ handled: flagSchema("handled must be true or false.") });
+
 export type JoinListQuery = z.output<typeof joinListSchema>;

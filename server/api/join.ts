@@ -1,5 +1,7 @@
 import { Hono } from "hono";
+import { joinHandledSchema } from "../../core/join/join.schema";
 import { toCsv } from "../../lib/csv";
+import { parseOrThrow } from "../../lib/validation";
 import type { AppEnv, Runtime } from "../env";
 import { access, idParam, ok, readBody } from "./http";
 
@@ -43,8 +45,7 @@ export function joinRoutes({ services, logger }: Runtime) {
   });
 
   api.patch("/dashboard/join-requests/:id", access.admin, async (c) => {
-    const body = await readBody(c);
-    const handled = body.handled === true || body.handled === "true" || body.handled === "1" || body.handled === 1;
+    const { handled } = parseOrThrow(joinHandledSchema, await readBody(c));
     await services.join.setHandled(idParam(c, "Request not found."), handled);
     return ok(c);
   });
@@ -55,7 +56,7 @@ export function joinRoutes({ services, logger }: Runtime) {
   });
 
   api.post("/dashboard/mail/:id/resend", access.admin, async (c) => {
-    await services.mail.resend(idParam(c, "Request not found."));
+    await services.mail.resend(idParam(c, "There is no failed mail with this id."));
     return ok(c);
   });
 

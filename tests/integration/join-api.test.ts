@@ -336,6 +336,22 @@ describe("the admin's inbox", () => {
     });
     expect((await list("?status=open")).map((r) => r.company_name)).not.toContain("Gamma Radio");
     expect((await list("?status=handled")).map((r) => r.company_name)).toEqual(["Gamma Radio"]);
+    // Anything but a yes/no is refused, not read as "reopen".
+    for (const json of [{}, { handled: "yes" }]) {
+      const bad = await call(t.app, "PATCH", `/api/dashboard/join-requests/${gamma.id}`, { token: admin.token, json });
+      expect(bad.status).toBe(422);
+      expect(bad.json?.errors).toEqual({ handled: ["handled must be true or false."] });
+    }
+    expect((await list("?status=handled")).map((r) => r.company_name)).toEqual(["Gamma Radio"]);
+    await call(t.app, "PATCH", `/api/dashboard/join-requests/${gamma.id}`, {
+      token: admin.token,
+      form: { handled: "0" },
+    });
+    expect((await list("?status=open")).map((r) => r.company_name)).toContain("Gamma Radio");
+    await call(t.app, "PATCH", `/api/dashboard/join-requests/${gamma.id}`, {
+      token: admin.token,
+      json: { handled: 1 },
+    });
 
     const csv = await call(t.app, "GET", "/api/dashboard/join-requests/export", { token: admin.token });
     expect(csv.headers.get("content-type")).toContain("text/csv");
