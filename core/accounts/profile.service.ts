@@ -27,6 +27,12 @@ export function createProfileService(deps: {
 }) {
   const { users, clock } = deps;
 
+  const checkLimit = (userId: number) =>
+    deps.rateLimit.consume(
+      { key: `check-password:${userId}`, ...CHECK_LIMIT },
+      "Too many attempts. Please try again later.",
+    );
+
   async function currentUser(userId: number) {
     const row = await users.findById(userId);
     if (!row) throw new AppError("unauthorized", "Unauthenticated.");
@@ -50,6 +56,8 @@ export function createProfileService(deps: {
       }
       let passwordHash: string | undefined;
       if (input.new_password || input.confirm_new_password) {
+        // The same budget as checkValidPass: otherwise this route would be the way to guess.
+        await checkLimit(userId);
         if (!input.password || !(await verifyPassword(row.password_hash ?? "", input.password))) {
           invalid({ password: [CURRENT_PASSWORD_WRONG] });
         }
@@ -101,10 +109,7 @@ export function createProfileService(deps: {
 
     /** Whether the current password is right; rate limited per user, and says nothing more. */
     async checkPassword(userId: number, password: unknown): Promise<boolean> {
-      await deps.rateLimit.consume(
-        { key: `check-password:${userId}`, ...CHECK_LIMIT },
-        "Too many attempts. Please try again later.",
-      );
+      await checkLimit(userId);
       if (typeof password !== "string" || password === "" || password.length > 200) return false;
       const row = await currentUser(userId);
       return verifyPassword(row.password_hash ?? "", password);

@@ -70,16 +70,17 @@ export function createJoinService(deps: {
       if (context.started_at !== undefined && clock().getTime() - context.started_at < MIN_FILL_MS) {
         return { stored: false, reason: "spam" };
       }
+      // Counted before the captcha check, so that a flood cannot make us call the verifier without end.
+      await deps.rateLimit.consume(
+        { key: `join:ip:${client.ip ?? "unknown"}`, max: deps.ratePerHour, windowSeconds: RATE_WINDOW_SECONDS },
+        "Too many requests from your network. Please try again later.",
+      );
       if (deps.captcha?.required && !client.trusted) {
         const passed = context.captcha_token ? await deps.captcha.verify(context.captcha_token, client.ip) : false;
         if (!passed) {
           throw invalidInput({ captcha_token: ["The spam check failed. Please try again."] });
         }
       }
-      await deps.rateLimit.consume(
-        { key: `join:ip:${client.ip ?? "unknown"}`, max: deps.ratePerHour, windowSeconds: RATE_WINDOW_SECONDS },
-        "Too many requests from your network. Please try again later.",
-      );
 
       const fields = input.data;
       const kind = requestKindOf(context.page_path);

@@ -397,6 +397,7 @@ describe("with reCAPTCHA configured", () => {
         RECAPTCHA_SITE_KEY: "test-site-key",
         RECAPTCHA_SECRET_KEY: "test-secret",
         RECAPTCHA_VERIFY_URL: `http://127.0.0.1:${port}/siteverify`,
+        JOIN_RATE_LIMIT: "5",
       },
       { database: t.database },
     );
@@ -413,6 +414,17 @@ describe("with reCAPTCHA configured", () => {
       const trusted = await call(guarded.app, "POST", "/api/join", { json: VALID, token: member.token });
       expect(trusted.status).toBe(200);
       expect(await requests()).toHaveLength(2);
+
+      // A flood of bad tokens is counted before the verifier is asked: once limited, it is not called.
+      const calls = seen.length;
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        statuses.push(
+          (await call(guarded.app, "POST", "/api/join", { json: { ...VALID, captcha_token: "bad" } })).status,
+        );
+      }
+      expect(statuses).toEqual([422, 429, 429]);
+      expect(seen.length).toBe(calls + 1);
 
       // The browser may load the captcha's scripts and frames; nothing else from Google.
       const csp = (await call(guarded.app, "GET", "/healthz")).headers.get("content-security-policy") ?? "";

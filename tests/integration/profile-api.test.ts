@@ -40,6 +40,18 @@ describe("PATCH /api/dashboard/user/settings", () => {
     expect((me.json as { user: Record<string, unknown> }).user).toMatchObject({ first_name: "Ingrid" });
   });
 
+  it("counts password-change attempts against the same limit as checkValidPass", async () => {
+    const member = await signIn(t.runtime.services);
+    const NEW = "quiet-harbour-lights";
+    const attempt = () =>
+      patch(member.token, { password: "a wrong guess", new_password: NEW, confirm_new_password: NEW });
+    for (let i = 0; i < 10; i += 1) expect((await attempt()).status).toBe(422);
+    expect((await attempt()).status).toBe(429);
+    expect(
+      (await call(t.app, "GET", "/api/dashboard/user/checkValidPass?password=x", { token: member.token })).status,
+    ).toBe(429);
+  });
+
   it("ignores fields a member may not set (role, activity, picture), and checks the phone's form", async () => {
     const member = await signIn(t.runtime.services);
     const res = await patch(member.token, {
