@@ -157,15 +157,16 @@ export function pageCache(
 }
 
 /**
- * Moves the content version after every successful change by a signed-in user
- * (admins edit content; anonymous posts such as the join form publish nothing).
+ * Moves the content version after every successful change by an admin (only
+ * admins edit content; members' and anonymous posts publish nothing).
  */
 export function contentChanges(contentVersion: ContentVersionService, logger: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
     const method = c.req.method;
     if (method === "GET" || method === "HEAD" || method === "OPTIONS") return;
-    if (!c.var.auth || c.res.status >= 400) return;
+    // Only admins change what visitors see; a member's profile, picture or logout leaves the cache alone.
+    if (c.var.auth?.user.role.name !== "admin" || c.res.status >= 400) return;
     try {
       await contentVersion.changed();
     } catch (error) {
