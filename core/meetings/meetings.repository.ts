@@ -81,6 +81,12 @@ export function createMeetingsRepository(db: Kysely<Database>) {
         .limit(limit)
         .execute();
     },
+    async countUpcoming(horizon: Horizon): Promise<number> {
+      const row = await notOver(null, horizon)
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
     /** Meetings that are over, most recent first. */
     async past(type: string | null | undefined, horizon: Horizon, offset: number, limit: number) {
       return over(type, horizon)

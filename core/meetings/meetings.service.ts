@@ -184,6 +184,9 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
     },
 
     /** The next meetings, for the home page. */
+    /** How many meetings are not yet over, for the admin home. */
+    countUpcoming: () => repository.countUpcoming(horizon()),
+
     async upcoming(limit = 3): Promise<MeetingSummary[]> {
       return withImages(await repository.upcoming(null, horizon(), limit));
     },

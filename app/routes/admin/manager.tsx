@@ -10,14 +10,14 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { services } = getRequestContext(context);
   const [posts, upcoming, requests, users] = await Promise.all([
     services.news.countPosts(),
-    services.meetings.upcoming(100),
+    services.meetings.countUpcoming(),
     services.join.countOpen(),
     services.accounts.countUsers(),
   ]);
   return {
     counts: {
       "/manage-news": `${posts} post${posts === 1 ? "" : "s"}`,
-      "/manage-events": `${upcoming.length} upcoming`,
+      "/manage-events": `${upcoming} upcoming`,
       "/manager/users": `${users} user${users === 1 ? "" : "s"}`,
       "/manager/requests": `${requests} open`,
     } as Record<string, string>,
