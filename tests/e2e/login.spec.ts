@@ -22,6 +22,7 @@ test.describe("member login (SPEC §2, §5, §8)", () => {
     await expect(page.getByRole("link", { name: /^Join requests \d+ open$/ })).toBeVisible();
     await expect(page.getByRole("link", { name: /^News \d+ posts?$/ })).toBeVisible();
     await expect(page.getByRole("link", { name: /^Users \d+ users?$/ })).toBeVisible();
+    await expect(page.getByRole("link", { name: /^Events [1-9]\d* upcoming$/ })).toBeVisible();
     await expectAccessible(page);
     const cookies = await page.context().cookies();
     const session = cookies.find((c) => c.name.startsWith("auth."));

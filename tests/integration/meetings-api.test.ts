@@ -327,6 +327,10 @@ describe("the calendar rules (services.meetings)", () => {
     expect(calendar.upcoming.every((m) => (m.end_date ?? m.start_date) >= "2026-11-22")).toBe(true);
     const starts = calendar.upcoming.map((m) => m.start_date);
     expect(starts).toEqual([...starts].sort());
+    // The admin home's count agrees with the list (under way included, over excluded).
+    const all = await t.runtime.services.meetings.upcoming(1000);
+    expect(await t.runtime.services.meetings.countUpcoming()).toBe(all.length);
+    expect(all.length).toBeGreaterThan(1);
 
     const past = calendar.past.data.map((m) => m.start_date);
     expect(past).toEqual([...past].sort().reverse());
