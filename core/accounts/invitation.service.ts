@@ -2,7 +2,7 @@ import type { UserRow } from "../../db/types";
 import { addSeconds, type Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { hashToken, newToken } from "../../lib/tokens";
-import { invalidInput, parseOrThrow, validate } from "../../lib/validation";
+import { invalidInput, parseOrThrow } from "../../lib/validation";
 import { hashPassword } from "../auth/password";
 import type { MailService } from "../mail/mail.service";
 import type { SettingsService } from "../settings/settings.service";
@@ -111,10 +111,9 @@ export function createInvitationService(deps: {
     async accept(input: Record<string, unknown>): Promise<number> {
       const found = await usable(input.token);
       if (!found) throw invalidInput({ token: [INVITATION_LINK_INVALID] });
-      const checked = validate(newPasswordSchema(found.email), input);
-      if (!checked.success) throw invalidInput(checked.errors);
+      const checked = parseOrThrow(newPasswordSchema(found.email), input);
       const now = clock().toISOString();
-      const passwordHash = await hashPassword(checked.data.password);
+      const passwordHash = await hashPassword(checked.password);
       if (!(await tokens.consume(found.id, now))) throw invalidInput({ token: [INVITATION_LINK_INVALID] });
       // A password chosen meanwhile through a reset link is kept: the invitation has served its purpose.
       if (!(await users.setFirstPassword(found.user_id, passwordHash, now))) {

@@ -1,6 +1,6 @@
 import { addSeconds, type Clock } from "../../lib/clock";
 import { hashToken, newToken } from "../../lib/tokens";
-import { invalidInput, validate } from "../../lib/validation";
+import { invalidInput, parseOrThrow } from "../../lib/validation";
 import { hashPassword } from "../auth/password";
 import { isEmailAddress } from "../join/join.schema";
 import type { MailService } from "../mail/mail.service";
@@ -84,12 +84,11 @@ export function createPasswordResetService(deps: {
       if (!found?.is_active) {
         throw invalidInput({ token: [RESET_LINK_INVALID] });
       }
-      const checked = validate(newPasswordSchema(found.email), input);
-      if (!checked.success) throw invalidInput(checked.errors);
+      const checked = parseOrThrow(newPasswordSchema(found.email), input);
       if (!(await tokens.consume(found.id, now))) {
         throw invalidInput({ token: [RESET_LINK_INVALID] });
       }
-      await users.setPassword(found.user_id, await hashPassword(checked.data.password), now);
+      await users.setPassword(found.user_id, await hashPassword(checked.password), now);
       await deps.revokeSessions(found.user_id);
     },
   };

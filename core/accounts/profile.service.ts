@@ -2,7 +2,7 @@ import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { removeAvatarFiles, storeAvatar } from "../../lib/images";
 import type { FileStorage } from "../../lib/storage";
-import { invalidInput, validate } from "../../lib/validation";
+import { invalidInput, parseOrThrow, validate } from "../../lib/validation";
 import { hashPassword, verifyPassword } from "../auth/password";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { PublicUser } from "./accounts.schema";
@@ -12,10 +12,6 @@ import { CURRENT_PASSWORD_WRONG, EMAIL_TAKEN, profileSchema } from "./profile.sc
 import type { UsersRepository } from "./users.repository";
 
 const CHECK_LIMIT = { max: 10, windowSeconds: 15 * 60 };
-
-function invalid(errors: Record<string, string[]>): never {
-  throw invalidInput(errors);
-}
 
 /** A member's own profile and password (SPEC §4 'Profile update', §7 'Profile'). */
 export function createProfileService(deps: {
@@ -45,28 +41,26 @@ export function createProfileService(deps: {
      * ends the user's other sessions.
      */
     async update(userId: number, sessionId: number, raw: Record<string, unknown>): Promise<PublicUser> {
-      const parsed = validate(profileSchema, raw);
-      if (!parsed.success) invalid(parsed.errors);
-      const input = parsed.data;
+      const input = parseOrThrow(profileSchema, raw);
       const row = await currentUser(userId);
       const email = input.email?.toLowerCase();
       if (email && email !== row.email) {
         const other = await users.findByEmail(email);
-        if (other && other.id !== row.id) invalid({ email: [EMAIL_TAKEN] });
+        if (other && other.id !== row.id) throw invalidInput({ email: [EMAIL_TAKEN] });
       }
       let passwordHash: string | undefined;
       if (input.new_password || input.confirm_new_password) {
         // The same budget as checkValidPass: otherwise this route would be the way to guess.
         await checkLimit(userId);
         if (!input.password || !(await verifyPassword(row.password_hash ?? "", input.password))) {
-          invalid({ password: [CURRENT_PASSWORD_WRONG] });
+          throw invalidInput({ password: [CURRENT_PASSWORD_WRONG] });
         }
         const rules = validate(newPasswordSchema(email ?? row.email), {
           password: input.new_password,
           password_confirmation: input.confirm_new_password,
         });
         if (!rules.success) {
-          invalid(
+          throw invalidInput(
             Object.fromEntries(
               Object.entries(rules.errors).map(([field, messages]) => [
                 field === "password" ? "new_password" : "confirm_new_password",
@@ -91,7 +85,7 @@ export function createProfileService(deps: {
 
     /** A new avatar (answers its address); the previous one's files are removed. */
     async setAvatar(userId: number, data: Uint8Array | undefined): Promise<string> {
-      if (!data) invalid({ avatar: ["Choose an image."] });
+      if (!data) throw invalidInput({ avatar: ["Choose an image."] });
       const row = await currentUser(userId);
       const stored = await storeAvatar(deps.storage, "avatars", data);
       const avatar = `/uploads/${stored.key}`;

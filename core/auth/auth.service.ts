@@ -2,7 +2,7 @@ import type { UserRow } from "../../db/types";
 import { addSeconds, type Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { hashToken, newToken } from "../../lib/tokens";
-import { invalidInput, validate } from "../../lib/validation";
+import { parseOrThrow } from "../../lib/validation";
 import type { PublicUser } from "../accounts/accounts.schema";
 import { toPublicUser } from "../accounts/accounts.service";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
@@ -67,21 +67,20 @@ export function createAuthService(deps: {
      * amount of work, so that the answer reveals nothing about accounts.
      */
     async login(input: LoginInput, client: { ip: string; userAgent?: string | null }): Promise<LoginResult> {
-      const parsed = validate(loginSchema, input);
-      if (!parsed.success) throw invalidInput(parsed.errors);
-      const email = parsed.data.email.toLowerCase();
+      const parsed = parseOrThrow(loginSchema, input);
+      const email = parsed.email.toLowerCase();
       const limits = loginLimits(email, client.ip);
       await rateLimit.assertNotLimited(limits, "Too many login attempts. Please try again later.");
 
       const user = await repository.findUserByEmail(email);
-      const passwordOk = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), parsed.data.password);
+      const passwordOk = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), parsed.password);
       if (!user?.password_hash || !passwordOk || user.is_active !== 1) {
         await rateLimit.record(limits);
         throw new AppError("unauthorized", LOGIN_FAILED_MESSAGE);
       }
       await rateLimit.reset(limits[0].key);
 
-      return startSession(user, parsed.data.remember, client);
+      return startSession(user, parsed.remember, client);
     },
 
     /**

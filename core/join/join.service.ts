@@ -1,7 +1,7 @@
 import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { pageOf } from "../../lib/pagination";
-import { invalidInput, validate } from "../../lib/validation";
+import { invalidInput, parseOrThrow } from "../../lib/validation";
 import type { MailService } from "../mail/mail.service";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { SettingsService } from "../settings/settings.service";
@@ -58,8 +58,7 @@ export function createJoinService(deps: {
       body: Record<string, unknown>,
       client: { ip: string | null; trusted?: boolean },
     ): Promise<JoinOutcome> {
-      const input = validate(joinSchema, body);
-      if (!input.success) throw invalidInput(input.errors);
+      const fields = parseOrThrow(joinSchema, body);
       const context = joinContextSchema.parse({
         page_path: typeof body.page_path === "string" ? body.page_path : undefined,
         website: typeof body.website === "string" ? body.website : undefined,
@@ -82,7 +81,6 @@ export function createJoinService(deps: {
         }
       }
 
-      const fields = input.data;
       const kind = requestKindOf(context.page_path);
       const meeting =
         kind === "registration" && deps.meetingFor ? await deps.meetingFor(context.page_path ?? "") : null;

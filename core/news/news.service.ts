@@ -5,7 +5,7 @@ import { imageFiles, imageSrcSet } from "../../lib/image-variants";
 import { storeImage } from "../../lib/images";
 import { pageOf } from "../../lib/pagination";
 import type { FileStorage } from "../../lib/storage";
-import { invalidInput, validate } from "../../lib/validation";
+import { parseOrThrow } from "../../lib/validation";
 import type { SearchService } from "../search/search.service";
 import type { NewsRepository } from "./news.repository";
 import {
@@ -79,9 +79,8 @@ export function createNewsService(deps: {
   }
 
   function parseInput(input: unknown) {
-    const parsed = validate(postInputSchema, input);
-    if (!parsed.success) throw invalidInput(parsed.errors);
-    return { ...parsed.data, content: sanitizeRichText(parsed.data.content) };
+    const parsed = parseOrThrow(postInputSchema, input);
+    return { ...parsed, content: sanitizeRichText(parsed.content) };
   }
 
   async function index(row: { id: number; slug: string; title: string; content: string }) {
@@ -139,9 +138,8 @@ export function createNewsService(deps: {
 
     /** The admin list: every post, newest first, searchable. */
     async adminList(input: { search?: unknown; page?: unknown }): Promise<Page<PostSummary>> {
-      const parsed = validate(adminListSchema, input);
-      if (!parsed.success) throw invalidInput(parsed.errors);
-      return this.list({ filters: null, search: parsed.data.search, page: parsed.data.page });
+      const parsed = parseOrThrow(adminListSchema, input);
+      return this.list({ filters: null, search: parsed.search, page: parsed.page });
     },
 
     /** A new post, first in the list; its slug comes from the title and stays unique. */

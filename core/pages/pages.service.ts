@@ -1,7 +1,7 @@
 import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { sanitizeRichText } from "../../lib/html";
-import { invalidInput, validate } from "../../lib/validation";
+import { parseOrThrow } from "../../lib/validation";
 import type { SearchService } from "../search/search.service";
 import type { PagesRepository } from "./pages.repository";
 import { type Page, type PageUpdate, pageUpdateSchema, pageUrlSchema } from "./pages.schema";
@@ -29,11 +29,10 @@ export function createPagesService(deps: { repository: PagesRepository; search: 
     },
 
     async updatePage(url: string, input: PageUpdate): Promise<Page> {
-      const parsed = validate(pageUpdateSchema, input);
-      if (!parsed.success) throw invalidInput(parsed.errors);
-      const content = sanitizeRichText(parsed.data.content);
+      const update = parseOrThrow(pageUpdateSchema, input);
+      const content = sanitizeRichText(update.content);
       const row = await repository.update(normalise(url), {
-        title: parsed.data.title,
+        title: update.title,
         content,
         updated_at: clock().toISOString(),
       });

@@ -1,5 +1,5 @@
 import type { Clock } from "../../lib/clock";
-import { invalidInput, validate } from "../../lib/validation";
+import { parseOrThrow } from "../../lib/validation";
 import type { SettingsRepository } from "./settings.repository";
 import { type SettingsUpdate, settingsUpdateSchema } from "./settings.schema";
 
@@ -46,9 +46,8 @@ export function createSettingsService(deps: { repository: SettingsRepository; cl
     },
     /** An admin's change: validated, then visible on the next request. */
     async update(input: SettingsUpdate): Promise<SiteSettings> {
-      const parsed = validate(settingsUpdateSchema, input);
-      if (!parsed.success) throw invalidInput(parsed.errors);
-      await this.set(parsed.data);
+      const parsed = parseOrThrow(settingsUpdateSchema, input);
+      await this.set(parsed);
       return this.getAll();
     },
 

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { AppError, type FieldErrors } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
+import { invalidInput } from "../../lib/validation";
 import type { AppEnv } from "../env";
 
 export type Access = "public" | "member" | "admin";
@@ -104,9 +105,7 @@ export async function uploadedImage(body: Body, field = "image"): Promise<Uint8A
   const image = body[field];
   if (image === undefined || image === "" || image === null) return undefined;
   if (!(image instanceof File)) {
-    throw new AppError("validation", "The given data was invalid.", {
-      errors: { [field]: ["The image must be a file."] },
-    });
+    throw invalidInput({ [field]: ["The image must be a file."] });
   }
   return image.size > 0 ? new Uint8Array(await image.arrayBuffer()) : undefined;
 }
