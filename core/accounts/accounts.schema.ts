@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { lenientPageSchema } from "../../lib/pagination";
 import { flagSchema } from "../../lib/validation";
+import { isEmailAddress } from "../join/join.schema";
 
 export const ROLES = ["admin", "member"] as const;
 export type RoleName = (typeof ROLES)[number];
@@ -21,7 +22,8 @@ export const emailSchema = z
   .trim()
   .min(1, { error: "Email is required." })
   .max(254, { error: "Email is too long." })
-  .pipe(z.email({ error: "Email is not valid." }))
+  // The one e-mail rule of the site (join form, profile, forgotten password).
+  .refine(isEmailAddress, { error: "Email is not valid." })
   .transform((v) => v.toLowerCase());
 
 export const passwordRules = z

@@ -11,7 +11,8 @@ export const JOIN_THANKS = "Your message was sent successfully. We'll get in tou
 export const REGISTRATION_THANKS =
   "Thank you for submitting your registration. An email with the registration details will arrive shortly from our postmaster address; please check your junk folder if you do not see it. We will confirm your registration within 48 hours.";
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// A local part, then a domain of at least two non-empty labels ("b..com" and "b.com." are refused).
+const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 const PHONE = /^[\d+-]{8,15}$/;
 
 /** The e-mail form every form of the site checks (join, profile, forgotten password). */

@@ -125,6 +125,9 @@ describe("invitations", () => {
       email: ["Email is required."],
       role: ["The role must be admin or member."],
     });
+    // The site's one e-mail rule, as on the join form and the profile.
+    const doubleDot = await invite(admin.token, { email: "ana@example..org" });
+    expect(doubleDot.res.json?.errors).toEqual({ email: ["Email is not valid."] });
     const badRole = await invite(admin.token, { role: "owner", email: "not-an-address" });
     expect(badRole.res.json?.errors).toEqual({
       email: ["Email is not valid."],
