@@ -1,34 +1,37 @@
 import { PASSWORD_MIN } from "../../core/accounts/password-rules";
 import { TextField } from "./ui/text-field";
 
-/** A new password with the rules spelled out, and its confirmation (reset and welcome pages). */
+/** A new password with the rules spelled out, and its confirmation (reset, welcome and settings pages). */
 export function NewPasswordFields({
   errors,
   labels,
+  names = ["password", "password_confirmation"],
 }: {
   errors: Record<string, string | undefined>;
   labels: [password: string, confirmation: string];
+  /** Field names (and ids): the settings page sends new_password and confirm_new_password (SPEC §7). */
+  names?: [password: string, confirmation: string];
 }) {
   return (
     <>
       <TextField
-        id="password"
-        name="password"
+        id={names[0]}
+        name={names[0]}
         label={labels[0]}
         type="password"
         autoComplete="new-password"
         minLength={PASSWORD_MIN}
-        error={errors.password}
+        error={errors[names[0]]}
         hint={`At least ${PASSWORD_MIN} characters; not a common password and not your e-mail address.`}
         required
       />
       <TextField
-        id="password_confirmation"
-        name="password_confirmation"
+        id={names[1]}
+        name={names[1]}
         label={labels[1]}
         type="password"
         autoComplete="new-password"
-        error={errors.password_confirmation}
+        error={errors[names[1]]}
         required
       />
     </>

@@ -10,13 +10,25 @@ function initials(user: PublicUser) {
   return (text || user.email.charAt(0)).toUpperCase();
 }
 
-export function Avatar({ user }: { user: PublicUser }) {
+/**
+ * The user's picture, or their initials. Small beside a name (decorative); large
+ * on the settings page, where it stands alone and is named.
+ */
+export function Avatar({ user, large = false }: { user: PublicUser; large?: boolean }) {
+  const size = large ? 96 : 32;
+  const box = large ? "h-24 w-24 text-3xl" : "h-8 w-8 text-xs";
   return user.avatar ? (
-    <img src={user.avatar} alt="" width={32} height={32} className="h-8 w-8 rounded-full object-cover" />
+    <img
+      src={user.avatar}
+      alt={large ? `${user.first_name} ${user.last_name}`.trim() : ""}
+      width={size}
+      height={size}
+      className={`${box} rounded-full object-cover`}
+    />
   ) : (
     <span
       aria-hidden="true"
-      className="flex h-8 w-8 items-center justify-center rounded-full bg-sea-600 text-xs font-bold text-white"
+      className={`flex ${box} shrink-0 items-center justify-center rounded-full bg-sea-600 font-bold text-white`}
     >
       {initials(user)}
     </span>

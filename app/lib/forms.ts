@@ -49,6 +49,13 @@ export function actionRefusal(error: unknown) {
   throw error;
 }
 
+/** A service's "too many attempts": its message and the 429 with Retry-After to answer; null for anything else. */
+export function rateLimitOf(error: unknown): { message: string; init: ResponseInit } | null {
+  if (!isAppError(error) || error.code !== "rate_limited") return null;
+  const retryAfter = String(error.details.retryAfter ?? 60);
+  return { message: error.message, init: { status: 429, headers: { "Retry-After": retryAfter } } };
+}
+
 /** The first message of each field, for forms that show one line under a field. */
 export function firstMessages(errors: Record<string, string[]>): Record<string, string> {
   return Object.fromEntries(Object.entries(errors).map(([field, messages]) => [field, messages[0]]));

@@ -5,6 +5,7 @@ import { useLocation } from "react-router";
 import type { PublicUser } from "../../../core/accounts/accounts.schema";
 import { JOIN_FIELDS, JOIN_SUMMARY, type JoinFields, joinSchema, thanksFor } from "../../../core/join/join.schema";
 import { validate } from "../../../lib/validation";
+import { firstMessages } from "../../lib/forms";
 import { CAPTCHA_VERSION, captchaToken } from "../../lib/third-party";
 import { useRootData } from "../../root";
 import { TextField } from "../ui/text-field";
@@ -34,7 +35,7 @@ export function prefillFrom(user: PublicUser | null): Values {
 function errorsOf(values: Values): Partial<Record<Field, string>> {
   const result = validate(joinSchema, values);
   if (result.success) return {};
-  return Object.fromEntries(Object.entries(result.errors).map(([field, messages]) => [field, messages[0]]));
+  return firstMessages(result.errors);
 }
 
 /** Sends the request; the visitor has already been thanked (SPEC §4), so a failure is only logged. */

@@ -2,11 +2,11 @@ import { KeyRound, UserRound } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, useNavigation } from "react-router";
 import { toast } from "sonner";
-import { PASSWORD_MIN } from "../../../core/accounts/password-rules";
-import { isAppError } from "../../../lib/errors";
+import { NewPasswordFields } from "../../components/new-password-fields";
 import { TextField } from "../../components/ui/text-field";
+import { Avatar } from "../../components/user-menu";
 import { getRequestContext } from "../../context";
-import { firstMessages, readForm } from "../../lib/forms";
+import { fieldFailureOf, firstMessages, rateLimitOf, readForm } from "../../lib/forms";
 import { useRootData } from "../../root";
 import type { Route } from "./+types/user-settings";
 
@@ -28,11 +28,8 @@ export async function action({ request, context }: Route.ActionArgs) {
         await services.profile.setAvatar(auth.user.id, bytes);
       }
     } catch (error) {
-      if (isAppError(error) && error.details.errors) {
-        const errors = firstMessages(error.details.errors);
-        return data<ActionData>({ intent: "avatar", errors }, { status: error.status });
-      }
-      throw error;
+      const { errors, status } = fieldFailureOf(error);
+      return data<ActionData>({ intent: "avatar", errors: firstMessages(errors) }, { status });
     }
     const saved = form.intent === "remove-avatar" ? "Your picture is removed." : "Your picture is saved.";
     return data<ActionData>({ intent: "avatar", saved });
@@ -53,11 +50,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await services.profile.update(auth.user.id, auth.sessionId, fields);
   } catch (error) {
-    if (isAppError(error) && error.details.errors) {
-      const errors = firstMessages(error.details.errors);
-      return data<ActionData>({ intent, errors }, { status: 422 });
-    }
-    throw error;
+    // Too many wrong current passwords: said beside the field.
+    const limited = rateLimitOf(error);
+    if (limited) return data<ActionData>({ intent, errors: { password: limited.message } }, limited.init);
+    const { errors, status } = fieldFailureOf(error);
+    return data<ActionData>({ intent, errors: firstMessages(errors) }, { status });
   }
   return data<ActionData>({
     intent,
@@ -105,22 +102,7 @@ export default function UserSettings({ actionData }: Route.ComponentProps) {
         </p>
       ) : null}
       <section className="mt-8 flex flex-wrap items-center gap-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
-        {user?.avatar ? (
-          <img
-            src={user.avatar}
-            alt={`${user.first_name} ${user.last_name}`}
-            width={96}
-            height={96}
-            className="h-24 w-24 rounded-full object-cover"
-          />
-        ) : (
-          <span
-            aria-hidden="true"
-            className="flex h-24 w-24 items-center justify-center rounded-full bg-sea-600 text-3xl font-bold text-white"
-          >
-            {`${user?.first_name?.[0] ?? ""}${user?.last_name?.[0] ?? ""}`.toUpperCase() || "?"}
-          </span>
-        )}
+        {user ? <Avatar user={user} large /> : null}
         <div className="min-w-0 flex-1">
           <h2 className="font-display text-2xl font-bold text-navy-900">Picture</h2>
           <p className="mt-1 text-sm text-slate-600">A JPEG, PNG, WebP or GIF; it is cropped to a square.</p>
@@ -206,10 +188,7 @@ export default function UserSettings({ actionData }: Route.ComponentProps) {
           </Form>
         </Section>
         <Section title="Password" icon={<KeyRound className="h-6 w-6 text-sea-600" aria-hidden="true" />}>
-          <p className="mt-2 text-sm text-slate-600">
-            At least {PASSWORD_MIN} characters; not a common password and not your e-mail address. Your other sessions
-            are signed out when it changes.
-          </p>
+          <p className="mt-2 text-sm text-slate-600">Your other sessions are signed out when it changes.</p>
           <Form method="post" noValidate className="mt-6 space-y-5" ref={passwordForm}>
             <input type="hidden" name="intent" value="password" />
             <TextField
@@ -220,21 +199,10 @@ export default function UserSettings({ actionData }: Route.ComponentProps) {
               autoComplete="current-password"
               error={errors("password").password}
             />
-            <TextField
-              id="new_password"
-              name="new_password"
-              label="New password"
-              type="password"
-              autoComplete="new-password"
-              error={errors("password").new_password}
-            />
-            <TextField
-              id="confirm_new_password"
-              name="confirm_new_password"
-              label="Confirm the new password"
-              type="password"
-              autoComplete="new-password"
-              error={errors("password").confirm_new_password}
+            <NewPasswordFields
+              errors={errors("password")}
+              labels={["New password", "Confirm the new password"]}
+              names={["new_password", "confirm_new_password"]}
             />
             <button type="submit" className="btn-primary" disabled={busy("password")}>
               {busy("password") ? "Saving…" : "Change password"}

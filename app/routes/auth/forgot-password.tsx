@@ -1,11 +1,10 @@
 import { KeyRound } from "lucide-react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { RESET_REQUESTED } from "../../../core/accounts/password-reset.schema";
-import { isAppError } from "../../../lib/errors";
 import { AuthCard } from "../../components/auth-card";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
-import { readForm } from "../../lib/forms";
+import { fieldFailureOf, firstMessages, rateLimitOf, readForm } from "../../lib/forms";
 import type { Route } from "./+types/forgot-password";
 
 export const meta: Route.MetaFunction = () => [
@@ -23,16 +22,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     await services.passwordReset.request(email, { ip: client.ip, origin });
     return data<ActionData>({ sent: RESET_REQUESTED, email });
   } catch (error) {
-    if (isAppError(error) && error.details.errors) {
-      return data<ActionData>({ error: Object.values(error.details.errors)[0]?.[0], email }, { status: 422 });
-    }
-    if (isAppError(error) && error.code === "rate_limited") {
-      return data<ActionData>(
-        { error: error.message, email },
-        { status: 429, headers: { "Retry-After": String(error.details.retryAfter ?? 3600) } },
-      );
-    }
-    throw error;
+    const limited = rateLimitOf(error);
+    if (limited) return data<ActionData>({ error: limited.message, email }, limited.init);
+    const { errors, status } = fieldFailureOf(error);
+    return data<ActionData>({ error: firstMessages(errors).email, email }, { status });
   }
 }
 

@@ -1,11 +1,10 @@
 import { LockKeyhole } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { RESET_LINK_INVALID } from "../../../core/accounts/password-reset.schema";
-import { isAppError } from "../../../lib/errors";
 import { AuthCard } from "../../components/auth-card";
 import { NewPasswordFields } from "../../components/new-password-fields";
 import { getRequestContext } from "../../context";
-import { firstMessages, readForm } from "../../lib/forms";
+import { fieldErrorsOf, firstMessages, readForm } from "../../lib/forms";
 import type { Route } from "./+types/reset-password";
 
 export const meta: Route.MetaFunction = () => [
@@ -29,11 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await getRequestContext(context).services.passwordReset.reset(form);
   } catch (error) {
-    if (isAppError(error) && error.details.errors) {
-      const errors = firstMessages(error.details.errors);
-      return data({ errors }, { status: 422 });
-    }
-    throw error;
+    return data({ errors: firstMessages(fieldErrorsOf(error)) }, { status: 422 });
   }
   return redirect("/login?notice=password-changed");
 }

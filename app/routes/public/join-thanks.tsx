@@ -1,13 +1,13 @@
 import { CheckCircle2 } from "lucide-react";
 import { Link } from "react-router";
+import { safeRedirectPath } from "../../../core/auth/auth.schema";
 import { thanksFor } from "../../../core/join/join.schema";
 import { PageHero } from "../../components/public/page-hero";
 import type { Route } from "./+types/join-thanks";
 
 /** The thank-you page of the join form without JavaScript; the text follows the page it was sent from. */
 export function loader({ url }: Route.LoaderArgs) {
-  const from = url.searchParams.get("from") ?? "/";
-  const back = /^\/(?!\/)[^\s\\]*$/.test(from) ? from : "/";
+  const back = safeRedirectPath(url.searchParams.get("from"), "/");
   return { back, text: thanksFor(back) };
 }
 

@@ -1,10 +1,10 @@
 import { data, redirect } from "react-router";
+import { safeRedirectPath } from "../../../core/auth/auth.schema";
 import { JOIN_FIELDS } from "../../../core/join/join.schema";
-import { isAppError } from "../../../lib/errors";
 import { JoinForm } from "../../components/public/join-form";
 import { PageHero } from "../../components/public/page-hero";
 import { getRequestContext } from "../../context";
-import { firstMessages, readForm } from "../../lib/forms";
+import { fieldFailureOf, firstMessages, rateLimitOf, readForm } from "../../lib/forms";
 import { seoMeta } from "../../lib/seo";
 import type { Route } from "./+types/join";
 
@@ -33,20 +33,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await services.join.submit(form, { ip: client.ip });
   } catch (error) {
-    if (isAppError(error) && error.details.errors) {
-      const errors = firstMessages(error.details.errors);
-      return data<ActionData>({ errors, values, renderedAt: Date.now() }, { status: 422 });
-    }
-    if (isAppError(error) && error.code === "rate_limited") {
-      return data<ActionData>(
-        { failure: error.message, values, renderedAt: Date.now() },
-        { status: 429, headers: { "Retry-After": String(error.details.retryAfter ?? 3600) } },
-      );
-    }
-    throw error;
+    const limited = rateLimitOf(error);
+    if (limited) return data<ActionData>({ failure: limited.message, values, renderedAt: Date.now() }, limited.init);
+    const { errors, status } = fieldFailureOf(error);
+    // The spam check is not a field the visitor can correct: said above the form.
+    const { captcha_token, ...fields } = firstMessages(errors);
+    return data<ActionData>({ errors: fields, failure: captcha_token, values, renderedAt: Date.now() }, { status });
   }
-  const from = typeof form.page_path === "string" && /^\/(?!\/)/.test(form.page_path) ? form.page_path : "/";
-  return redirect(`/join/thank-you?from=${encodeURIComponent(from)}`);
+  return redirect(`/join/thank-you?from=${encodeURIComponent(safeRedirectPath(form.page_path, "/"))}`);
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
