@@ -79,7 +79,6 @@ export const inviteSchema = z.object({
   email: emailSchema,
   role: z.enum(ROLES, { error: "The role must be admin or member." }),
 });
-export type InviteInput = z.input<typeof inviteSchema>;
 
 /** What an admin may change on someone else's account. */
 export const userChangeSchema = z

@@ -35,7 +35,6 @@ export const profileSchema = z.object({
     .nullish()
     .transform((v) => v ?? ""),
 });
-export type ProfileInput = z.input<typeof profileSchema>;
 
 export const CURRENT_PASSWORD_WRONG = "The current password is not correct.";
 export const EMAIL_TAKEN = "The email has already been taken.";

@@ -35,7 +35,6 @@ export const joinSchema = z.object({
     error: "Phone format is incorrect.",
   }),
 });
-export type JoinInput = z.input<typeof joinSchema>;
 export type JoinFields = z.output<typeof joinSchema>;
 export const JOIN_FIELDS = ["company_name", "representative_name", "email", "phone_number"] as const;
 

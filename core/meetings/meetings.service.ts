@@ -25,8 +25,6 @@ export const ONGOING_WINDOW_DAYS = 31;
 /** The upcoming list is short by nature; this bounds it all the same. */
 export const UPCOMING_LIMIT = 50;
 
-export type { Page } from "../../lib/pagination";
-
 export type Calendar = {
   upcoming: MeetingSummary[];
   /** True when there are more upcoming meetings than UPCOMING_LIMIT. */

@@ -33,8 +33,6 @@ export type PostSummary = {
 
 export type Post = Omit<PostSummary, "excerpt"> & { content: string; image_srcset: string | null };
 
-export type { Page } from "../../lib/pagination";
-
 /** "11-2026" → the UTC half-open range [2026-11-01, 2026-12-01). */
 export function monthRange(filter: string): { from: string; to: string } {
   const [, month, year] = MONTH_FILTER.exec(filter) ?? [];

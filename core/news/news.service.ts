@@ -3,7 +3,7 @@ import { AppError } from "../../lib/errors";
 import { htmlToText, sanitizeRichText } from "../../lib/html";
 import { imageFiles, imageSrcSet } from "../../lib/image-variants";
 import { storeImage } from "../../lib/images";
-import { pageOf } from "../../lib/pagination";
+import { type Page, pageOf } from "../../lib/pagination";
 import type { FileStorage } from "../../lib/storage";
 import { parseOrThrow } from "../../lib/validation";
 import type { SearchService } from "../search/search.service";
@@ -13,7 +13,6 @@ import {
   monthFilterOf,
   monthRange,
   NEWS_PER_PAGE,
-  type Page,
   type Post,
   type PostSummary,
   type PostsQuery,
