@@ -146,7 +146,7 @@ export function createAccountsService(deps: {
       // Open links are retired, so that reactivating does not bring an old one back to life.
       if (updated.is_active !== 1) {
         await deps.revokeSessions(updated.id);
-        await deps.tokens.retireAllForUser(updated.id, clock().toISOString());
+        await deps.tokens.retireForUser(updated.id, null, clock().toISOString());
       }
       return this.getUser(updated.id);
     },

@@ -89,7 +89,13 @@ export function createProfileService(deps: {
       const row = await currentUser(userId);
       const stored = await storeAvatar(deps.storage, "avatars", data);
       const avatar = `/uploads/${stored.key}`;
-      await users.update(row.id, { avatar, updated_at: clock().toISOString() });
+      try {
+        await users.update(row.id, { avatar, updated_at: clock().toISOString() });
+      } catch (error) {
+        // The account went away during the upload: its new files go too.
+        await removeAvatarFiles(deps.storage, avatar);
+        throw error;
+      }
       await removeAvatarFiles(deps.storage, row.avatar);
       return avatar;
     },

@@ -37,24 +37,18 @@ export function createTokensRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
-    /** Every open link of a user stops working (the account is deactivated). */
-    async retireAllForUser(userId: number, now: string) {
-      await db
+    /**
+     * A user's open links of one kind stop working (a new one is sent), or of
+     * every kind when none is named (the account is deactivated).
+     */
+    async retireForUser(userId: number, kind: TokenKind | null, now: string) {
+      let query = db
         .updateTable("one_time_tokens")
         .set({ used_at: now })
         .where("user_id", "=", userId)
-        .where("used_at", "is", null)
-        .execute();
-    },
-    /** Earlier links stop working when a new one is sent. */
-    async retireForUser(userId: number, kind: TokenKind, now: string) {
-      await db
-        .updateTable("one_time_tokens")
-        .set({ used_at: now })
-        .where("user_id", "=", userId)
-        .where("kind", "=", kind)
-        .where("used_at", "is", null)
-        .execute();
+        .where("used_at", "is", null);
+      if (kind) query = query.where("kind", "=", kind);
+      await query.execute();
     },
   };
 }

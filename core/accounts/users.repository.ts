@@ -1,13 +1,18 @@
-import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import { type Kysely, NoResultError, type SelectQueryBuilder, sql } from "kysely";
 import type { Dialect } from "../../db/connect";
 import { containsText, isUniqueViolation } from "../../db/queries";
 import type { Database, NewUserRow, UserRow, UserUpdate } from "../../db/types";
+import { AppError } from "../../lib/errors";
 import { invalidInput } from "../../lib/validation";
 import type { UserListQuery } from "./accounts.schema";
 import { EMAIL_TAKEN } from "./profile.schema";
 
-/** The only unique index on users is the e-mail's: a race between two writers ends as a 422, not a 500. */
+/**
+ * A write that lost a race: the only unique index on users is the e-mail's (a
+ * 422, not a 500), and a user deleted meanwhile is not found.
+ */
 function emailTakenOnRace(error: unknown): never {
+  if (error instanceof NoResultError) throw new AppError("not_found", "User not found.");
   if (isUniqueViolation(error)) {
     throw invalidInput({ email: [EMAIL_TAKEN] });
   }

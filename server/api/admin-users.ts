@@ -1,16 +1,14 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { sessionCookie } from "../../core/auth/auth.cookie";
-import { AppError } from "../../lib/errors";
 import type { AppEnv, Runtime } from "../env";
-import { access, idParam, ok, readBody } from "./http";
+import { access, currentAuth, idParam, ok, readBody } from "./http";
 
 /** The users screen's API (admin only), and accepting an invitation (public, by its token). */
 export function adminUsersRoutes(runtime: Runtime) {
   const { services, config } = runtime;
   const api = new Hono<AppEnv>();
-  const actor = (c: { var: AppEnv["Variables"] }) => {
-    const auth = c.var.auth;
-    if (!auth) throw new AppError("unauthorized", "Unauthenticated.");
+  const actor = (c: Context<AppEnv>) => {
+    const auth = currentAuth(c);
     return { id: auth.user.id, invitation: { origin: config.baseUrl.origin, inviter: auth.user } };
   };
   const notFound = "User not found.";

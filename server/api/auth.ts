@@ -2,10 +2,9 @@ import { Hono } from "hono";
 import { RESET_REQUESTED } from "../../core/accounts/password-reset.schema";
 import { clearSessionCookie, sessionCookie } from "../../core/auth/auth.cookie";
 import { loginSchema } from "../../core/auth/auth.schema";
-import { AppError } from "../../lib/errors";
 import { validate } from "../../lib/validation";
 import type { AppEnv, Runtime } from "../env";
-import { access, ok, readBody, unprocessable, uploadedImage } from "./http";
+import { access, currentAuth, ok, readBody, unprocessable, uploadedImage } from "./http";
 
 /** SPEC §7 'Session': login, the current user, logout; forgotten passwords. */
 export function authRoutes(runtime: Runtime) {
@@ -37,21 +36,18 @@ export function authRoutes(runtime: Runtime) {
   });
 
   api.patch("/dashboard/user/settings", access.member, async (c) => {
-    const auth = c.var.auth;
-    if (!auth) throw new AppError("unauthorized", "Unauthenticated.");
+    const auth = currentAuth(c);
     const user = await services.profile.update(auth.user.id, auth.sessionId, await readBody(c));
     return ok(c, { user });
   });
 
   api.get("/dashboard/user/checkValidPass", access.member, async (c) => {
-    const auth = c.var.auth;
-    if (!auth) throw new AppError("unauthorized", "Unauthenticated.");
+    const auth = currentAuth(c);
     return ok(c, { valid: await services.profile.checkPassword(auth.user.id, c.req.query("password")) });
   });
 
   api.post("/settings/profile/updateAvatar", access.member, async (c) => {
-    const auth = c.var.auth;
-    if (!auth) throw new AppError("unauthorized", "Unauthenticated.");
+    const auth = currentAuth(c);
     const body = await readBody(c);
     const avatar = await services.profile.setAvatar(
       auth.user.id,
@@ -61,8 +57,7 @@ export function authRoutes(runtime: Runtime) {
   });
 
   api.delete("/settings/profile/avatar", access.member, async (c) => {
-    const auth = c.var.auth;
-    if (!auth) throw new AppError("unauthorized", "Unauthenticated.");
+    const auth = currentAuth(c);
     await services.profile.removeAvatar(auth.user.id);
     return ok(c, { avatar: null });
   });

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { Authenticated } from "../../core/auth/auth.service";
 import { AppError, type FieldErrors } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 import { invalidInput } from "../../lib/validation";
@@ -28,6 +29,13 @@ export const access = {
     return next();
   }),
 };
+
+/** The signed-in caller of a route declared access.member or access.admin (which already refused everyone else). */
+export function currentAuth(c: Context<AppEnv>): Authenticated {
+  const auth = c.var.auth;
+  if (!auth) throw new AppError("unauthorized", "Unauthenticated.");
+  return auth;
+}
 
 export type Body = Record<string, unknown>;
 

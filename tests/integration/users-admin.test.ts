@@ -432,6 +432,20 @@ describe("changing, deactivating and deleting users", () => {
     expect((await call(t.app, "DELETE", "/api/dashboard/users/abc", { token: admin.token })).status).toBe(404);
   });
 
+  it("a picture uploaded for an account deleted meanwhile is a 404 and leaves no files", async () => {
+    const { user } = await createUser(t.runtime.services);
+    const photo = await sharp({ create: { width: 80, height: 80, channels: 3, background: "#2a6f97" } })
+      .png()
+      .toBuffer();
+    const avatars = path.join(t.runtime.config.uploadsDir, "avatars");
+    const before = fs.existsSync(avatars) ? fs.readdirSync(avatars).length : 0;
+    // The row goes between the service's read and its write, as when an admin deletes the account mid-upload.
+    const pending = t.runtime.services.profile.setAvatar(user.id, new Uint8Array(photo));
+    await t.database.db.deleteFrom("users").where("id", "=", user.id).execute();
+    await expect(pending).rejects.toMatchObject({ status: 404 });
+    expect(fs.existsSync(avatars) ? fs.readdirSync(avatars).length : 0).toBe(before);
+  });
+
   it("a write that loses the race for an e-mail address is a 422, not a 500", async () => {
     // The service checks first; this is what happens when another request takes the address in between.
     const users = createUsersRepository(t.database.db, t.database.dialect);
