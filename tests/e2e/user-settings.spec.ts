@@ -17,6 +17,11 @@ test("a member edits the profile and changes the password; the old password stop
   await expect(page.getByRole("status").first()).toContainText("Your profile is saved.");
   await expect(page.getByLabel("First name")).toHaveAttribute("placeholder", "Svenja");
   await expect(page.getByLabel("Last name")).toHaveAttribute("placeholder", "Settings");
+  // A field saved on its own empties too, its placeholder showing the stored value.
+  await page.getByLabel("Phone number").fill("+47 22 33 44 56");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByLabel("Phone number")).toHaveValue("");
+  await expect(page.getByLabel("Phone number")).toHaveAttribute("placeholder", "+47 22 33 44 56");
 
   // A picture, shown in the user menu; removing it brings the initials back.
   const photo = await sharp({ create: { width: 900, height: 600, channels: 3, background: "#2a6f97" } })

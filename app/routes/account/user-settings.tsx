@@ -83,12 +83,15 @@ export default function UserSettings({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
   const passwordForm = useRef<HTMLFormElement>(null);
+  // After a save the fields empty again and their placeholders show the stored values.
+  const profileForm = useRef<HTMLFormElement>(null);
   const errors = (intent: string) => (actionData?.intent === intent ? (actionData.errors ?? {}) : {});
 
   useEffect(() => {
     if (actionData?.saved) {
       toast.success(actionData.saved, { duration: 5000 });
       if (actionData.intent === "password") passwordForm.current?.reset();
+      if (actionData.intent === "profile") profileForm.current?.reset();
     }
   }, [actionData]);
 
@@ -144,7 +147,7 @@ export default function UserSettings({ actionData }: Route.ComponentProps) {
       <div className="mt-8 grid gap-8 lg:grid-cols-2">
         <Section title="Profile" icon={<UserRound className="h-6 w-6 text-sea-600" aria-hidden="true" />}>
           <p className="mt-2 text-sm text-slate-600">Fields left empty keep their current value.</p>
-          <Form method="post" noValidate className="mt-6 space-y-5" key={`${user?.email}-${user?.first_name}`}>
+          <Form method="post" noValidate className="mt-6 space-y-5" ref={profileForm}>
             <input type="hidden" name="intent" value="profile" />
             <div className="grid gap-5 sm:grid-cols-2">
               <TextField
