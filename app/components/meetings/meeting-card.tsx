@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { MeetingSummary } from "../../../core/meetings/meetings.schema";
 import { dateTile, formatDateRange } from "./format";
 import { FormatLabel, LocationLabel, TypeBadge } from "./meeting-badges";
+import { MeetingPicture } from "./meeting-picture";
 
 /** The start day as a calendar leaf; the full range is read from the text beside it. */
 export function DateTile({ date, muted = false }: { date: string; muted?: boolean }) {
@@ -63,15 +64,9 @@ export function MeetingCard({
       </div>
       {meeting.image ? (
         <div className="hidden w-44 shrink-0 overflow-hidden rounded-lg bg-navy-100 md:block">
-          <img
-            src={meeting.image.url}
-            srcSet={meeting.image.srcset ?? undefined}
+          <MeetingPicture
+            image={meeting.image}
             sizes="176px"
-            alt=""
-            width={meeting.image.width ?? 1600}
-            height={meeting.image.height ?? 1000}
-            loading="lazy"
-            decoding="async"
             className="h-full w-full object-cover transition duration-300 group-hover:scale-[1.03]"
           />
         </div>

@@ -6,6 +6,7 @@ import { PageHero } from "../public/page-hero";
 import { Breadcrumbs } from "../ui/breadcrumbs";
 import { formatDateRange } from "./format";
 import { FormatLabel, LocationLabel } from "./meeting-badges";
+import { MeetingPicture } from "./meeting-picture";
 import { ScheduleTable } from "./schedule-table";
 import { SponsorGrid } from "./sponsor-grid";
 
@@ -103,14 +104,10 @@ export function MeetingPage({
             </p>
           )}
           {picture ? (
-            <img
-              src={picture.url}
-              srcSet={picture.srcset ?? undefined}
+            <MeetingPicture
+              image={picture}
               sizes="(min-width: 1280px) 880px, 100vw"
-              alt=""
-              width={picture.width ?? 1600}
-              height={picture.height ?? 1000}
-              fetchPriority="high"
+              priority
               className="h-auto w-full rounded-xl bg-navy-100"
             />
           ) : null}
@@ -153,15 +150,9 @@ export function MeetingPage({
               <ul className="mt-6 grid gap-4 sm:grid-cols-2">
                 {gallery.map((image) => (
                   <li key={image.id}>
-                    <img
-                      src={image.url}
-                      srcSet={image.srcset ?? undefined}
+                    <MeetingPicture
+                      image={image}
                       sizes="(min-width: 1280px) 430px, (min-width: 740px) 50vw, 100vw"
-                      alt=""
-                      width={image.width ?? 1600}
-                      height={image.height ?? 1000}
-                      loading="lazy"
-                      decoding="async"
                       className="h-auto w-full rounded-xl bg-navy-100"
                     />
                   </li>

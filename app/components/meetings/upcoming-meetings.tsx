@@ -4,6 +4,7 @@ import { FEATURED_PAGES, type MeetingSummary } from "../../../core/meetings/meet
 import { formatDateRange } from "./format";
 import { FormatLabel, LocationLabel, TypeBadge } from "./meeting-badges";
 import { DateTile } from "./meeting-card";
+import { MeetingPicture } from "./meeting-picture";
 
 /**
  * Where a listed meeting leads: the soonest conference and workshop are the ones
@@ -53,15 +54,9 @@ export function UpcomingMeetings({ meetings }: { meetings: MeetingSummary[] }) {
                 <article className="group relative flex h-full flex-col overflow-hidden rounded-xl border border-slate-200 bg-white transition hover:shadow-lg">
                   <div className="relative aspect-[16/10] overflow-hidden bg-gradient-to-br from-navy-900 to-navy-700">
                     {meeting.image ? (
-                      <img
-                        src={meeting.image.url}
-                        srcSet={meeting.image.srcset ?? undefined}
+                      <MeetingPicture
+                        image={meeting.image}
                         sizes="(min-width: 1040px) 400px, 100vw"
-                        alt=""
-                        width={meeting.image.width ?? 1600}
-                        height={meeting.image.height ?? 1000}
-                        loading="lazy"
-                        decoding="async"
                         className="h-full w-full object-cover transition duration-300 group-hover:scale-[1.02]"
                       />
                     ) : null}
