@@ -2,6 +2,7 @@ import { Trash2 } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
+import { Notice } from "./notice";
 
 /**
  * A delete button that asks first (SPEC §4: delete after confirming). On
@@ -65,9 +66,9 @@ export function ConfirmDelete({
           <Dialog.Title className="font-display text-2xl font-bold text-navy-900">{title}</Dialog.Title>
           <Dialog.Description className="mt-2 text-slate-600">{description}</Dialog.Description>
           {error ? (
-            <p role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+            <Notice tone="error" className="mt-4">
               {error}
-            </p>
+            </Notice>
           ) : null}
           <fetcher.Form method="post" className="mt-6 flex justify-end gap-3">
             {Object.entries(fields).map(([name, value]) => (

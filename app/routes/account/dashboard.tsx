@@ -1,5 +1,6 @@
 import { BookOpen, CalendarDays, Settings } from "lucide-react";
 import { Link, useSearchParams } from "react-router";
+import { Notice } from "../../components/ui/notice";
 import { useRootData } from "../../root";
 import type { Route } from "./+types/dashboard";
 
@@ -29,9 +30,9 @@ export default function Dashboard() {
   return (
     <div>
       {welcomed ? (
-        <p role="status" className="mb-6 rounded-md bg-sea-100 px-4 py-3 text-navy-900">
+        <Notice tone="success" className="mb-6">
           Your account is ready. From now on, sign in with your e-mail address and the password you chose.
-        </p>
+        </Notice>
       ) : null}
       <p className="text-sm font-semibold tracking-wide text-sea-600 uppercase">Members area</p>
       <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">Welcome, {user?.first_name || user?.email}</h1>

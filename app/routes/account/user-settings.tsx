@@ -3,6 +3,7 @@ import { useEffect, useRef } from "react";
 import { data, Form, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { NewPasswordFields } from "../../components/new-password-fields";
+import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
 import { Avatar } from "../../components/user-menu";
 import { getRequestContext } from "../../context";
@@ -100,9 +101,9 @@ export default function UserSettings({ actionData }: Route.ComponentProps) {
       <p className="text-sm font-semibold tracking-wide text-sea-600 uppercase">Members area</p>
       <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">Settings</h1>
       {actionData?.saved ? (
-        <p role="status" className="mt-4 rounded-md bg-sea-100 px-4 py-2 text-sm text-navy-900">
+        <Notice tone="success" className="mt-4">
           {actionData.saved}
-        </p>
+        </Notice>
       ) : null}
       <section className="mt-8 flex flex-wrap items-center gap-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
         {user ? <Avatar user={user} large /> : null}

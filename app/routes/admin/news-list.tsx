@@ -7,6 +7,7 @@ import { formatDate } from "../../components/news/post-card";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
 import { LoadMoreLink } from "../../components/ui/load-more-link";
+import { Notice } from "../../components/ui/notice";
 import { getRequestContext } from "../../context";
 import { actionRefusal, formId, readForm } from "../../lib/forms";
 import { useLoadMore } from "../../lib/use-load-more";
@@ -63,9 +64,9 @@ export default function ManageNews({ loaderData }: Route.ComponentProps) {
         </Link>
       </div>
       {notice ? (
-        <p role="status" className="mt-4 rounded-md bg-sea-100 px-4 py-2 text-sm text-navy-900">
+        <Notice tone="success" className="mt-4">
           {notice}
-        </p>
+        </Notice>
       ) : null}
       <Form method="get" role="search" className="mt-6 flex max-w-md gap-2">
         <label htmlFor="manage-news-search" className="sr-only">

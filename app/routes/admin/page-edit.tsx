@@ -3,6 +3,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { isAppError } from "../../../lib/errors";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
+import { Notice } from "../../components/ui/notice";
 import { RichTextEditor } from "../../components/ui/rich-text-editor";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
@@ -69,9 +70,9 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
         </a>
       </div>
       {saved ? (
-        <p role="status" className="mt-4 rounded-md bg-sea-100 px-4 py-2 text-sm text-navy-900">
+        <Notice tone="success" className="mt-4">
           Page saved.
-        </p>
+        </Notice>
       ) : null}
       <Form method="post" className="mt-6 space-y-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
         <TextField id="title" name="title" label="Title" defaultValue={page.title} error={errors.title?.[0]} required />

@@ -4,6 +4,7 @@ import type { MailStatus } from "../../../core/mail/mail.service";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
 import { FilterForm } from "../../components/ui/filter-form";
+import { Notice } from "../../components/ui/notice";
 import { Pager } from "../../components/ui/pager";
 import { SelectField } from "../../components/ui/select-field";
 import { getRequestContext } from "../../context";
@@ -89,9 +90,9 @@ export default function Requests({ loaderData, actionData }: Route.ComponentProp
         </a>
       </div>
       {actionData && "error" in actionData ? (
-        <p role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-red-800">
+        <Notice tone="error" className="mt-4">
           {actionData.error}
-        </p>
+        </Notice>
       ) : null}
       <FilterForm
         label="Filter the requests"

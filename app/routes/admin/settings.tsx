@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
+import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
 import { fieldErrorsOf, readForm } from "../../lib/forms";
@@ -50,9 +51,9 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current={"Settings"} />
       <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">Site settings</h1>
       {loaderData.saved ? (
-        <p role="status" className="mt-4 rounded-md bg-sea-100 px-4 py-2 text-sm text-navy-900">
+        <Notice tone="success" className="mt-4">
           Settings saved.
-        </p>
+        </Notice>
       ) : null}
       <Form
         method="post"

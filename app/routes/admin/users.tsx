@@ -6,6 +6,7 @@ import { isAppError } from "../../../lib/errors";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
 import { FilterForm } from "../../components/ui/filter-form";
+import { Notice } from "../../components/ui/notice";
 import { Pager } from "../../components/ui/pager";
 import { SelectField } from "../../components/ui/select-field";
 import { TextField } from "../../components/ui/text-field";
@@ -293,14 +294,14 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
       <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current="Users" />
       <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">Users</h1>
       {actionData && "notice" in actionData ? (
-        <p role="status" className="mt-4 rounded-md bg-sea-100 px-4 py-2 text-sm text-navy-900">
+        <Notice tone="success" className="mt-4">
           {actionData.notice}
-        </p>
+        </Notice>
       ) : null}
       {actionData && "error" in actionData ? (
-        <p role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-red-800">
+        <Notice tone="error" className="mt-4">
           {actionData.error}
-        </p>
+        </Notice>
       ) : null}
       <InviteForm result={actionData} />
       <FilterForm

@@ -2,6 +2,7 @@ import { KeyRound } from "lucide-react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { RESET_REQUESTED } from "../../../core/accounts/password-reset.schema";
 import { AuthCard } from "../../components/auth-card";
+import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
 import { fieldFailureOf, firstMessages, rateLimitOf, readForm } from "../../lib/forms";
@@ -35,9 +36,9 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   return (
     <AuthCard title="Forgot password" icon={<KeyRound className="h-5 w-5" aria-hidden="true" />}>
       {actionData?.sent ? (
-        <p role="status" className="mt-6 rounded-md bg-sea-100 px-4 py-3 text-navy-900">
+        <Notice tone="success" className="mt-6">
           {actionData.sent}
-        </p>
+        </Notice>
       ) : (
         <>
           <p className="mt-4 text-slate-600">

@@ -12,6 +12,7 @@ import {
 } from "../../../core/auth/auth.schema";
 import { AppError } from "../../../lib/errors";
 import { validate } from "../../../lib/validation";
+import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
 import { readForm } from "../../lib/forms";
@@ -159,11 +160,7 @@ export default function Login() {
               {VALIDATION_SUMMARY}
             </p>
           ) : null}
-          {notice && !actionData ? (
-            <p role="status" className="rounded-md bg-sea-100 px-4 py-3 text-sm font-medium text-navy-900">
-              {notice}
-            </p>
-          ) : null}
+          {notice && !actionData ? <Notice tone="success">{notice}</Notice> : null}
           {failedMessage ? (
             <p
               role="alert"

@@ -3,6 +3,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { RESET_LINK_INVALID } from "../../../core/accounts/password-reset.schema";
 import { AuthCard } from "../../components/auth-card";
 import { NewPasswordFields } from "../../components/new-password-fields";
+import { Notice } from "../../components/ui/notice";
 import { getRequestContext } from "../../context";
 import { fieldErrorsOf, firstMessages, readForm } from "../../lib/forms";
 import type { Route } from "./+types/reset-password";
@@ -42,9 +43,9 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
     <AuthCard title="Choose a new password" icon={<LockKeyhole className="h-5 w-5" aria-hidden="true" />}>
       {invalid ? (
         <>
-          <p role="alert" className="mt-6 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-red-800">
+          <Notice tone="error" className="mt-6">
             {RESET_LINK_INVALID}
-          </p>
+          </Notice>
           <Link to="/forgot-password" className="btn-primary mt-6 w-full">
             Ask for a new link
           </Link>

@@ -5,6 +5,7 @@ import { sessionCookie } from "../../../core/auth/auth.cookie";
 import { isAppError } from "../../../lib/errors";
 import { AuthCard } from "../../components/auth-card";
 import { NewPasswordFields } from "../../components/new-password-fields";
+import { Notice } from "../../components/ui/notice";
 import { getRequestContext } from "../../context";
 import { fieldErrorsOf, firstMessages, readForm } from "../../lib/forms";
 import type { Route } from "./+types/welcome";
@@ -58,9 +59,9 @@ export default function Welcome({ loaderData, actionData }: Route.ComponentProps
       icon={<Anchor className="h-5 w-5" aria-hidden="true" />}
     >
       {!invitation || errors.token ? (
-        <p role="alert" className="mt-6 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-red-800">
+        <Notice tone="error" className="mt-6">
           {INVITATION_LINK_INVALID}
-        </p>
+        </Notice>
       ) : (
         <>
           <p className="mt-4 text-slate-700">

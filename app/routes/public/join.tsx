@@ -3,6 +3,7 @@ import { safeRedirectPath } from "../../../core/auth/auth.schema";
 import { JOIN_FIELDS } from "../../../core/join/join.schema";
 import { JoinForm } from "../../components/public/join-form";
 import { PageHero } from "../../components/public/page-hero";
+import { Notice } from "../../components/ui/notice";
 import { getRequestContext } from "../../context";
 import { fieldFailureOf, firstMessages, rateLimitOf, readForm } from "../../lib/forms";
 import { seoMeta } from "../../lib/seo";
@@ -52,9 +53,9 @@ export default function Join({ loaderData, actionData }: Route.ComponentProps) {
       <PageHero eyebrow="Membership" title="Join the community" />
       <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6">
         {actionData?.failure ? (
-          <p role="alert" className="mb-6 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+          <Notice tone="error" className="mb-6">
             {actionData.failure}
-          </p>
+          </Notice>
         ) : null}
         <div className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
           <JoinForm
