@@ -1,12 +1,10 @@
 import { Dialog } from "radix-ui";
-import { useEffect } from "react";
-import { Form, useLocation } from "react-router";
+import { Form } from "react-router";
+import { useCloseOnNavigation } from "../lib/use-close-on-navigation";
 
 /** SPEC §2 'Logout modal': closes on route change, max width 450. */
 export function LogoutDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
-  const location = useLocation();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: closing is the reaction to a new location
-  useEffect(() => onOpenChange(false), [location.key]);
+  useCloseOnNavigation(onOpenChange);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>

@@ -160,6 +160,11 @@ test("on the conference page the form registers for the conference and thanks wi
   const dialog = page.getByRole("dialog", { name: "Thank you!" });
   await expect(dialog).toContainText("Thank you for submitting your registration.");
   await expect(dialog).toContainText("within 48 hours");
-  await page.keyboard.press("Escape");
+  // SPEC §2 'Modals': at most 450 px wide, at least 348 px high; it closes on a route change.
+  const box = await dialog.boundingBox();
+  expect(box?.width).toBeLessThanOrEqual(450);
+  expect(box?.height).toBeGreaterThanOrEqual(348);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/conference$/);
   await expect(dialog).toHaveCount(0);
 });

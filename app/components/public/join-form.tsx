@@ -7,6 +7,7 @@ import { JOIN_FIELDS, JOIN_SUMMARY, type JoinFields, joinSchema, thanksFor } fro
 import { validate } from "../../../lib/validation";
 import { firstMessages } from "../../lib/forms";
 import { CAPTCHA_VERSION, captchaToken } from "../../lib/third-party";
+import { useCloseOnNavigation } from "../../lib/use-close-on-navigation";
 import { useRootData } from "../../root";
 import { TextField } from "../ui/text-field";
 
@@ -208,9 +209,7 @@ export function ThanksDialog({
   onOpenChange: (open: boolean) => void;
   text: string;
 }) {
-  const location = useLocation();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: closing is the reaction to a new location
-  useEffect(() => onOpenChange(false), [location.key]);
+  useCloseOnNavigation(onOpenChange);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
