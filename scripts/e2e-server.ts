@@ -12,7 +12,7 @@ import { seedDemoContent } from "./seed/index";
  * The server the end-to-end tests run against: a fresh data directory with
  * the demo content and two known accounts, then the production build.
  */
-const dataDir = path.resolve("tmp/e2e-data");
+const dataDir = path.resolve(`tmp/e2e-data-${process.env.PORT ?? "3210"}`);
 fs.rmSync(dataDir, { recursive: true, force: true });
 process.env.DATA_DIR = dataDir;
 process.env.NODE_ENV = "production";

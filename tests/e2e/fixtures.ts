@@ -13,7 +13,8 @@ export async function signIn(page: Page, account: { email: string; password: str
   await page.getByRole("button", { name: "Login" }).click();
 }
 
-const OUTBOX = path.resolve("tmp/e2e-data/outbox");
+/** The e2e server keeps its data per port (scripts/e2e-server.ts). */
+export const OUTBOX = path.resolve(`tmp/e2e-data-${process.env.E2E_PORT ?? "3210"}/outbox`);
 
 /** The path and query of the last link to `route` mailed to `to`, read from the server's .eml outbox. */
 export function linkMailedTo(to: string, route: string): string | null {

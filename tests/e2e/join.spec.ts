@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { ADMIN, expect, expectAccessible, MEMBER, signIn, test, waitForHydration } from "./fixtures";
+import { ADMIN, expect, expectAccessible, MEMBER, OUTBOX, signIn, test, waitForHydration } from "./fixtures";
 
-const OUTBOX = path.resolve("tmp/e2e-data/outbox");
 const form = (page: Page) => page.locator("#contact-us form");
 
 function outboxMailsTo(address: string): string[] {
