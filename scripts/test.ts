@@ -4,8 +4,8 @@ import { ensureChromium } from "./browser";
 
 /**
  * `npm test`: lint, typecheck, unit + integration tests on SQLite (and again on
- * PostgreSQL when TEST_DATABASE_URL is set), the production build and the
- * end-to-end tests in Chromium. Ends with one line: `N passed, N failed`.
+ * PostgreSQL when TEST_DATABASE_URL is set), the production build, the tests of
+ * the built server as a process (tests/process) and the end-to-end tests in Chromium. Ends with one line: `N passed, N failed`.
  */
 type Step = { name: string; passed: number; failed: number };
 const steps: Step[] = [];
@@ -22,11 +22,15 @@ function check(name: string, command: string, args: string[]) {
   return ok;
 }
 
-function vitest(name: string, env: NodeJS.ProcessEnv) {
+function vitest(name: string, env: NodeJS.ProcessEnv, extraArgs: string[] = []) {
   console.log(`\n▶ ${name}`);
   const output = `tmp/vitest-${name.replace(/\W+/g, "-")}.json`;
   fs.rmSync(output, { force: true });
-  const ok = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${output}`], env);
+  const ok = run(
+    "npx",
+    ["vitest", "run", ...extraArgs, "--reporter=default", "--reporter=json", `--outputFile.json=${output}`],
+    env,
+  );
   let passed = 0;
   let failed = 0;
   if (fs.existsSync(output)) {
@@ -54,6 +58,9 @@ if (TEST_DATABASE_URL) vitest("unit+integration (PostgreSQL)", { ...process.env,
 else console.log("\nTEST_DATABASE_URL is not set: the integration tests ran on SQLite only.");
 
 const built = check("production build", "npm", ["run", "build", "--silent"]);
+// The built server as an operator runs it: a real process, real sockets, signals, proxies, disks.
+if (built) vitest("built server as a process", process.env, ["--config", "vitest.process.config.ts"]);
+else steps.push({ name: "built server as a process", passed: 0, failed: 1 });
 if (built) {
   console.log("\n▶ end-to-end (Chromium)");
   let executable: string | null = null;
