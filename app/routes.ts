@@ -1,5 +1,6 @@
 import { index, layout, type RouteConfig, route } from "@react-router/dev/routes";
-import { CMS_GROUPS, LEGACY_REDIRECTS } from "./lib/site-map";
+import { CMS_GROUPS } from "../core/pages/fixed-pages";
+import { LEGACY_REDIRECTS } from "./lib/site-map";
 
 const slug = (path: string) => path.replace(/^\//, "");
 

@@ -9,59 +9,65 @@ import { localStorage } from "../lib/storage";
 import { seedDemoContent } from "./seed/index";
 
 /**
- * The server the end-to-end tests run against: a fresh data directory with
- * the demo content and two known accounts, then the production build.
+ * The server the end-to-end tests run against: a fresh data directory (one
+ * per port) with the demo content and known accounts, then the production build.
  */
 const dataDir = path.resolve(`tmp/e2e-data-${process.env.PORT ?? "3210"}`);
 fs.rmSync(dataDir, { recursive: true, force: true });
 process.env.DATA_DIR = dataDir;
 process.env.NODE_ENV = "production";
 const config = loadConfig();
-const database = openDatabase(config);
-await migrateToLatest(database.db);
-await seedDemoContent(database.db, { uploadsDir: config.uploadsDir });
-const services = createServices({
-  db: database.db,
-  dialect: database.dialect,
-  storage: localStorage(config.uploadsDir),
-  sessionTtlSeconds: config.sessionTtlSeconds,
-});
-await services.accounts.createUser({
-  email: "e2e-admin@masthead.example",
-  password: "e2e-admin-password",
-  role: "admin",
-  first_name: "Erika",
-  last_name: "Admin",
-});
-await services.accounts.createUser({
-  email: "e2e-member@masthead.example",
-  password: "e2e-member-password",
-  role: "member",
-  first_name: "Marten",
-  last_name: "Member",
-});
-await services.accounts.createUser({
-  email: "e2e-settings@masthead.example",
-  password: "e2e-settings-password",
-  role: "member",
-  first_name: "Sven",
-  last_name: "Settings",
-});
-await services.accounts.createUser({
-  email: "e2e-reset@masthead.example",
-  password: "e2e-reset-password",
-  role: "member",
-  first_name: "Rita",
-  last_name: "Reset",
-});
-await services.accounts.createUser({
-  email: "e2e-users@masthead.example",
-  password: "e2e-users-password",
-  role: "member",
-  first_name: "Ulla",
-  last_name: "Userscreen",
-});
-await database.destroy();
+/**
+ * With --empty the server starts on a fresh install as an operator makes it:
+ * no demo content, no accounts (the built server migrates on start).
+ */
+if (!process.argv.includes("--empty")) {
+  const database = openDatabase(config);
+  await migrateToLatest(database.db);
+  await seedDemoContent(database.db, { uploadsDir: config.uploadsDir });
+  const services = createServices({
+    db: database.db,
+    dialect: database.dialect,
+    storage: localStorage(config.uploadsDir),
+    sessionTtlSeconds: config.sessionTtlSeconds,
+  });
+  await services.accounts.createUser({
+    email: "e2e-admin@masthead.example",
+    password: "e2e-admin-password",
+    role: "admin",
+    first_name: "Erika",
+    last_name: "Admin",
+  });
+  await services.accounts.createUser({
+    email: "e2e-member@masthead.example",
+    password: "e2e-member-password",
+    role: "member",
+    first_name: "Marten",
+    last_name: "Member",
+  });
+  await services.accounts.createUser({
+    email: "e2e-settings@masthead.example",
+    password: "e2e-settings-password",
+    role: "member",
+    first_name: "Sven",
+    last_name: "Settings",
+  });
+  await services.accounts.createUser({
+    email: "e2e-reset@masthead.example",
+    password: "e2e-reset-password",
+    role: "member",
+    first_name: "Rita",
+    last_name: "Reset",
+  });
+  await services.accounts.createUser({
+    email: "e2e-users@masthead.example",
+    password: "e2e-users-password",
+    role: "member",
+    first_name: "Ulla",
+    last_name: "Userscreen",
+  });
+  await database.destroy();
+}
 
 // The bundle starts the server when imported; React picks its production build from NODE_ENV set above.
 await import(pathToFileURL(path.resolve("build/server.js")).href);

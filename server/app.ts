@@ -8,7 +8,7 @@ import { createApi } from "./api";
 import type { AppEnv, Runtime } from "./env";
 import { errorBody, handleError } from "./errors";
 import { limitBodies } from "./middleware/body-limit";
-import { clientIp } from "./middleware/client";
+import { clientIp, publicUrl } from "./middleware/client";
 import { compress } from "./middleware/compress";
 import { csrf } from "./middleware/csrf";
 import { methodOverride } from "./middleware/method-override";
@@ -49,6 +49,20 @@ function staticFiles(options: ServeStaticOptions<AppEnv>, headers: Record<string
     }
     return response;
   };
+}
+
+/** The same request at the address the visitor used (see publicUrl); the body is passed on unread. */
+function asPublicRequest(request: Request, url: string): Request {
+  if (request.url === url) return request;
+  const hasBody = request.method !== "GET" && request.method !== "HEAD";
+  return new Request(url, {
+    method: request.method,
+    headers: request.headers,
+    body: hasBody ? request.body : null,
+    signal: request.signal,
+    // @ts-expect-error Node's fetch needs duplex for a streamed body; the DOM typings do not know it
+    duplex: hasBody ? "half" : undefined,
+  });
 }
 
 export function createApp(runtime: Runtime, options: AppOptions = {}) {
@@ -135,7 +149,7 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
       };
       // biome-ignore lint/suspicious/noExplicitAny: the key's type lives in the app bundle
       context.set(key as any, value);
-      return handler(c.req.raw, context);
+      return handler(asPublicRequest(c.req.raw, publicUrl(c, config.baseUrl, config.trustProxy)), context);
     });
   }
 

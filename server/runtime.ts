@@ -51,6 +51,8 @@ export async function createRuntime(config: Config): Promise<Runtime> {
       clearInterval(mailTimer);
       await destroy();
     };
+    const createdPages = await services.pages.ensureFixedPages();
+    if (createdPages > 0) logger.info({ pages: createdPages }, "fixed pages created, waiting for their text");
     if (config.admin) {
       const outcome = await services.accounts.ensureAdmin(config.admin);
       if (outcome === "created") logger.info({ email: config.admin.email }, "first admin created");

@@ -2,30 +2,10 @@
  * The public site's structure (SPEC §2): the main menu, the about and
  * services page groups, and what the footer and sitemap list.
  */
-export type MenuLink = { label: string; to: string };
+import { ABOUT_PAGES, type PageLink, SERVICES_PAGES } from "../../core/pages/fixed-pages";
+
+export type MenuLink = PageLink;
 export type MenuItem = MenuLink | { label: string; children: MenuLink[] };
-
-export const ABOUT_PAGES: MenuLink[] = [
-  { label: "Purpose & Objectives", to: "/purpose-objectives" },
-  { label: "Structure & People", to: "/structure-people" },
-  { label: "Position Papers", to: "/position-papers" },
-  { label: "History", to: "/history" },
-  { label: "Contact", to: "/contact" },
-  { label: "Honorary Membership", to: "/honorary-membership" },
-  { label: "Collaboration", to: "/collaboration" },
-];
-
-export const SERVICES_PAGES: MenuLink[] = [
-  { label: "User Feedback Forum", to: "/feedback-forum" },
-  { label: "Service Code of Practice", to: "/service-code-of-practice" },
-  { label: "Manufacturer IDs", to: "/manufacturer-ids" },
-  { label: "Publications", to: "/publications" },
-  { label: "RTZ XML Schemas", to: "/rtz-xml-schemas" },
-  { label: "S-421 Route Exchange", to: "/s-421" },
-  { label: "Standards Guide", to: "/standards-guide" },
-  { label: "SECOM", to: "/secom" },
-  { label: "Traffic Accounting", to: "/traffic-accounting" },
-];
 
 export const MEETINGS_PAGES: MenuLink[] = [
   { label: "Events Calendar", to: "/events" },
@@ -47,14 +27,6 @@ export const MAIN_MENU: MenuItem[] = [
   { label: "Membership", children: MEMBERSHIP_PAGES },
   { label: "Services", children: SERVICES_PAGES.slice(0, 8) },
 ];
-
-/** CMS pages with a route of their own, by group. */
-export const CMS_GROUPS = [
-  { id: "about", title: "About the association", pages: ABOUT_PAGES },
-  { id: "services", title: "Services", pages: SERVICES_PAGES },
-  { id: "tributes", title: "Tributes", pages: [{ label: "Tributes", to: "/tributes" }] },
-  { id: "legal", title: "Privacy Policy", pages: [{ label: "Privacy Policy", to: "/privacy-policy" }] },
-] as const;
 
 /** Old addresses from the previous site's page map and where they live now (permanent redirects). */
 export const LEGACY_REDIRECTS: Record<string, string> = {

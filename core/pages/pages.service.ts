@@ -3,6 +3,7 @@ import { AppError } from "../../lib/errors";
 import { sanitizeRichText } from "../../lib/html";
 import { parseOrThrow } from "../../lib/validation";
 import type { SearchService } from "../search/search.service";
+import { CMS_GROUPS, PAGE_IN_PREPARATION } from "./fixed-pages";
 import type { PagesRepository } from "./pages.repository";
 import { type Page, type PageUpdate, pageUpdateSchema, pageUrlSchema } from "./pages.schema";
 
@@ -22,6 +23,25 @@ export function createPagesService(deps: { repository: PagesRepository; search: 
       const row = await repository.findByUrl(normalise(url));
       if (!row) throw new AppError("not_found", "Page not found.");
       return { url: row.url, title: row.title, content: sanitizeRichText(row.content), updated_at: row.updated_at };
+    },
+
+    /**
+     * Creates the fixed pages (CMS_GROUPS) that do not exist yet, titled as in
+     * the menu, with a neutral body for the admin to replace. Run at every
+     * start: a page added to the menu later appears without a migration, and
+     * an existing page is never touched. Not indexed: a placeholder is nothing to find.
+     */
+    async ensureFixedPages(): Promise<number> {
+      const now = clock().toISOString();
+      return repository.insertMissing(
+        CMS_GROUPS.flatMap((group) => group.pages).map((page) => ({
+          url: page.to,
+          title: page.label,
+          content: PAGE_IN_PREPARATION,
+          created_at: now,
+          updated_at: now,
+        })),
+      );
     },
 
     async listPages() {

@@ -1,5 +1,6 @@
 import os from "node:os";
 import type { Kysely, Transaction } from "kysely";
+import { PAGE_IN_PREPARATION } from "../../core/pages/fixed-pages";
 import type { Database } from "../../db/types";
 import { type PictureSpec, renderLogo, renderPdf, renderPicture, type StoredImage, UploadWriter } from "./assets";
 import { PAGES, SITE_SETTINGS } from "./content";
@@ -31,7 +32,13 @@ const BATCH = 50;
 async function hasContent(db: Kysely<Database>): Promise<boolean> {
   const marker = await db.selectFrom("settings").select("key").where("key", "=", DEMO_SEEDED_KEY).executeTakeFirst();
   if (marker) return true;
-  const page = await db.selectFrom("pages").select("id").limit(1).executeTakeFirst();
+  // The fixed pages exist from the first start with a placeholder body; only a written page counts.
+  const page = await db
+    .selectFrom("pages")
+    .select("id")
+    .where("content", "!=", PAGE_IN_PREPARATION)
+    .limit(1)
+    .executeTakeFirst();
   if (page) return true;
   const post = await db.selectFrom("news_posts").select("id").limit(1).executeTakeFirst();
   return post !== undefined;
@@ -244,6 +251,16 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
       await trx
         .insertInto("pages")
         .values(PAGES.map((p) => ({ ...p, created_at: nowIso, updated_at: nowIso })))
+        .onConflict((oc) =>
+          oc
+            .column("url")
+            .doUpdateSet((eb) => ({
+              title: eb.ref("excluded.title"),
+              content: eb.ref("excluded.content"),
+              updated_at: eb.ref("excluded.updated_at"),
+            }))
+            .where("pages.content", "=", PAGE_IN_PREPARATION),
+        )
         .execute();
       for (const page of PAGES) {
         search.push({

@@ -19,3 +19,32 @@ export function clientIp(c: Context<AppEnv>, trustProxy: boolean): string {
     return "unknown";
   }
 }
+
+/**
+ * The address the visitor used, as React Router must see it: its action check
+ * compares the browser's Origin with the request URL, and behind a proxy that
+ * terminates TLS Node only sees http://<upstream>. A request for our public
+ * host (Host, or X-Forwarded-Host from a trusted proxy) is given BASE_URL's
+ * origin; any other host (an internal health check, a direct hit on the port)
+ * keeps its own, with the scheme a trusted proxy reports.
+ */
+export function publicUrl(c: Context<AppEnv>, baseUrl: URL, trustProxy: boolean): string {
+  const url = new URL(c.req.url);
+  const forwardedHost = trustProxy ? firstForwarded(c.req.header("x-forwarded-host")) : undefined;
+  const host = forwardedHost ?? c.req.header("host") ?? url.host;
+  if (host.toLowerCase() === baseUrl.host.toLowerCase()) {
+    return `${baseUrl.origin}${url.pathname}${url.search}`;
+  }
+  const forwardedProto = trustProxy ? firstForwarded(c.req.header("x-forwarded-proto"))?.toLowerCase() : undefined;
+  if (forwardedProto === "https" || forwardedProto === "http") url.protocol = `${forwardedProto}:`;
+  if (forwardedHost && /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(forwardedHost)) {
+    url.host = forwardedHost;
+  }
+  return url.href;
+}
+
+/** The first value of a forwarded header (the one the proxy nearest the visitor set). */
+function firstForwarded(value: string | undefined): string | undefined {
+  const first = value?.split(",")[0]?.trim();
+  return first ? first : undefined;
+}

@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
-import { ABOUT_PAGES, LEGACY_REDIRECTS, MEETINGS_PAGES, SERVICES_PAGES } from "../../app/lib/site-map";
+import { LEGACY_REDIRECTS, MEETINGS_PAGES } from "../../app/lib/site-map";
+import { ABOUT_PAGES, SERVICES_PAGES } from "../../core/pages/fixed-pages";
 import { expect, expectAccessible, test } from "./fixtures";
 
 const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });

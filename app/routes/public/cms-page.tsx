@@ -1,10 +1,11 @@
 import { data, Link } from "react-router";
+import { CMS_GROUPS } from "../../../core/pages/fixed-pages";
 import { AppError } from "../../../lib/errors";
 import { htmlToText } from "../../../lib/html";
 import { PageHero } from "../../components/public/page-hero";
 import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";
-import { CMS_GROUPS, isActive } from "../../lib/site-map";
+import { isActive } from "../../lib/site-map";
 import type { Route } from "./+types/cms-page";
 
 /** The shared screen of the about pages, the services pages, tributes and the privacy policy. */

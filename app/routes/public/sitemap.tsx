@@ -1,6 +1,6 @@
+import { CMS_GROUPS } from "../../../core/pages/fixed-pages";
 import { escapeHtml } from "../../../lib/html";
 import { getRequestContext } from "../../context";
-import { CMS_GROUPS } from "../../lib/site-map";
 import type { Route } from "./+types/sitemap";
 
 /** sitemap.xml: every public page that exists; content types add theirs as they land. */

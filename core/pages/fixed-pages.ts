@@ -1,0 +1,45 @@
+/**
+ * The CMS pages the site's structure needs (SPEC §2: the about and services
+ * pages, tributes, the privacy policy). The menu, the footer and the route
+ * table are built from these lists, and every one of these pages exists from
+ * the first start (`ensureFixedPages`) so that no menu link leads to a 404.
+ * Browser-safe: plain data.
+ */
+export type PageLink = { label: string; to: string };
+
+export const ABOUT_PAGES: PageLink[] = [
+  { label: "Purpose & Objectives", to: "/purpose-objectives" },
+  { label: "Structure & People", to: "/structure-people" },
+  { label: "Position Papers", to: "/position-papers" },
+  { label: "History", to: "/history" },
+  { label: "Contact", to: "/contact" },
+  { label: "Honorary Membership", to: "/honorary-membership" },
+  { label: "Collaboration", to: "/collaboration" },
+];
+
+export const SERVICES_PAGES: PageLink[] = [
+  { label: "User Feedback Forum", to: "/feedback-forum" },
+  { label: "Service Code of Practice", to: "/service-code-of-practice" },
+  { label: "Manufacturer IDs", to: "/manufacturer-ids" },
+  { label: "Publications", to: "/publications" },
+  { label: "RTZ XML Schemas", to: "/rtz-xml-schemas" },
+  { label: "S-421 Route Exchange", to: "/s-421" },
+  { label: "Standards Guide", to: "/standards-guide" },
+  { label: "SECOM", to: "/secom" },
+  { label: "Traffic Accounting", to: "/traffic-accounting" },
+];
+
+/** CMS pages with a route of their own, by group. */
+export const CMS_GROUPS = [
+  { id: "about", title: "About the association", pages: ABOUT_PAGES },
+  { id: "services", title: "Services", pages: SERVICES_PAGES },
+  { id: "tributes", title: "Tributes", pages: [{ label: "Tributes", to: "/tributes" }] },
+  { id: "legal", title: "Privacy Policy", pages: [{ label: "Privacy Policy", to: "/privacy-policy" }] },
+] as const;
+
+/**
+ * The body of a fixed page nobody has written yet: neutral, so that a fresh
+ * install reads as a site under construction rather than a broken one.
+ */
+export const PAGE_IN_PREPARATION =
+  "<p>This page is being prepared. Please check back soon, or write to us through the form at the foot of the page.</p>";
