@@ -2,8 +2,9 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import type { EntryContext, RouterContextProvider } from "react-router";
-import { ServerRouter } from "react-router";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
+import type { RequestContext } from "../core/request-context";
 import { getRequestContext } from "./context";
 import { NonceProvider } from "./lib/nonce";
 
@@ -11,6 +12,33 @@ import { NonceProvider } from "./lib/nonce";
 export { requestContext } from "./context";
 
 export const streamTimeout = 5_000;
+
+/**
+ * Loader, action and render errors, logged as JSON with the request id like the
+ * API's (server/errors.ts). Responses thrown on purpose (redirects, `data()`
+ * with a 4xx) are answers, not failures, and a request the client abandoned
+ * failed on the client's side.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted || error instanceof Response) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  // React Router wraps some of its own failures in a response; the cause is what tells.
+  const cause = isRouteErrorResponse(error) ? ((error as { error?: unknown }).error ?? error) : error;
+  logPageError(cause, request, context);
+};
+
+function logPageError(error: unknown, request: Request, context: unknown) {
+  let logger: RequestContext["logger"] | undefined;
+  let requestId: string | undefined;
+  try {
+    ({ logger, requestId } = getRequestContext(context as RouterContextProvider));
+  } catch {
+    // An error before our context was set: no logger to use.
+  }
+  const path = new URL(request.url).pathname;
+  if (logger) logger.error({ req_id: requestId, method: request.method, path, err: error }, "page error");
+  else console.error(error);
+}
 
 export default function handleRequest(
   request: Request,
@@ -44,7 +72,8 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          // Errors before the shell reach handleError through onShellError; later ones only show here.
+          if (shellRendered && !request.signal.aborted) logPageError(error, request, loadContext);
         },
       },
     );

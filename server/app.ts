@@ -16,6 +16,7 @@ import { contentChanges, pageCache } from "./middleware/page-cache";
 import { renderSlots } from "./middleware/render-slots";
 import { requestLog } from "./middleware/request-log";
 import { securityHeaders } from "./middleware/security";
+import { securityLog } from "./middleware/security-log";
 import { session } from "./middleware/session";
 
 /** The React Router server build publishes the context key its loaders read. */
@@ -122,6 +123,7 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
   app.use("*", session(services));
   app.use("*", csrf([config.baseUrl.origin]));
   app.use("*", contentChanges(services.contentVersion, logger));
+  app.use("*", securityLog(logger));
   app.route("/api", createApi(runtime));
 
   if (options.build) {

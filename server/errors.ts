@@ -4,6 +4,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { AppEnv } from "./env";
+import { CLIENT_CLOSED_REQUEST, clientAborted } from "./middleware/request-log";
 
 export function errorBody(message: string, errors: Record<string, string[]> = {}) {
   return { status: "error", message, errors };
@@ -16,6 +17,12 @@ export function errorBody(message: string, errors: Record<string, string[]> = {}
  */
 export function handleError(logger: Logger) {
   return (error: Error, c: Context<AppEnv>) => {
+    if (clientAborted(c.req.raw, error)) {
+      // Nobody is left to answer. Before the request log starts (a body read early) this is the only line.
+      if (!c.var.requestId)
+        logger.info({ method: c.req.method, path: c.req.path, ip: c.var.clientIp }, "client aborted");
+      return new Response(null, { status: CLIENT_CLOSED_REQUEST });
+    }
     const wantsJson = c.req.path.startsWith("/api/") || c.req.path === "/api";
     let status: ContentfulStatusCode = 500;
     let message = "Internal server error.";

@@ -1,32 +1,61 @@
 import { data, type MiddlewareFunction, redirect } from "react-router";
+import { logAccessRefused } from "../../lib/security-log";
 import { getRequestContext } from "../context";
 
+type GuardArgs = Parameters<MiddlewareFunction<Response>>[0];
+
 /**
- * Route guards by name (SPEC §6). Layout routes declare them:
- *   export const middleware = guards("auth", "admin");
+ * A refused visit to an admin page is a security event (docs/decisions/0018):
+ * 401 for a visitor who is not signed in, 403 for a signed-in non-admin. The
+ * member area's redirect to the login is routine and not logged.
  */
-const GUARDS: Record<string, MiddlewareFunction<Response>> = {
+function refuse({ context, request, url }: GuardArgs, status: 401 | 403, location: string): never {
+  const { logger, requestId, auth, client } = getRequestContext(context);
+  logAccessRefused(logger, {
+    req_id: requestId,
+    status,
+    method: request.method,
+    path: url.pathname,
+    user: auth?.user.id,
+    ip: client.ip,
+  });
+  throw redirect(location);
+}
+
+/** Who is refused, and where they are sent; `adminArea` says whether the refusal is logged. */
+const GUARDS: Record<string, (args: GuardArgs, adminArea: boolean) => void> = {
   /** Logged-out visitors go to /login, which brings them back here afterwards. */
-  auth: ({ context, url }) => {
-    if (getRequestContext(context).auth) return;
+  auth: (args, adminArea) => {
+    if (getRequestContext(args.context).auth) return;
     // `url` is the page's URL without React Router's data-request details.
-    throw redirect(`/login?redirect=${encodeURIComponent(`${url.pathname}${url.search}`)}`);
+    const location = `/login?redirect=${encodeURIComponent(`${args.url.pathname}${args.url.search}`)}`;
+    if (adminArea) refuse(args, 401, location);
+    throw redirect(location);
   },
   /** Signed-in users whose role is not admin go to their own dashboard. */
-  admin: ({ context }) => {
-    const { auth } = getRequestContext(context);
-    if (auth && auth.user.role.name !== "admin") throw redirect("/dashboard");
+  admin: (args) => {
+    const { auth } = getRequestContext(args.context);
+    if (auth && auth.user.role.name !== "admin") refuse(args, 403, "/dashboard");
   },
 };
 // The spec names an 'ismanager' guard without its body; managers are admins here (docs/decisions).
 GUARDS.ismanager = GUARDS.admin;
 
+const ADMIN_GUARDS = new Set(["admin", "ismanager"]);
+
+/**
+ * Route guards by name (SPEC §6). Layout routes declare them:
+ *   export const middleware = guards("auth", "admin");
+ */
 export function guards(...names: string[]): MiddlewareFunction<Response>[] {
-  return names.map(
-    (name) =>
-      GUARDS[name] ??
-      (() => {
+  const adminArea = names.some((name) => ADMIN_GUARDS.has(name));
+  return names.map((name) => {
+    const guard = GUARDS[name];
+    if (!guard) {
+      return () => {
         throw data(`Unknown middleware ${name}`, { status: 500 });
-      }),
-  );
+      };
+    }
+    return (args) => guard(args, adminArea);
+  });
 }

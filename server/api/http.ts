@@ -13,6 +13,14 @@ function accessMiddleware(access: Access, handler: MiddlewareHandler<AppEnv>): A
   return Object.assign(handler, { access });
 }
 
+/** Refusals by access.admin, which the security log reports (server/middleware/security-log.ts). */
+export const refusedByAdminAccess = new WeakSet<Error>();
+
+function refuseAdmin(error: AppError): AppError {
+  refusedByAdminAccess.add(error);
+  return error;
+}
+
 /**
  * Every API route declares who may call it with one of these as its first
  * handler; the authorization test reads the declaration back from the router.
@@ -24,8 +32,10 @@ export const access = {
     return next();
   }),
   admin: accessMiddleware("admin", async (c, next) => {
-    if (!c.var.auth) throw new AppError("unauthorized", "Unauthenticated.");
-    if (c.var.auth.user.role.name !== "admin") throw new AppError("forbidden", "This action is unauthorized.");
+    if (!c.var.auth) throw refuseAdmin(new AppError("unauthorized", "Unauthenticated."));
+    if (c.var.auth.user.role.name !== "admin") {
+      throw refuseAdmin(new AppError("forbidden", "This action is unauthorized."));
+    }
     return next();
   }),
 };

@@ -4,6 +4,19 @@ import type { Logger } from "../../lib/logger";
 import type { AppEnv } from "../env";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
+/** nginx's code for a client that closed the connection before the answer; nobody receives it. */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+/**
+ * Whether the client went away before we answered (a cancelled upload, a closed
+ * tab): Node aborts the request's signal, and reading the rest of the body
+ * fails with `aborted` (ECONNRESET). That is the client's doing, not a server error.
+ */
+export function clientAborted(request: Request, error?: unknown): boolean {
+  if (request.signal.aborted) return true;
+  const failure = error as { code?: unknown; message?: unknown } | null | undefined;
+  return failure?.code === "ECONNRESET" && failure.message === "aborted";
+}
 
 /** Request id (a well-formed incoming X-Request-Id is kept) and one JSON log line per request. */
 export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
@@ -14,7 +27,8 @@ export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
     const started = performance.now();
     await next();
     c.res.headers.set("X-Request-Id", requestId);
-    const status = c.res.status;
+    const aborted = clientAborted(c.req.raw, c.error);
+    const status = aborted ? CLIENT_CLOSED_REQUEST : c.res.status;
     const line = {
       req_id: requestId,
       method: c.req.method,
@@ -24,7 +38,8 @@ export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
       user: c.var.auth?.user.id,
       ip: c.var.clientIp,
     };
-    if (status >= 500) logger.error(line, "request");
+    if (aborted) logger.info(line, "client aborted");
+    else if (status >= 500) logger.error(line, "request");
     else logger.info(line, "request");
   };
 }

@@ -1,8 +1,24 @@
+import { Writable } from "node:stream";
+import pino from "pino";
 import { RouterContextProvider } from "react-router";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { requestContext } from "../../app/context";
 import { guards } from "../../app/lib/guards";
 import type { RequestContext } from "../../core/request-context";
+
+let lines: Record<string, unknown>[] = [];
+beforeEach(() => {
+  lines = [];
+});
+const logger = pino(
+  { base: undefined },
+  new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  }),
+);
 
 function contextWith(role: "admin" | "member" | null) {
   const context = new RouterContextProvider();
@@ -22,17 +38,23 @@ function contextWith(role: "admin" | "member" | null) {
         remember: false,
       }
     : null;
-  context.set(requestContext, { auth } as unknown as RequestContext);
+  context.set(requestContext, {
+    auth,
+    logger,
+    requestId: "req-guards-1",
+    client: { ip: "203.0.113.5", userAgent: null },
+  } as unknown as RequestContext);
   return context;
 }
 
-async function run(name: string, role: "admin" | "member" | null, url = "http://x/dashboard?tab=2") {
-  const [guard] = guards(name);
+async function run(name: string | string[], role: "admin" | "member" | null, url = "http://x/dashboard?tab=2") {
+  const chain = guards(...(Array.isArray(name) ? name : [name]));
   try {
-    await guard(
-      { context: contextWith(role), request: new Request(url), url: new URL(url), params: {}, pattern: "" } as never,
-      async () => new Response(),
-    );
+    for (const guard of chain)
+      await guard(
+        { context: contextWith(role), request: new Request(url), url: new URL(url), params: {}, pattern: "" } as never,
+        async () => new Response(),
+      );
     return null;
   } catch (thrown) {
     return thrown;
@@ -59,5 +81,27 @@ describe("route guards (SPEC §6)", () => {
     const thrown = (await run("superuser", "admin")) as { data: unknown; init: { status: number } };
     expect(thrown.init.status).toBe(500);
     expect(thrown.data).toBe("Unknown middleware superuser");
+  });
+
+  it("logs a refused admin page as access_refused (401 anonymous, 403 member), not the member area's login redirect", async () => {
+    expect(await run("auth", null)).toBeInstanceOf(Response);
+    expect(lines).toEqual([]);
+
+    expect(await run(["auth", "admin"], null, "http://x/manager/users?page=2")).toBeInstanceOf(Response);
+    expect(await run(["auth", "admin"], "member", "http://x/manage-news")).toBeInstanceOf(Response);
+    expect(await run(["auth", "admin"], "admin", "http://x/manage-news")).toBeNull();
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        event: "access_refused",
+        status: 401,
+        method: "GET",
+        path: "/manager/users",
+        req_id: "req-guards-1",
+        ip: "203.0.113.5",
+      }),
+      expect.objectContaining({ event: "access_refused", status: 403, path: "/manage-news", user: 1 }),
+    ]);
+    expect(lines[0]).not.toHaveProperty("user");
   });
 });

@@ -1,0 +1,88 @@
+import type { Context, MiddlewareHandler } from "hono";
+import type { Logger } from "../../lib/logger";
+import { logAccessRefused, logAdminChange } from "../../lib/security-log";
+import { refusedByAdminAccess } from "../api/http";
+import type { AppEnv } from "../env";
+
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Posts that change nothing an operator audits: ending one's own session, checking one's password. */
+const NOT_CHANGES = new Set(["/logout", "/api/dashboard/logout", "/api/dashboard/user/checkValidPass"]);
+/** Page forms are small urlencoded bodies; uploads (multipart) are not read a second time. */
+const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
+
+/** React Router's data requests (`/manager/users.data`) are the page's own path. */
+function pagePath(path: string): string {
+  if (path === "/_root.data") return "/";
+  return path.endsWith(".data") ? path.slice(0, -".data".length) : path;
+}
+
+/** The API route's id parameter (`:id`), read back after the route ran. */
+function apiRecordId(c: Context<AppEnv>): string | undefined {
+  try {
+    const params = c.req.param() as Record<string, string>;
+    return params.id ?? Object.values(params).find((value) => value.length > 0);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A numeric segment of a page path (`/manage-news/12/edit`). */
+function pathRecordId(path: string): string | undefined {
+  return /\/(\d+)(?:\/|$)/.exec(path)?.[1];
+}
+
+/**
+ * The security events the HTTP layer sees, logged in one place rather than in
+ * every route: refused admin API calls (`access.admin`, server/api/http.ts)
+ * and every successful change by an admin, through the API or a page action.
+ * Page guards log their own refusals (app/lib/guards.ts).
+ */
+export function securityLog(logger: Logger): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const method = c.req.method;
+    const auth = c.var.auth;
+    const isApi = c.req.path === "/api" || c.req.path.startsWith("/api/");
+    const change = !READ_METHODS.has(method) && auth?.user.role.name === "admin" && !NOT_CHANGES.has(c.req.path);
+    // The page action consumes the body, so the form's intent and id are read from a copy.
+    const form = change && !isApi && FORM_TYPE.test(c.req.header("content-type") ?? "") ? c.req.raw.clone() : null;
+    try {
+      await next();
+    } finally {
+      if (c.error && refusedByAdminAccess.has(c.error)) {
+        logAccessRefused(logger, {
+          req_id: c.var.requestId,
+          status: c.res.status === 403 ? 403 : 401,
+          method,
+          path: c.req.path,
+          user: auth?.user.id,
+          ip: c.var.clientIp,
+        });
+      }
+    }
+    if (!change || !auth || c.res.status >= 400) {
+      await form?.body?.cancel();
+      return;
+    }
+    let fields: URLSearchParams | null = null;
+    try {
+      if (form) fields = new URLSearchParams(await form.text());
+    } catch {
+      fields = null;
+    }
+    const path = isApi ? c.req.path : pagePath(c.req.path);
+    const id = isApi ? apiRecordId(c) : (fields?.get("id") ?? pathRecordId(path));
+    const intent = fields?.get("intent") ?? undefined;
+    logAdminChange(logger, {
+      req_id: c.var.requestId,
+      user: auth.user.id,
+      email: auth.user.email,
+      ip: c.var.clientIp,
+      method,
+      route: isApi ? c.req.routePath : path,
+      path,
+      ...(intent ? { intent } : {}),
+      ...(id ? { id } : {}),
+      status: c.res.status,
+    });
+  };
+}
