@@ -1,9 +1,18 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import {
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  type Dialect as KyselyDialect,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+} from "kysely";
 import pg from "pg";
 import type { Config } from "../lib/env";
+import { asStorageFull } from "../lib/errors";
 import type { Database } from "./types";
 
 export type Dialect = "sqlite" | "postgres";
@@ -17,6 +26,69 @@ export type DatabaseHandle = {
 // COUNT(*) and BIGINT come back from pg as strings; every count we take fits a JS number.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
+async function translated<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw asStorageFull(error);
+  }
+}
+
+/**
+ * Every statement, commit and rollback of the driver, with a full disk
+ * (SQLITE_FULL, PostgreSQL's 53100) turned into the AppError that answers 507;
+ * every other error passes through as it was. One place for both dialects,
+ * so no service has to know how a database says "no space left".
+ */
+function storageFullAware(driver: Driver): Driver {
+  const originals = new WeakMap<DatabaseConnection, DatabaseConnection>();
+  const unwrap = (connection: DatabaseConnection) => originals.get(connection) ?? connection;
+  const wrapper: Driver = {
+    init: () => translated(() => driver.init()),
+    async acquireConnection() {
+      const connection = await translated(() => driver.acquireConnection());
+      const wrapped: DatabaseConnection = {
+        executeQuery: (query) => translated(() => connection.executeQuery(query)),
+        async *streamQuery(query, chunkSize) {
+          try {
+            yield* connection.streamQuery(query, chunkSize);
+          } catch (error) {
+            throw asStorageFull(error);
+          }
+        },
+      };
+      originals.set(wrapped, connection);
+      return wrapped;
+    },
+    beginTransaction: (c, settings) => translated(() => driver.beginTransaction(unwrap(c), settings)),
+    commitTransaction: (c) => translated(() => driver.commitTransaction(unwrap(c))),
+    rollbackTransaction: (c) => translated(() => driver.rollbackTransaction(unwrap(c))),
+    releaseConnection: (c) => driver.releaseConnection(unwrap(c)),
+    destroy: () => driver.destroy(),
+  };
+  const { savepoint, rollbackToSavepoint, releaseSavepoint } = driver;
+  if (savepoint)
+    wrapper.savepoint = (c, name, compile) => translated(() => savepoint.call(driver, unwrap(c), name, compile));
+  if (rollbackToSavepoint) {
+    wrapper.rollbackToSavepoint = (c, name, compile) =>
+      translated(() => rollbackToSavepoint.call(driver, unwrap(c), name, compile));
+  }
+  if (releaseSavepoint) {
+    wrapper.releaseSavepoint = (c, name, compile) =>
+      translated(() => releaseSavepoint.call(driver, unwrap(c), name, compile));
+  }
+  return wrapper;
+}
+
+function withStorageFullErrors(dialect: KyselyDialect): KyselyDialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createDriver: () => storageFullAware(dialect.createDriver()),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+  };
+}
+
 export function openSqlite(file: string): DatabaseHandle {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const database = new SQLite(file);
@@ -28,7 +100,7 @@ export function openSqlite(file: string): DatabaseHandle {
   database.function("casefold", { deterministic: true }, (value: unknown) =>
     typeof value === "string" ? value.toLowerCase() : value,
   );
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: withStorageFullErrors(new SqliteDialect({ database })) });
   return { db, dialect: "sqlite", destroy: () => db.destroy() };
 }
 
@@ -38,7 +110,7 @@ export function openPostgres(url: string, options: { searchPath?: string; max?: 
     max: options.max ?? 10,
     options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: withStorageFullErrors(new PostgresDialect({ pool })) });
   return { db, dialect: "postgres", destroy: () => db.destroy() };
 }
 
@@ -49,4 +121,13 @@ export function openDatabase(config: Pick<Config, "database">): DatabaseHandle {
 /** A cheap round trip for /readyz. */
 export async function ping(db: Kysely<Database>): Promise<void> {
   await sql`select 1`.execute(db);
+}
+
+/**
+ * A real, cheap write for /readyz (one row of migration 0005's write_probe):
+ * a database that answers reads but cannot write, such as one on a full
+ * disk, is not ready.
+ */
+export async function probeWrite(db: Kysely<Database>, now = new Date()): Promise<void> {
+  await sql`update write_probe set written_at = ${now.toISOString()} where id = 1`.execute(db);
 }

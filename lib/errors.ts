@@ -15,6 +15,7 @@ export const STATUS_BY_CODE = {
   rate_limited: 429,
   internal: 500,
   unavailable: 503,
+  insufficient_storage: 507,
 } as const;
 
 export type ErrorCode = keyof typeof STATUS_BY_CODE;
@@ -38,6 +39,19 @@ const BRAND = Symbol.for("masthead.AppError");
 export class AppError extends Error {
   readonly status: number;
   readonly [BRAND] = true;
+  /**
+   * React Router reads a thrown object of this shape (what its `data()` makes)
+   * as an error response with this status and message, so an AppError that a
+   * page's loader or action lets through reaches the error page as itself
+   * (e.g. 507 and its message), not as a sanitized 500. See decision 0014.
+   */
+  readonly type = "DataWithResponseInit";
+  get data(): string {
+    return this.message;
+  }
+  get init(): { status: number } {
+    return { status: this.status };
+  }
 
   static [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
@@ -56,4 +70,37 @@ export class AppError extends Error {
 
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
+}
+
+export const STORAGE_FULL_MESSAGE = "The server has run out of storage space. Please try again later.";
+
+/**
+ * Error codes that mean "no space left", from the file system (ENOSPC, EDQUOT),
+ * SQLite (SQLITE_FULL; SQLITE_IOERR_SHMSIZE when the shared-memory index
+ * cannot grow on a full disk) and PostgreSQL (SQLSTATE 53100 disk_full).
+ */
+const STORAGE_FULL_CODES = new Set(["ENOSPC", "EDQUOT", "SQLITE_FULL", "SQLITE_IOERR_SHMSIZE", "53100"]);
+
+export function isStorageFull(error: unknown): boolean {
+  // The code may sit on a wrapped error's cause (an AppError made by asStorageFull, a driver's wrapper).
+  let current = error;
+  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && STORAGE_FULL_CODES.has(code)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * The one translation of a full disk or database into 507 with a message a
+ * person can act on; any other error comes back as it was. Applied where
+ * files and rows are written (lib/storage, db/connect) and again by the HTTP
+ * error handler, so a full disk is never answered as bad input or a bare 500.
+ */
+export function asStorageFull<E>(error: E): E | AppError {
+  if (isAppError(error) || !isStorageFull(error)) return error;
+  const full = new AppError("insufficient_storage", STORAGE_FULL_MESSAGE);
+  (full as { cause?: unknown }).cause = error;
+  return full;
 }

@@ -41,26 +41,57 @@ export async function storeImage(
   const largest = Math.min(width, IMAGE_WIDTHS[IMAGE_WIDTHS.length - 1]);
   const widths = [...IMAGE_WIDTHS.filter((w) => w < largest), largest];
   const base = `${folder}/${randomBytes(8).toString("hex")}`;
-  const keys: string[] = [];
   let stored = { width: 0, height: 0 };
-  try {
-    for (const w of widths) {
-      const { data: out, info } = await source
-        .clone()
-        .resize({ width: w, withoutEnlargement: true })
-        .webp({ quality: 78 })
-        .toBuffer({ resolveWithObject: true });
-      const key = `${base}-${w}.webp`;
-      await storage.put(key, out);
-      keys.push(key);
-      stored = { width: info.width, height: info.height };
-    }
-  } catch {
-    // A file that passed the sniffing but does not decode: leave nothing behind.
-    await Promise.all(keys.map((key) => storage.remove(key)));
-    unreadable(field, "The image could not be read.");
-  }
+  const keys = await storeVariants(
+    storage,
+    field,
+    widths.map((w) => ({
+      key: `${base}-${w}.webp`,
+      render: async () => {
+        const { data: out, info } = await source
+          .clone()
+          .resize({ width: w, withoutEnlargement: true })
+          .webp({ quality: 78 })
+          .toBuffer({ resolveWithObject: true });
+        stored = { width: info.width, height: info.height };
+        return out;
+      },
+    })),
+  );
   return { key: keys[keys.length - 1], width: stored.width, height: stored.height, keys };
+}
+
+/**
+ * Renders and stores an image's variants one by one; on any failure removes
+ * every variant already stored. A variant that does not render (a file that
+ * passed the sniffing but does not decode) is the client's unreadable image
+ * (415); a failed write is the storage's error (a full disk is 507), never
+ * reported as bad input.
+ */
+async function storeVariants(
+  storage: FileStorage,
+  field: string,
+  variants: { key: string; render: () => Promise<Uint8Array> }[],
+): Promise<string[]> {
+  const keys: string[] = [];
+  const removeStored = () => Promise.allSettled(keys.map((key) => storage.remove(key)));
+  for (const variant of variants) {
+    let data: Uint8Array;
+    try {
+      data = await variant.render();
+    } catch {
+      await removeStored();
+      unreadable(field, "The image could not be read.");
+    }
+    try {
+      await storage.put(variant.key, data);
+    } catch (error) {
+      await removeStored();
+      throw error;
+    }
+    keys.push(variant.key);
+  }
+  return keys;
 }
 
 /** Avatar sizes: the user menu shows 32 px (64 on sharp screens); 128 and 256 for larger places. */
@@ -74,23 +105,20 @@ export async function storeAvatar(storage: FileStorage, folder: string, data: Ui
   const type = await fileTypeFromBuffer(data);
   if (!type || !ACCEPTED.has(type.mime)) unreadable(field, "The image must be a JPEG, PNG, WebP or GIF file.");
   const base = `${folder}/${randomBytes(8).toString("hex")}`;
-  const keys: string[] = [];
-  try {
-    const source = sharp(data, { limitInputPixels: MAX_PIXELS, failOn: "error" }).rotate();
-    for (const size of AVATAR_SIZES) {
-      const out = await source
-        .clone()
-        .resize({ width: size, height: size, fit: "cover", position: "attention" })
-        .webp({ quality: 80 })
-        .toBuffer();
-      const key = `${base}-${size}.webp`;
-      await storage.put(key, out);
-      keys.push(key);
-    }
-  } catch {
-    await Promise.all(keys.map((key) => storage.remove(key)));
-    unreadable(field, "The image could not be read.");
-  }
+  const source = sharp(data, { limitInputPixels: MAX_PIXELS, failOn: "error" }).rotate();
+  const keys = await storeVariants(
+    storage,
+    field,
+    AVATAR_SIZES.map((size) => ({
+      key: `${base}-${size}.webp`,
+      render: () =>
+        source
+          .clone()
+          .resize({ width: size, height: size, fit: "cover", position: "attention" })
+          .webp({ quality: 80 })
+          .toBuffer(),
+    })),
+  );
   return { key: keys[keys.length - 1], keys };
 }
 

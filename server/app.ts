@@ -3,7 +3,8 @@ import { type ServeStaticOptions, serveStatic } from "@hono/node-server/serve-st
 import { Hono, type MiddlewareHandler } from "hono";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import type { RequestContext } from "../core/request-context";
-import { ping } from "../db/connect";
+import { ping, probeWrite } from "../db/connect";
+import { isStorageFull, STORAGE_FULL_MESSAGE } from "../lib/errors";
 import { createApi } from "./api";
 import type { AppEnv, Runtime } from "./env";
 import { errorBody, handleError } from "./errors";
@@ -89,11 +90,19 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
   app.get("/readyz", async (c) => {
     try {
       await ping(runtime.database.db);
-      return c.json({ status: "ok", database: runtime.database.dialect });
     } catch (error) {
       logger.warn({ err: error }, "readiness check failed");
       return c.json(errorBody("The database does not answer."), 503);
     }
+    try {
+      // Reads may still work on a full disk; ready means the site can also save.
+      await probeWrite(runtime.database.db);
+    } catch (error) {
+      logger.error({ err: error }, "readiness check failed: the database cannot write");
+      const message = isStorageFull(error) ? STORAGE_FULL_MESSAGE : "The database cannot write.";
+      return c.json(errorBody(message), 503);
+    }
+    return c.json({ status: "ok", database: runtime.database.dialect });
   });
 
   // Uploaded files: generated names, so cached for good; sandboxed in case a hostile file slipped through.

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { AppError } from "../lib/errors";
+import { AppError, asStorageFull } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { AppEnv } from "./env";
 import { CLIENT_CLOSED_REQUEST, clientAborted } from "./middleware/request-log";
@@ -28,12 +28,17 @@ export function handleError(logger: Logger) {
     let message = "Internal server error.";
     let errors: Record<string, string[]> | undefined;
     const headers: Record<string, string> = {};
+    // A full disk found outside the storage and database layers (e.g. a log or outbox file) is a 507 too.
+    error = asStorageFull(error);
     if (error instanceof AppError) {
       status = error.status as ContentfulStatusCode;
       message = error.message;
       errors = error.details.errors;
       if (error.details.retryAfter) headers["Retry-After"] = String(error.details.retryAfter);
       if (error.details.allow) headers.Allow = error.details.allow.join(", ");
+      if (error.code === "insufficient_storage") {
+        logger.error({ req_id: c.var.requestId, err: error.cause ?? error }, "out of storage space");
+      }
     } else if (error instanceof HTTPException) {
       status = error.status as ContentfulStatusCode;
       message = error.message || "Bad request.";

@@ -181,11 +181,12 @@ export function createNewsService(deps: {
           ...(stored ? { image: stored.key, image_width: stored.width, image_height: stored.height } : {}),
           updated_at: clock().toISOString(),
         });
+        // Deleted meanwhile: the new image's files go too.
+        if (!row) throw new AppError("not_found", "Post not found.");
       } catch (error) {
         await removeFiles(stored?.key ?? null);
         throw error;
       }
-      if (!row) throw new AppError("not_found", "Post not found.");
       if (stored) await removeFiles(before.image);
       await index(row);
       return toPost(row);

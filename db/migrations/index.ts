@@ -3,6 +3,7 @@ import * as m0001 from "./0001_initial";
 import * as m0002 from "./0002_content_versions";
 import * as m0003 from "./0003_mail_queue";
 import * as m0004 from "./0004_casefold";
+import * as m0005 from "./0005_write_probe";
 
 /**
  * Append-only list of migrations, imported statically so that the bundled
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   "0002_content_versions": m0002,
   "0003_mail_queue": m0003,
   "0004_casefold": m0004,
+  "0005_write_probe": m0005,
 };
