@@ -56,14 +56,17 @@ export function SearchBox() {
     };
   }, [query]);
 
+  // SPEC §2 'Clicking outside clears it': the text and the results, also while a search is
+  // still pending (else its results would open a panel after the visitor has moved on).
+  const inUse = query !== "" || results !== null;
   useEffect(() => {
-    if (results === null) return;
+    if (!inUse) return;
     const onPointer = (event: PointerEvent) => {
       if (rootRef.current && !rootRef.current.contains(event.target as Node)) clear();
     };
     document.addEventListener("pointerdown", onPointer);
     return () => document.removeEventListener("pointerdown", onPointer);
-  }, [results, clear]);
+  }, [inUse, clear]);
 
   // Arrow keys move between the input and the result links; Escape clears.
   useEffect(() => {

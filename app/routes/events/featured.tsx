@@ -28,8 +28,13 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
   if (!loaderData) return [];
   const { page, meeting, description } = loaderData;
   return [
-    ...seoMeta({ matches, title: meeting?.title ?? page.title, description, path: page.path }),
-    ...(meeting?.images[0] ? [{ property: "og:image", content: meeting.images[0].url }] : []),
+    ...seoMeta({
+      matches,
+      title: meeting?.title ?? page.title,
+      description,
+      path: page.path,
+      image: meeting?.images[0]?.url,
+    }),
   ];
 };
 

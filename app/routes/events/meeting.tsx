@@ -27,8 +27,13 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
   if (!loaderData) return [];
   const { meeting, description } = loaderData;
   return [
-    ...seoMeta({ matches, title: meeting.title, description, path: `/events/${meeting.slug}` }),
-    ...(meeting.images[0] ? [{ property: "og:image", content: meeting.images[0].url }] : []),
+    ...seoMeta({
+      matches,
+      title: meeting.title,
+      description,
+      path: `/events/${meeting.slug}`,
+      image: meeting.images[0]?.url,
+    }),
   ];
 };
 

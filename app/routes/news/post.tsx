@@ -29,8 +29,14 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
     .trim()
     .slice(0, 158);
   return [
-    ...seoMeta({ matches, title: post.title, description, path: `/post/${post.slug}`, type: "article" }),
-    ...(post.image ? [{ property: "og:image", content: post.image }] : []),
+    ...seoMeta({
+      matches,
+      title: post.title,
+      description,
+      path: `/post/${post.slug}`,
+      type: "article",
+      image: post.image,
+    }),
     { property: "article:published_time", content: post.published_at },
   ];
 };
