@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { recaptchaCheck } from "../core/join/captcha";
+import { sweepUploads } from "../core/media/upload-sweep";
 import { createServices } from "../core/services";
 import { openDatabase } from "../db/connect";
 import { migrateToLatest } from "../db/migrate";
@@ -57,6 +58,13 @@ export async function createRuntime(config: Config): Promise<Runtime> {
       const outcome = await services.accounts.ensureAdmin(config.admin);
       if (outcome === "created") logger.info({ email: config.admin.email }, "first admin created");
     }
+    // Files a crash left without their row (decision 0015); in the background, so that start-up does not wait.
+    sweepUploads({ db: database.db, storage: localStorage(config.uploadsDir) })
+      .then(({ orphans, scanned }) => {
+        if (orphans.length)
+          logger.info({ removed: orphans.length, scanned, files: orphans.slice(0, 100) }, "orphaned uploads removed");
+      })
+      .catch((error) => logger.warn({ err: error }, "upload sweep failed"));
     return { config, database, services, logger };
   } catch (error) {
     await database.destroy();
