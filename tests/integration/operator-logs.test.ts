@@ -1,11 +1,10 @@
 import net from "node:net";
-import { Writable } from "node:stream";
 import { type ServerType, serve } from "@hono/node-server";
-import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../../server/app";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { signIn } from "../support/factories";
+import { capturedLogger } from "../support/logs";
 
 /**
  * What an operator reads in the logs (docs/decisions/0018-operator-logs.md):
@@ -13,24 +12,15 @@ import { signIn } from "../support/factories";
  */
 let t: TestContext;
 let app: ReturnType<typeof createApp>;
-let lines: Record<string, unknown>[] = [];
+const { logger, lines } = capturedLogger();
 
 beforeAll(async () => {
   t = await createTestContext();
-  const logger = pino(
-    { level: "info", base: undefined },
-    new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    }),
-  );
   app = createApp({ ...t.runtime, logger });
 });
 afterAll(async () => t.close());
 beforeEach(() => {
-  lines = [];
+  lines.length = 0;
 });
 
 const events = (name: string) => lines.filter((line) => line.event === name);
@@ -111,7 +101,7 @@ describe("admin_change", () => {
       json: { title: "Overridden", content: "<p>Body.</p>" },
     });
     const id = String((created.json as { post: { id: number } }).post.id);
-    lines = [];
+    lines.length = 0;
     const overridden = await call(app, "POST", `/api/dashboard/news/${id}`, {
       token: admin.token,
       form: { _method: "PATCH", title: "Overridden twice", content: "<p>Body.</p>" },

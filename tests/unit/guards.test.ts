@@ -1,24 +1,14 @@
-import { Writable } from "node:stream";
-import pino from "pino";
 import { RouterContextProvider } from "react-router";
 import { beforeEach, describe, expect, it } from "vitest";
 import { requestContext } from "../../app/context";
 import { guards } from "../../app/lib/guards";
 import type { RequestContext } from "../../core/request-context";
+import { capturedLogger } from "../support/logs";
 
-let lines: Record<string, unknown>[] = [];
+const { logger, lines } = capturedLogger();
 beforeEach(() => {
-  lines = [];
+  lines.length = 0;
 });
-const logger = pino(
-  { base: undefined },
-  new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(JSON.parse(String(chunk)));
-      done();
-    },
-  }),
-);
 
 function contextWith(role: "admin" | "member" | null) {
   const context = new RouterContextProvider();
