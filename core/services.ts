@@ -3,6 +3,7 @@ import type { Dialect } from "../db/connect";
 import type { Database } from "../db/types";
 import type { Clock } from "../lib/clock";
 import { systemClock } from "../lib/clock";
+import type { Logger } from "../lib/logger";
 import type { MailTransport } from "../lib/mail";
 import type { FileStorage } from "../lib/storage";
 import { createAccountsService } from "./accounts/accounts.service";
@@ -41,6 +42,10 @@ export function createServices(deps: {
   dialect: Dialect;
   storage: FileStorage;
   sessionTtlSeconds: number;
+  /** SESSION_IDLE_TIMEOUT and SESSION_REMEMBER_IDLE_TIMEOUT; the defaults without. */
+  sessionIdleSeconds?: { short: number; remembered: number };
+  /** Where services log security events (sign-in failures); silent without one. */
+  logger?: Logger;
   clock?: Clock;
   /** Where queued mail goes; without one (CLI tools), mails stay queued for the server to send. */
   mailTransport?: MailTransport;
@@ -61,6 +66,8 @@ export function createServices(deps: {
     rateLimit,
     clock,
     sessionTtlSeconds: deps.sessionTtlSeconds,
+    idleSeconds: deps.sessionIdleSeconds,
+    logger: deps.logger,
   });
   const meetings = createMeetingsService({ repository: createMeetingsRepository(deps.db), clock });
   const mail = createMailService({

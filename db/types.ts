@@ -32,6 +32,8 @@ export interface SessionsTable {
   created_at: Timestamp;
   ip: string | null;
   user_agent: string | null;
+  /** Last request with this session, updated at most once a minute; null: not since created_at. */
+  last_seen_at: Timestamp | null;
 }
 
 export interface OneTimeTokensTable {

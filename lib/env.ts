@@ -22,6 +22,22 @@ const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === 
 const integer = (fallback: number, min: number, max: number) =>
   z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(fallback));
 
+const duration = (fallback: string) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default(fallback)
+      .transform((v, ctx) => {
+        const seconds = parseDurationSeconds(v);
+        if (seconds === null) {
+          ctx.addIssue({ code: "custom", message: "must be a duration such as 30d, 12h or 3600" });
+          return z.NEVER;
+        }
+        return seconds;
+      }),
+  );
+
 const schema = z.object({
   NODE_ENV: z.preprocess(emptyToUndefined, z.enum(["development", "production", "test"]).default("production")),
   PORT: integer(3000, 1, 65535),
@@ -40,20 +56,9 @@ const schema = z.object({
       })
       .optional(),
   ),
-  SESSION_TTL: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .default("30d")
-      .transform((v, ctx) => {
-        const seconds = parseDurationSeconds(v);
-        if (seconds === null) {
-          ctx.addIssue({ code: "custom", message: "must be a duration such as 30d, 12h or 3600" });
-          return z.NEVER;
-        }
-        return seconds;
-      }),
-  ),
+  SESSION_TTL: duration("30d"),
+  SESSION_IDLE_TIMEOUT: duration("2h"),
+  SESSION_REMEMBER_IDLE_TIMEOUT: duration("14d"),
   SMTP_URL: z.preprocess(
     emptyToUndefined,
     z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
@@ -103,6 +108,8 @@ export type Config = {
   uploadsDir: string;
   database: { dialect: "sqlite"; file: string } | { dialect: "postgres"; url: string };
   sessionTtlSeconds: number;
+  /** A session ends after this long without a request: without 'Remember me', and with it. */
+  sessionIdleSeconds: { short: number; remembered: number };
   smtpUrl?: string;
   mailFrom: string;
   admin?: { email: string; password: string };
@@ -159,6 +166,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     uploadsDir: path.join(dataDir, "uploads"),
     database,
     sessionTtlSeconds: v.SESSION_TTL,
+    sessionIdleSeconds: { short: v.SESSION_IDLE_TIMEOUT, remembered: v.SESSION_REMEMBER_IDLE_TIMEOUT },
     smtpUrl: v.SMTP_URL,
     mailFrom: v.MAIL_FROM,
     admin: v.ADMIN_EMAIL && v.ADMIN_PASSWORD ? { email: v.ADMIN_EMAIL, password: v.ADMIN_PASSWORD } : undefined,

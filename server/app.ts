@@ -9,6 +9,7 @@ import { createApi } from "./api";
 import type { AppEnv, Runtime } from "./env";
 import { errorBody, handleError } from "./errors";
 import { limitBodies } from "./middleware/body-limit";
+import { privateWhenSignedIn } from "./middleware/cache-control";
 import { clientIp, publicUrl } from "./middleware/client";
 import { compress } from "./middleware/compress";
 import { csrf } from "./middleware/csrf";
@@ -130,6 +131,7 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
   }
 
   app.use("*", session(services));
+  app.use("*", privateWhenSignedIn());
   app.use("*", csrf([config.baseUrl.origin]));
   app.use("*", contentChanges(services.contentVersion, logger));
   app.use("*", securityLog(logger));

@@ -35,6 +35,8 @@ export async function createRuntime(config: Config): Promise<Runtime> {
       dialect: database.dialect,
       storage: localStorage(config.uploadsDir),
       sessionTtlSeconds: config.sessionTtlSeconds,
+      sessionIdleSeconds: config.sessionIdleSeconds,
+      logger,
       mailTransport,
       joinRatePerHour: config.joinRatePerHour,
       captcha: config.recaptcha ? recaptchaCheck(config.recaptcha) : undefined,

@@ -1,4 +1,4 @@
-import { PASSWORD_MIN } from "../../core/accounts/password-rules";
+import { PASSWORD_MIN } from "../../core/accounts/password.schema";
 import { TextField } from "./ui/text-field";
 
 /** A new password with the rules spelled out, and its confirmation (reset, welcome and settings pages). */

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { addSeconds, type Clock } from "../../lib/clock";
 import { hashToken, newToken } from "../../lib/tokens";
 import { invalidInput, parseOrThrow } from "../../lib/validation";
@@ -12,6 +13,12 @@ import type { TokensRepository } from "./tokens.repository";
 import type { UsersRepository } from "./users.repository";
 
 export const RESET_TOKEN_SECONDS = 60 * 60;
+/**
+ * A request for a link answers after at least this long, whether the address
+ * belongs to an account (a token, a queued mail: a few writes) or not (one
+ * read), so that the answer's timing does not tell which (decision 0017).
+ */
+export const RESET_REQUEST_MIN_MS = 200;
 export const RESET_LIMITS = {
   perIp: { max: 10, windowSeconds: 3600 },
   perAddress: { max: 3, windowSeconds: 3600 },
@@ -32,7 +39,37 @@ export function createPasswordResetService(deps: {
 }) {
   const { users, tokens, mail, clock } = deps;
 
+  /** A new link for an active account, mailed; its earlier links stop working. */
+  async function sendLink(user: { id: number; email: string; first_name: string }, origin: string) {
+    const now = clock();
+    const token = newToken();
+    await tokens.retireForUser(user.id, "password_reset", now.toISOString());
+    await tokens.insert({
+      user_id: user.id,
+      kind: "password_reset",
+      token_hash: hashToken(token),
+      expires_at: addSeconds(now, RESET_TOKEN_SECONDS).toISOString(),
+      created_at: now.toISOString(),
+    });
+    const site = await deps.settings.getAll();
+    const link = `${origin}/reset-password?token=${token}`;
+    await mail.queue([
+      {
+        join_request_id: null,
+        purpose: "password_reset",
+        to_address: user.email,
+        reply_to: site["site.email"] || null,
+        subject: `Choose a new password for ${site["site.name"]}`,
+        body_text: `Dear ${user.first_name},\n\nSomeone, probably you, asked to choose a new password for your account at ${site["site.name"]}. Open this link within 60 minutes to do so:\n\n${link}\n\nThe link works once. If you did not ask for it, ignore this e-mail: your password stays as it is.\n\nKind regards,\n${site["site.name"]}`,
+      },
+    ]);
+  }
+
   return {
+    /**
+     * Mails a link when the address is an active account's; says nothing either
+     * way, and takes the same time either way (at least RESET_REQUEST_MIN_MS).
+     */
     async request(rawEmail: unknown, context: { ip: string; origin: string }): Promise<void> {
       const email = typeof rawEmail === "string" ? rawEmail.trim().toLowerCase() : "";
       if (!email) {
@@ -41,33 +78,16 @@ export function createPasswordResetService(deps: {
       if (email.length > 254 || !isEmailAddress(email)) {
         throw invalidInput({ email: ["Email is not valid."] });
       }
-      const message = "Too many requests. Please try again later.";
-      await deps.rateLimit.consume({ key: `reset:ip:${context.ip}`, ...RESET_LIMITS.perIp }, message);
-      await deps.rateLimit.consume({ key: `reset:address:${email}`, ...RESET_LIMITS.perAddress }, message);
-      const user = await users.findByEmail(email);
-      if (!user?.is_active) return;
-      const now = clock();
-      const token = newToken();
-      await tokens.retireForUser(user.id, "password_reset", now.toISOString());
-      await tokens.insert({
-        user_id: user.id,
-        kind: "password_reset",
-        token_hash: hashToken(token),
-        expires_at: addSeconds(now, RESET_TOKEN_SECONDS).toISOString(),
-        created_at: now.toISOString(),
-      });
-      const site = await deps.settings.getAll();
-      const link = `${context.origin}/reset-password?token=${token}`;
-      await mail.queue([
-        {
-          join_request_id: null,
-          purpose: "password_reset",
-          to_address: user.email,
-          reply_to: site["site.email"] || null,
-          subject: `Choose a new password for ${site["site.name"]}`,
-          body_text: `Dear ${user.first_name},\n\nSomeone, probably you, asked to choose a new password for your account at ${site["site.name"]}. Open this link within 60 minutes to do so:\n\n${link}\n\nThe link works once. If you did not ask for it, ignore this e-mail: your password stays as it is.\n\nKind regards,\n${site["site.name"]}`,
-        },
-      ]);
+      const started = performance.now();
+      try {
+        const message = "Too many requests. Please try again later.";
+        await deps.rateLimit.consume({ key: `reset:ip:${context.ip}`, ...RESET_LIMITS.perIp }, message);
+        await deps.rateLimit.consume({ key: `reset:address:${email}`, ...RESET_LIMITS.perAddress }, message);
+        const user = await users.findByEmail(email);
+        if (user?.is_active) await sendLink(user, context.origin);
+      } finally {
+        await sleep(Math.max(0, started + RESET_REQUEST_MIN_MS - performance.now()));
+      }
     },
 
     /** Whether a link can still be used, to show the form or say at once that it expired. */

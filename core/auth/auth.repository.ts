@@ -24,11 +24,25 @@ export function createAuthRepository(db: Kysely<Database>) {
           "sessions.id as session_id",
           "sessions.expires_at as session_expires_at",
           "sessions.remember as session_remember",
+          "sessions.created_at as session_created_at",
+          "sessions.last_seen_at as session_last_seen_at",
         ])
         .where("sessions.token_hash", "=", tokenHash)
         .where("sessions.expires_at", ">", now)
         .where("users.is_active", "=", 1)
         .executeTakeFirst();
+    },
+    /** Moves last_seen_at forward; a concurrent request that already moved it further is left alone. */
+    async touch(sessionId: number, now: string) {
+      await db
+        .updateTable("sessions")
+        .set({ last_seen_at: now })
+        .where("id", "=", sessionId)
+        .where((eb) => eb.or([eb("last_seen_at", "is", null), eb("last_seen_at", "<", now)]))
+        .execute();
+    },
+    async deleteById(sessionId: number) {
+      await db.deleteFrom("sessions").where("id", "=", sessionId).execute();
     },
     async deleteByTokenHash(tokenHash: string) {
       await db.deleteFrom("sessions").where("token_hash", "=", tokenHash).execute();
@@ -38,8 +52,22 @@ export function createAuthRepository(db: Kysely<Database>) {
       if (exceptSessionId !== undefined) query = query.where("id", "!=", exceptSessionId);
       await query.execute();
     },
-    async deleteExpiredForUser(userId: number, now: string) {
-      await db.deleteFrom("sessions").where("user_id", "=", userId).where("expires_at", "<=", now).execute();
+    /** Ends the user's sessions that are past their expiry or idle since before the cut-offs. */
+    async deleteExpiredForUser(userId: number, now: string, idleSince: { short: string; remembered: string }) {
+      await db
+        .deleteFrom("sessions")
+        .where("user_id", "=", userId)
+        .where((eb) =>
+          eb.or([
+            eb("expires_at", "<=", now),
+            eb.and([eb("remember", "=", 0), eb(eb.fn.coalesce("last_seen_at", "created_at"), "<=", idleSince.short)]),
+            eb.and([
+              eb("remember", "=", 1),
+              eb(eb.fn.coalesce("last_seen_at", "created_at"), "<=", idleSince.remembered),
+            ]),
+          ]),
+        )
+        .execute();
     },
   };
 }

@@ -14,7 +14,8 @@ export const loginSchema = z.object({
   email: z.string({ error: "Email is required." }).trim().min(1, { error: "Email is required." }).max(254, {
     error: "Email is too long.",
   }),
-  password: z.string({ error: "Password is required." }).trim().min(1, { error: "Password is required." }).max(200, {
+  // Used exactly as typed: spaces at either end are part of the password (only the e-mail is trimmed).
+  password: z.string({ error: "Password is required." }).min(1, { error: "Password is required." }).max(200, {
     error: "Password is too long.",
   }),
   remember: checkbox,

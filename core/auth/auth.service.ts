@@ -1,17 +1,25 @@
 import type { UserRow } from "../../db/types";
 import { addSeconds, type Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
+import { createLogger, type Logger } from "../../lib/logger";
 import { hashToken, newToken } from "../../lib/tokens";
 import { parseOrThrow } from "../../lib/validation";
 import type { PublicUser } from "../accounts/accounts.schema";
 import { toPublicUser } from "../accounts/accounts.service";
-import type { RateLimitService } from "../rate-limit/rate-limit.service";
+import type { Limit, RateLimitService } from "../rate-limit/rate-limit.service";
 import type { AuthRepository } from "./auth.repository";
 import { LOGIN_FAILED_MESSAGE, type LoginInput, loginSchema } from "./auth.schema";
 import { dummyPasswordHash, verifyPassword } from "./password";
 
-/** A session without 'Remember me' ends with the browser and, server-side, after 12 hours. */
+/** A session without 'Remember me' ends with the browser and, server-side, after 12 hours (or SESSION_TTL if shorter). */
 export const SHORT_SESSION_SECONDS = 12 * 3600;
+/** SESSION_IDLE_TIMEOUT and SESSION_REMEMBER_IDLE_TIMEOUT's defaults: the end after this long without a request. */
+export const DEFAULT_IDLE_SECONDS = { short: 2 * 3600, remembered: 14 * 86400 };
+/**
+ * last_seen_at is written at most this often, so that a busy session costs one
+ * write a minute, not one per request; an idle session may end up to this much early.
+ */
+export const TOUCH_INTERVAL_SECONDS = 60;
 export const LOGIN_LIMITS = {
   perAccount: { max: 5, windowSeconds: 15 * 60 },
   perIp: { max: 30, windowSeconds: 15 * 60 },
@@ -26,34 +34,69 @@ export type Authenticated = {
 
 export type LoginResult = Authenticated & { token: string };
 
+/** Who is signing in: the address for rate limits and logs, and the request's id to find its log line. */
+export type LoginClient = { ip: string; userAgent?: string | null; requestId?: string };
+
 export function createAuthService(deps: {
   repository: AuthRepository;
   rateLimit: RateLimitService;
   clock: Clock;
+  /** The longest any session lives (SESSION_TTL); a remembered one lives exactly this long unless idle. */
   sessionTtlSeconds: number;
+  idleSeconds?: { short: number; remembered: number };
+  /** Security events (failed and refused sign-ins) as structured lines. */
+  logger?: Logger;
 }) {
   const { repository, rateLimit, clock } = deps;
+  const idle = deps.idleSeconds ?? DEFAULT_IDLE_SECONDS;
+  const logger = deps.logger ?? createLogger("silent");
 
-  const loginLimits = (email: string, ip: string) => [
-    { key: `login:account:${email}`, ...LOGIN_LIMITS.perAccount },
-    { key: `login:ip:${ip}`, ...LOGIN_LIMITS.perIp },
-  ];
+  const loginLimits = (email: string, ip: string) => ({
+    account: { key: `login:account:${email}`, ...LOGIN_LIMITS.perAccount },
+    ip: { key: `login:ip:${ip}`, ...LOGIN_LIMITS.perIp },
+  });
 
-  async function startSession(
-    user: UserRow,
-    remember: boolean,
-    client: { ip: string; userAgent?: string | null },
-  ): Promise<LoginResult> {
+  /** Refuses a sign-in while the account's or the address's failures are used up, and logs it. */
+  async function assertNotLocked(email: string, limits: Record<"account" | "ip", Limit>, client: LoginClient) {
+    for (const scope of ["account", "ip"] as const) {
+      try {
+        await rateLimit.assertNotLimited([limits[scope]], "Too many login attempts. Please try again later.");
+      } catch (error) {
+        if (error instanceof AppError && error.code === "rate_limited") {
+          const user = scope === "account" ? await repository.findUserByEmail(email) : undefined;
+          logger.warn(
+            {
+              event: "sign_in_locked",
+              scope,
+              user: user?.id,
+              ip: client.ip,
+              retry_after: error.details.retryAfter,
+              req_id: client.requestId,
+            },
+            "sign-in refused: too many failed attempts",
+          );
+        }
+        throw error;
+      }
+    }
+  }
+
+  async function startSession(user: UserRow, remember: boolean, client: LoginClient): Promise<LoginResult> {
     const now = clock();
-    const expiresAt = addSeconds(now, remember ? deps.sessionTtlSeconds : SHORT_SESSION_SECONDS).toISOString();
+    const lifetime = remember ? deps.sessionTtlSeconds : Math.min(SHORT_SESSION_SECONDS, deps.sessionTtlSeconds);
+    const expiresAt = addSeconds(now, lifetime).toISOString();
     const token = newToken();
-    await repository.deleteExpiredForUser(user.id, now.toISOString());
+    await repository.deleteExpiredForUser(user.id, now.toISOString(), {
+      short: addSeconds(now, -idle.short).toISOString(),
+      remembered: addSeconds(now, -idle.remembered).toISOString(),
+    });
     const session = await repository.insertSession({
       user_id: user.id,
       token_hash: hashToken(token),
       remember: remember ? 1 : 0,
       expires_at: expiresAt,
       created_at: now.toISOString(),
+      last_seen_at: now.toISOString(),
       ip: client.ip,
       user_agent: client.userAgent?.slice(0, 400) ?? null,
     });
@@ -66,20 +109,43 @@ export function createAuthService(deps: {
      * password and a deactivated account all give the same 401 after the same
      * amount of work, so that the answer reveals nothing about accounts.
      */
-    async login(input: LoginInput, client: { ip: string; userAgent?: string | null }): Promise<LoginResult> {
+    async login(
+      input: LoginInput,
+      client: LoginClient,
+      options: { endingSession?: string | null } = {},
+    ): Promise<LoginResult> {
       const parsed = parseOrThrow(loginSchema, input);
       const email = parsed.email.toLowerCase();
       const limits = loginLimits(email, client.ip);
-      await rateLimit.assertNotLimited(limits, "Too many login attempts. Please try again later.");
+      await assertNotLocked(email, limits, client);
 
       const user = await repository.findUserByEmail(email);
       const passwordOk = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), parsed.password);
       if (!user?.password_hash || !passwordOk || user.is_active !== 1) {
-        await rateLimit.record(limits);
+        await rateLimit.record([limits.account, limits.ip]);
+        // The account's id only: what was typed may be a stranger's address, or a password in the wrong field.
+        logger.warn(
+          {
+            event: "sign_in_failed",
+            reason: !user
+              ? "unknown_account"
+              : user.is_active !== 1
+                ? "deactivated"
+                : !user.password_hash
+                  ? "no_password"
+                  : "wrong_password",
+            user: user?.id,
+            ip: client.ip,
+            req_id: client.requestId,
+          },
+          "sign-in failed",
+        );
         throw new AppError("unauthorized", LOGIN_FAILED_MESSAGE);
       }
-      await rateLimit.reset(limits[0].key);
+      await rateLimit.reset(limits.account.key);
 
+      // A browser signing in again replaces its session: the earlier one ends rather than lingering.
+      if (options.endingSession) await repository.deleteByTokenHash(hashToken(options.endingSession));
       return startSession(user, parsed.remember, client);
     },
 
@@ -87,18 +153,29 @@ export function createAuthService(deps: {
      * Signs in an account that has just proved itself another way (an
      * accepted invitation), for the browser session only.
      */
-    async openSession(userId: number, client: { ip: string; userAgent?: string | null }): Promise<LoginResult> {
+    async openSession(userId: number, client: LoginClient): Promise<LoginResult> {
       const user = await repository.findUserById(userId);
       if (!user?.password_hash || user.is_active !== 1) throw new AppError("unauthorized", LOGIN_FAILED_MESSAGE);
       return startSession(user, false, client);
     },
 
-    /** The signed-in user for a token, or null when it is unknown, expired or revoked. */
+    /**
+     * The signed-in user for a token, or null when it is unknown, expired,
+     * revoked or idle for longer than its idle timeout (then it ends for good).
+     */
     async authenticate(token: string | null | undefined): Promise<Authenticated | null> {
       if (!token || token.length > 200) return null;
-      const row = await repository.findActive(hashToken(token), clock().toISOString());
+      const now = clock();
+      const row = await repository.findActive(hashToken(token), now.toISOString());
       if (!row) return null;
-      const { session_id, session_expires_at, session_remember, ...user } = row;
+      const { session_id, session_expires_at, session_remember, session_created_at, session_last_seen_at, ...user } =
+        row;
+      const idleMs = now.getTime() - Date.parse(session_last_seen_at ?? session_created_at);
+      if (idleMs >= (session_remember === 1 ? idle.remembered : idle.short) * 1000) {
+        await repository.deleteById(session_id);
+        return null;
+      }
+      if (idleMs >= TOUCH_INTERVAL_SECONDS * 1000) await repository.touch(session_id, now.toISOString());
       return {
         user: toPublicUser(user),
         sessionId: session_id,

@@ -4,6 +4,7 @@ import * as m0002 from "./0002_content_versions";
 import * as m0003 from "./0003_mail_queue";
 import * as m0004 from "./0004_casefold";
 import * as m0005 from "./0005_write_probe";
+import * as m0006 from "./0006_session_last_seen";
 
 /**
  * Append-only list of migrations, imported statically so that the bundled
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   "0003_mail_queue": m0003,
   "0004_casefold": m0004,
   "0005_write_probe": m0005,
+  "0006_session_last_seen": m0006,
 };

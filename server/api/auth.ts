@@ -15,10 +15,12 @@ export function authRoutes(runtime: Runtime) {
   api.post("/login", access.public, async (c) => {
     const input = validate(loginSchema, await readBody(c));
     if (!input.success) return unprocessable(c, input.errors);
-    const result = await services.auth.login(input.data, {
-      ip: c.var.clientIp,
-      userAgent: c.req.header("user-agent") ?? null,
-    });
+    const result = await services.auth.login(
+      input.data,
+      { ip: c.var.clientIp, userAgent: c.req.header("user-agent") ?? null, requestId: c.var.requestId },
+      // A browser's earlier session ends; an API client's other tokens are its own business.
+      { endingSession: c.var.authVia === "cookie" ? c.var.sessionToken : null },
+    );
     // Browsers using the API get the same httpOnly session as the login form.
     c.header(
       "Set-Cookie",
@@ -41,9 +43,16 @@ export function authRoutes(runtime: Runtime) {
     return ok(c, { user });
   });
 
+  // SPEC §7 clients send the password in the query string; our pages use the POST below (no password in a URL or log).
   api.get("/dashboard/user/checkValidPass", access.member, async (c) => {
     const auth = currentAuth(c);
     return ok(c, { valid: await services.profile.checkPassword(auth.user.id, c.req.query("password")) });
+  });
+
+  api.post("/dashboard/user/checkValidPass", access.member, async (c) => {
+    const auth = currentAuth(c);
+    const body = await readBody(c);
+    return ok(c, { valid: await services.profile.checkPassword(auth.user.id, body.password) });
   });
 
   api.post("/settings/profile/updateAvatar", access.member, async (c) => {

@@ -38,7 +38,8 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
           frameSrc: ["'self'", "https://www.youtube-nocookie.com", "https://www.youtube.com", ...captcha.frame],
           frameAncestors: ["'none'"],
           formAction: ["'self'"],
-          baseUri: ["'self'"],
+          // No page uses <base>; 'none' stops an injected one from redirecting relative script and form URLs.
+          baseUri: ["'none'"],
           objectSrc: ["'none'"],
           ...(https ? { upgradeInsecureRequests: [] } : {}),
         },

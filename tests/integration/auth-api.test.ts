@@ -135,6 +135,8 @@ describe("GET /api/dashboard/user and POST /api/dashboard/logout", () => {
       dialect: t.database.dialect,
       storage: localStorage(t.runtime.config.uploadsDir),
       sessionTtlSeconds: 30 * 86400,
+      // Idle timeouts longer than the lifetimes, so that only the expiry ends these sessions.
+      sessionIdleSeconds: { short: 86400, remembered: 60 * 86400 },
       clock: () => now,
     });
     const short = await services.auth.login({ email: user.email, password: PASSWORD }, { ip: "198.51.100.1" });

@@ -51,6 +51,7 @@ export function buildRuntime(
   clock?: Clock,
   mailTransport?: MailTransport,
 ): Runtime {
+  const logger = createLogger(config.logLevel);
   return {
     config,
     database,
@@ -59,6 +60,8 @@ export function buildRuntime(
       dialect: database.dialect,
       storage: localStorage(config.uploadsDir),
       sessionTtlSeconds: config.sessionTtlSeconds,
+      sessionIdleSeconds: config.sessionIdleSeconds,
+      logger,
       clock,
       mailTransport:
         mailTransport ??
@@ -66,7 +69,7 @@ export function buildRuntime(
       joinRatePerHour: config.joinRatePerHour,
       captcha: config.recaptcha ? recaptchaCheck(config.recaptcha) : undefined,
     }),
-    logger: createLogger(config.logLevel),
+    logger,
   };
 }
 

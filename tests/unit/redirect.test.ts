@@ -30,13 +30,15 @@ describe("safeRedirectPath", () => {
 });
 
 describe("login schema (SPEC §5)", () => {
-  it("requires both fields with the spec's messages and trims input", () => {
+  it("requires both fields with the spec's messages, trims the e-mail and keeps the password as typed", () => {
     const result = validate(loginSchema, { email: "   ", password: "" });
     expect(result).toEqual({
       success: false,
       errors: { email: ["Email is required."], password: ["Password is required."] },
     });
     const ok = validate(loginSchema, { email: "  a@b.org ", password: " secret ", remember: "on" });
-    expect(ok).toEqual({ success: true, data: { email: "a@b.org", password: "secret", remember: true } });
+    expect(ok).toEqual({ success: true, data: { email: "a@b.org", password: " secret ", remember: true } });
+    // Spaces are characters like any other: a password of spaces is a password.
+    expect(validate(loginSchema, { email: "a@b.org", password: "   " })).toMatchObject({ success: true });
   });
 });

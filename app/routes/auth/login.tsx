@@ -34,12 +34,13 @@ type ActionData =
   | { kind: "failed"; message: string; retryAfter?: number };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { services, client, secureCookies } = getRequestContext(context);
+  const { services, client, secureCookies, sessionToken, requestId } = getRequestContext(context);
   const form = await readForm(request);
   const input = validate(loginSchema, form);
   if (!input.success) return data<ActionData>({ kind: "invalid", errors: input.errors }, { status: 422 });
   try {
-    const session = await services.auth.login(input.data, client);
+    // Signing in again (another account, or after the loader's redirect was skipped) ends the earlier session.
+    const session = await services.auth.login(input.data, { ...client, requestId }, { endingSession: sessionToken });
     return redirect(safeRedirectPath(form.redirect), {
       headers: {
         "Set-Cookie": sessionCookie(session.token, {
@@ -108,7 +109,8 @@ export default function Login() {
   const hasErrors = Object.keys(errors).length > 0;
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const trimmed = { email: values.email.trim(), password: values.password.trim() };
+    // The e-mail only: a password is used exactly as typed, spaces included.
+    const trimmed = { email: values.email.trim(), password: values.password };
     setValues(trimmed);
     setAttempted(true);
     const found = fieldErrors(trimmed);
