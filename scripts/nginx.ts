@@ -65,6 +65,8 @@ http {
   upstream masthead {
 ${upstreams.map((address) => `    server ${address} max_fails=1 fail_timeout=2s;`).join("\n")}
     keepalive 16;
+    # Shorter than the app's keep-alive timeout (server/shutdown.ts), so nginx never reuses a connection the app is closing.
+    keepalive_timeout 4s;
   }
 
   server {

@@ -1,3 +1,4 @@
+import type { Server } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
@@ -5,6 +6,7 @@ import type { ServerBuild } from "react-router";
 import { ConfigError, loadConfig } from "../lib/env";
 import { createApp } from "./app";
 import { createRuntime } from "./runtime";
+import { gracefulShutdown, HTTP_TIMEOUTS } from "./shutdown";
 
 /** Production entry: bundled to build/server.js beside build/server/ and build/client/. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -26,9 +28,14 @@ async function main() {
   const build = (await import(buildPath)) as ServerBuild;
   const app = createApp(runtime, { build: async () => build, clientDir: path.join(here, "client") });
 
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    runtime.logger.info({ port: info.port, host: config.host, url: config.baseUrl.href }, "server listening");
-  });
+  const server = serve(
+    { fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: { ...HTTP_TIMEOUTS } },
+    (info) => {
+      runtime.logger.info({ port: info.port, host: config.host, url: config.baseUrl.href }, "server listening");
+    },
+  ) as Server;
+  server.keepAliveTimeout = HTTP_TIMEOUTS.keepAliveTimeout;
+  const shutdown = gracefulShutdown(server);
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -40,13 +47,19 @@ async function main() {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
-    // Stop accepting, let in-flight requests finish, then close the database.
-    server.close(async () => {
-      await runtime.database.destroy();
-      runtime.logger.info("stopped");
-      process.exit(0);
-    });
-    if ("closeIdleConnections" in server) (server as { closeIdleConnections: () => void }).closeIdleConnections();
+    // Refuse new connections, finish the requests in flight (each answered with Connection: close),
+    // then close the database and exit 0.
+    void shutdown
+      .drain()
+      .then(async () => {
+        await runtime.database.destroy();
+        runtime.logger.info("stopped");
+        process.exit(0);
+      })
+      .catch((error) => {
+        runtime.logger.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      });
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
