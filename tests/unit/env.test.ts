@@ -7,6 +7,7 @@ describe("configuration", () => {
     expect(config.port).toBe(3000);
     expect(config.database).toEqual({ dialect: "sqlite", file: expect.stringMatching(/data\/site\.db$/) });
     expect(config.sessionTtlSeconds).toBe(30 * 86400);
+    expect(config.sessionIdleSeconds).toEqual({ short: 2 * 3600, remembered: 14 * 86400 });
     expect(config.baseUrl.href).toBe("http://localhost:3000/");
     expect(config.env).toBe("production");
   });
@@ -22,6 +23,8 @@ describe("configuration", () => {
     ["BASE_URL", "ftp://example.org"],
     ["DATABASE_URL", "mysql://x"],
     ["SESSION_TTL", "forever"],
+    ["SESSION_IDLE_TIMEOUT", "0"],
+    ["SESSION_REMEMBER_IDLE_TIMEOUT", "two weeks"],
     ["SMTP_URL", "http://mail"],
     ["ADMIN_EMAIL", "not-an-email"],
     ["UPLOAD_MAX_BYTES", "-5"],
