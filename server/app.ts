@@ -5,7 +5,7 @@ import { createRequestHandler, RouterContextProvider, type ServerBuild } from "r
 import type { RequestContext } from "../core/request-context";
 import { ping, probeWrite } from "../db/connect";
 import { isStorageFull, STORAGE_FULL_MESSAGE } from "../lib/errors";
-import { createApi } from "./api";
+import { createApi, declaredRoutes } from "./api";
 import type { AppEnv, Runtime } from "./env";
 import { errorBody, handleError } from "./errors";
 import { limitBodies } from "./middleware/body-limit";
@@ -13,7 +13,7 @@ import { privateWhenSignedIn } from "./middleware/cache-control";
 import { clientIp, publicUrl } from "./middleware/client";
 import { compress } from "./middleware/compress";
 import { csrf } from "./middleware/csrf";
-import { methodOverride } from "./middleware/method-override";
+import { type Dispatch, methodOverride } from "./middleware/method-override";
 import { contentChanges, pageCache } from "./middleware/page-cache";
 import { renderSlots } from "./middleware/render-slots";
 import { requestLog } from "./middleware/request-log";
@@ -68,17 +68,36 @@ function asPublicRequest(request: Request, url: string): Request {
   });
 }
 
+/**
+ * Where the method override sends a POST it turned into PATCH/PUT/DELETE: the
+ * API alone, with the caller's context (session, request id, IP) as resolved
+ * for the POST, so that the request is logged and counted once. Its security
+ * events are logged here, where the route and its parameters are known.
+ */
+function overriddenDispatch(api: Hono<AppEnv>, logger: Runtime["logger"]): Dispatch {
+  const carried = new WeakMap<Request, AppEnv["Variables"]>();
+  const inner = new Hono<AppEnv>();
+  inner.use("*", async (c, next) => {
+    for (const [name, value] of Object.entries(carried.get(c.req.raw) ?? {})) {
+      c.set(name as keyof AppEnv["Variables"], value as never);
+    }
+    await next();
+  });
+  inner.use("*", securityLog(logger));
+  inner.route("/api", api);
+  inner.onError(handleError(logger));
+  return (request, variables) => {
+    carried.set(request, variables);
+    return Promise.resolve(inner.fetch(request));
+  };
+}
+
 export function createApp(runtime: Runtime, options: AppOptions = {}) {
   const { config, services, logger } = runtime;
   const app = new Hono<AppEnv>();
 
-  // Every request body is bounded (uploads through page forms too). The _method override runs
-  // before anything else so that the re-dispatched request gets the full pipeline.
+  // Every request body is bounded (uploads through page forms too).
   app.use("*", limitBodies(config));
-  app.use(
-    "/api/*",
-    methodOverride((request) => app.fetch(request)),
-  );
   app.use("*", async (c, next) => {
     c.set("clientIp", clientIp(c, config.trustProxy));
     await next();
@@ -135,7 +154,9 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
   app.use("*", csrf([config.baseUrl.origin]));
   app.use("*", contentChanges(services.contentVersion, logger));
   app.use("*", securityLog(logger));
-  app.route("/api", createApi(runtime));
+  const api = createApi(runtime);
+  app.use("/api/*", methodOverride(declaredRoutes(api), overriddenDispatch(api, logger)));
+  app.route("/api", api);
 
   if (options.build) {
     if (config.pageCacheBytes > 0) {

@@ -20,5 +20,9 @@ export type AppEnv = {
     authVia: "cookie" | "bearer" | null;
     sessionToken: string | null;
     clientIp: string;
+    /** The method a POST was overridden to (`_method`, X-HTTP-Method-Override), for the logs. */
+    effectiveMethod?: string;
+    /** The API's methods at this path, for a 405 (set by the method override on POSTs). */
+    allowedMethods?: string[];
   };
 };

@@ -5,6 +5,9 @@ import { AppError, type FieldErrors } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 import { invalidInput } from "../../lib/validation";
 import type { AppEnv } from "../env";
+import { type Body, OVERRIDABLE_METHODS, type ParsedBody, parseBody } from "./body";
+
+export type { Body } from "./body";
 
 export type Access = "public" | "member" | "admin";
 export type AccessMiddleware = MiddlewareHandler<AppEnv> & { access: Access };
@@ -47,64 +50,37 @@ export function currentAuth(c: Context<AppEnv>): Authenticated {
   return auth;
 }
 
-export type Body = Record<string, unknown>;
-
 /**
- * The request body as a plain object, whatever the encoding: JSON,
- * urlencoded or multipart (files stay File objects; repeated fields and
- * `name[]` fields become arrays). Malformed JSON is a 400, an unknown
- * content type a 415.
+ * Bodies parsed so far, by request: the method override reads a body to find
+ * `_method` and hands the parsed result on to the route, which never reads it twice.
  */
-export async function readBody(c: Context<AppEnv>): Promise<Body> {
-  if (c.req.method === "GET" || c.req.method === "HEAD") return {};
-  const contentType = c.req.header("content-type") ?? "";
-  const type = contentType.toLowerCase();
-  let bytes: ArrayBuffer;
-  try {
-    bytes = await c.req.arrayBuffer();
-  } catch {
-    throw new AppError("bad_request", "The request body could not be read.");
+const parsedBodies = new WeakMap<Request, Promise<ParsedBody>>();
+
+/** The body as parsed by parseBody, read at most once per request. */
+export function parsedBodyOf(request: Request): Promise<ParsedBody> {
+  let parsed = parsedBodies.get(request);
+  if (!parsed) {
+    parsed = request.method === "GET" || request.method === "HEAD" ? Promise.resolve({ body: {} }) : parseBody(request);
+    parsedBodies.set(request, parsed);
   }
-  if (bytes.byteLength === 0) return {};
-  if (type.startsWith("application/json") || type.endsWith("+json")) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-    } catch {
-      throw new AppError("bad_request", "Malformed JSON in the request body.");
-    }
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-      throw new AppError("bad_request", "The JSON body must be an object.");
-    }
-    const { _method, ...rest } = parsed as Body;
-    return rest;
-  }
-  if (type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data")) {
-    let form: FormData;
-    try {
-      form = await new Request("http://body.invalid", {
-        method: "POST",
-        headers: { "content-type": contentType },
-        body: bytes,
-      }).formData();
-    } catch {
-      throw new AppError("bad_request", "Malformed form body.");
-    }
-    return formToObject(form);
-  }
-  throw new AppError("unsupported_media_type", "Send the body as JSON, urlencoded or multipart form data.");
+  return parsed;
 }
 
-export function formToObject(form: FormData): Body {
-  const body: Body = {};
-  for (const [rawKey, value] of form.entries()) {
-    if (rawKey === "_method") continue;
-    const isList = rawKey.endsWith("[]");
-    const key = isList ? rawKey.slice(0, -2) : rawKey;
-    const existing = body[key];
-    if (isList) body[key] = Array.isArray(existing) ? [...existing, value] : [value];
-    else if (existing === undefined) body[key] = value;
-    else body[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+/** Hands an already parsed body to the request it is dispatched as (see the method override). */
+export function attachParsedBody(request: Request, parsed: ParsedBody): void {
+  parsedBodies.set(request, Promise.resolve(parsed));
+}
+
+/**
+ * The request body as a plain object, whatever the encoding (server/api/body.ts).
+ * Call it after the route's access check: nothing is read from a caller the route refuses.
+ */
+export async function readBody(c: Context<AppEnv>): Promise<Body> {
+  const { body, method } = await parsedBodyOf(c.req.raw);
+  const wanted = method?.toUpperCase();
+  // A `_method` that no route at this path answers to: refused, never done as the POST it came as.
+  if (c.req.method === "POST" && wanted && OVERRIDABLE_METHODS.has(wanted)) {
+    throw methodNotAllowed(wanted, c.var.allowedMethods ?? ["POST"]);
   }
   return body;
 }
@@ -116,6 +92,13 @@ export function ok(c: Context, data: Record<string, unknown> = {}, status: Conte
 /** Invalid input is an answer, not an exception: 422 with the field messages. */
 export function unprocessable(c: Context, errors: FieldErrors) {
   return c.json({ status: "error", message: "The given data was invalid.", errors }, 422);
+}
+
+/** 405 with the Allow header (HEAD wherever GET is allowed). */
+export function methodNotAllowed(method: string, allow: string[]): AppError {
+  return new AppError("method_not_allowed", `The ${method} method is not supported for this route.`, {
+    allow: allow.includes("GET") ? [...allow, "HEAD"] : allow,
+  });
 }
 
 /** The uploaded image of a multipart body, if one was sent; its content is checked by lib/images. */

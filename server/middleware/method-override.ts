@@ -1,42 +1,67 @@
 import type { MiddlewareHandler } from "hono";
+import { OVERRIDABLE_METHODS } from "../api/body";
+import { type Access, access, attachParsedBody, methodNotAllowed, parsedBodyOf } from "../api/http";
 import type { AppEnv } from "../env";
 
-const OVERRIDABLE = new Set(["PATCH", "PUT", "DELETE"]);
+/** An API route as the router declares it: method, path pattern (relative to /api) and access. */
+export type DeclaredRoute = { method: string; test: RegExp; access: Access };
 
-async function readMethodField(request: Request): Promise<string | null> {
-  const type = request.headers.get("content-type") ?? "";
-  try {
-    if (type.startsWith("application/json")) {
-      const body = (await request.json()) as unknown;
-      return body && typeof body === "object" && "_method" in body
-        ? String((body as { _method: unknown })._method)
-        : null;
-    }
-    if (type.startsWith("multipart/form-data") || type.startsWith("application/x-www-form-urlencoded")) {
-      const value = (await request.formData()).get("_method");
-      return typeof value === "string" ? value : null;
-    }
-  } catch {
-    // A malformed body is reported by the route that reads it.
-  }
-  return null;
-}
+const LOOSENESS: Record<Access, number> = { public: 0, member: 1, admin: 2 };
+
+/** Sends the request on to the API with the caller's context; answers as the API does. */
+export type Dispatch = (request: Request, variables: AppEnv["Variables"]) => Promise<Response>;
 
 /**
- * Lets clients that can only POST (HTML forms, the spec's multipart calls)
- * ask for PATCH/PUT/DELETE with a `_method` field or X-HTTP-Method-Override.
- * The request is dispatched again with the new method and the same body.
+ * Lets clients that can only POST (HTML forms, SPEC §7's multipart calls) ask
+ * for PATCH/PUT/DELETE, with the X-HTTP-Method-Override header, `?_method=`
+ * or a `_method` body field — deciding from the route table first, so that
+ * nothing is read that no route would accept:
+ * - a path with no PATCH/PUT/DELETE route is a plain POST (the body is never touched here);
+ * - the header or query names the method up front: dispatched with the body unread;
+ * - otherwise the caller must be one that some route at this path accepts (401/403
+ *   before a byte of the body is read), and the body is parsed once, with its limits,
+ *   and handed on parsed to the route that answers.
  */
-export function methodOverride(
-  dispatch: (request: Request) => Response | Promise<Response>,
-): MiddlewareHandler<AppEnv> {
+export function methodOverride(routes: DeclaredRoute[], dispatch: Dispatch): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method !== "POST") return next();
-    const header = c.req.header("x-http-method-override");
-    const body = await c.req.raw.clone().arrayBuffer();
-    const probe = new Request(c.req.url, { method: "POST", headers: c.req.raw.headers, body });
-    const wanted = (header ?? (await readMethodField(probe)) ?? "").toUpperCase();
-    if (!OVERRIDABLE.has(wanted)) return next();
-    return dispatch(new Request(c.req.url, { method: wanted, headers: c.req.raw.headers, body }));
+    const path = c.req.path.replace(/^\/api/, "") || "/";
+    const atPath = routes.filter((route) => route.test.test(path) && route.method !== "GET");
+    const targets = new Set(
+      atPath.filter((route) => OVERRIDABLE_METHODS.has(route.method)).map((route) => route.method),
+    );
+    const allowed = [...new Set(routes.filter((route) => route.test.test(path)).map((route) => route.method))];
+    c.set("allowedMethods", allowed);
+    const named = (c.req.header("x-http-method-override") ?? c.req.query("_method"))?.toUpperCase();
+    if (named !== undefined && OVERRIDABLE_METHODS.has(named) && !targets.has(named)) {
+      throw methodNotAllowed(named, allowed);
+    }
+    if (targets.size === 0) return next();
+
+    let request: Request;
+    if (named !== undefined && targets.has(named)) {
+      request = new Request(c.req.url, {
+        method: named,
+        headers: c.req.raw.headers,
+        body: c.req.raw.body,
+        signal: c.req.raw.signal,
+        // @ts-expect-error Node's fetch needs duplex for a streamed body; the DOM typings do not know it
+        duplex: "half",
+      });
+    } else {
+      const loosest = atPath.reduce((a, b) => (LOOSENESS[b.access] < LOOSENESS[a.access] ? b : a)).access;
+      await access[loosest](c, async () => {});
+      const parsed = await parsedBodyOf(c.req.raw);
+      const wanted = parsed.method?.toUpperCase();
+      if (wanted === undefined || !targets.has(wanted)) return next();
+      const headers = new Headers(c.req.raw.headers);
+      headers.delete("content-length");
+      request = new Request(c.req.url, { method: wanted, headers, signal: c.req.raw.signal });
+      attachParsedBody(request, parsed);
+    }
+    const response = await dispatch(request, c.var);
+    // Set after the dispatch, which logs the request's security events itself (server/app.ts).
+    c.set("effectiveMethod", request.method);
+    return response;
   };
 }

@@ -48,7 +48,8 @@ export function securityLog(logger: Logger): MiddlewareHandler<AppEnv> {
     try {
       await next();
     } finally {
-      if (c.error && refusedByAdminAccess.has(c.error)) {
+      // A POST the method override dispatched was logged where it ran, as the method it became.
+      if (!c.var.effectiveMethod && c.error && refusedByAdminAccess.has(c.error)) {
         logAccessRefused(logger, {
           req_id: c.var.requestId,
           status: c.res.status === 403 ? 403 : 401,
@@ -59,7 +60,7 @@ export function securityLog(logger: Logger): MiddlewareHandler<AppEnv> {
         });
       }
     }
-    if (!change || !auth || c.res.status >= 400) {
+    if (!change || !auth || c.res.status >= 400 || c.var.effectiveMethod) {
       await form?.body?.cancel();
       return;
     }

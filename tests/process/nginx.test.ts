@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
+import type { IncomingHttpHeaders } from "node:http";
 import https from "node:https";
 import os from "node:os";
 import path from "node:path";
@@ -20,7 +21,7 @@ let prefix: string;
 let publicOrigin: string;
 let certificate: Buffer;
 
-type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
+type Answer = { status: number; headers: IncomingHttpHeaders; body: string };
 
 /** One HTTPS request through nginx, trusting only our self-signed certificate. */
 function request(

@@ -1,0 +1,87 @@
+import fs from "node:fs";
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ServerProcess, startServer } from "./server";
+
+/**
+ * Work done before we know who is asking, measured on the built server:
+ * anonymous 10 MB uploads to an admin route are refused without being read
+ * into memory, and a form of 150 000 parts is refused without being parsed whole.
+ */
+const MB = 1024 * 1024;
+let server: ServerProcess;
+
+beforeAll(async () => {
+  server = await startServer({ env: { LOG_LEVEL: "warn" } });
+});
+afterAll(async () => {
+  await server?.stop();
+  server?.cleanup();
+});
+
+/** Resident memory of the server process, from /proc. */
+function rssBytes(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]);
+  return kb * 1024;
+}
+
+function post(path: string, body: Buffer, contentType: string): Promise<number> {
+  return new Promise((resolve) => {
+    const request = http.request(
+      `${server.url}${path}`,
+      { method: "POST", headers: { "content-type": contentType, "content-length": String(body.byteLength) } },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode ?? 0));
+      },
+    );
+    // The server may answer and close before the whole body is sent: that is the point.
+    request.on("error", () => resolve(-1));
+    request.end(body);
+  });
+}
+
+describe("bounded input on the built server", () => {
+  it("refuses 60 concurrent anonymous 10 MB uploads with 401, growing by less than 50 MB", async () => {
+    const boundary = "----masthead-rss";
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="_method"\r\n\r\nPATCH\r\n--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    );
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const body = Buffer.concat([head, Buffer.alloc(10 * MB - head.byteLength - tail.byteLength - 1024, 0x41), tail]);
+    // Warm up (first requests load code), then measure.
+    await post("/api/dashboard/news", body, `multipart/form-data; boundary=${boundary}`);
+    const before = rssBytes(server.child.pid ?? 0);
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, (_, n) =>
+        post(
+          n % 2 ? "/api/dashboard/news" : "/api/dashboard/news/1",
+          body,
+          `multipart/form-data; boundary=${boundary}`,
+        ),
+      ),
+    );
+    const growth = rssBytes(server.child.pid ?? 0) - before;
+    console.log(`RSS growth under 60 anonymous 10 MB uploads: ${(growth / MB).toFixed(1)} MB`);
+    // 401, or the connection closed by the server once it had answered (the client was still sending).
+    expect(statuses.filter((status) => status !== 401 && status !== -1)).toEqual([]);
+    expect(statuses.filter((status) => status === 401).length).toBeGreaterThan(0);
+    expect(growth).toBeLessThan(50 * MB);
+  });
+
+  it("refuses a 150 000-part form with 413, quickly and without holding it", async () => {
+    const boundary = "----many-parts";
+    const body = Buffer.from(
+      `${`--${boundary}\r\nContent-Disposition: form-data; name="x"\r\n\r\n\r\n`.repeat(150_000)}--${boundary}--\r\n`,
+    );
+    const before = rssBytes(server.child.pid ?? 0);
+    const started = performance.now();
+    const status = await post("/api/join", body, `multipart/form-data; boundary=${boundary}`);
+    const ms = performance.now() - started;
+    const growth = rssBytes(server.child.pid ?? 0) - before;
+    console.log(`150 000 parts: ${status} in ${ms.toFixed(0)} ms, RSS growth ${(growth / MB).toFixed(1)} MB`);
+    expect([413, -1]).toContain(status);
+    expect(growth).toBeLessThan(30 * MB);
+  });
+});
