@@ -171,11 +171,19 @@ export function createAuthService(deps: {
       const { session_id, session_expires_at, session_remember, session_created_at, session_last_seen_at, ...user } =
         row;
       const idleMs = now.getTime() - Date.parse(session_last_seen_at ?? session_created_at);
+      // These two writes are housekeeping: when the database cannot write (a full disk) the
+      // request still reads as it should, signed out or signed in.
       if (idleMs >= (session_remember === 1 ? idle.remembered : idle.short) * 1000) {
-        await repository.deleteById(session_id);
+        await repository
+          .deleteById(session_id)
+          .catch((error) => logger.warn({ err: error }, "idle session not deleted"));
         return null;
       }
-      if (idleMs >= TOUCH_INTERVAL_SECONDS * 1000) await repository.touch(session_id, now.toISOString());
+      if (idleMs >= TOUCH_INTERVAL_SECONDS * 1000) {
+        await repository
+          .touch(session_id, now.toISOString())
+          .catch((error) => logger.warn({ err: error }, "session activity not recorded"));
+      }
       return {
         user: toPublicUser(user),
         sessionId: session_id,

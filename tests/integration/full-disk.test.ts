@@ -122,6 +122,12 @@ describe("a full database disk", () => {
     expect((await call(app, "GET", "/readyz")).status).toBe(200);
     const filesBefore = filesUnder(uploadsDir);
     const postsBefore = await postCount();
+    // The session was last seen half an hour ago, so the next signed-in request records its activity:
+    // a write that must not turn a signed-in read into an error while the disk is full.
+    await database.db
+      .updateTable("sessions")
+      .set({ last_seen_at: new Date(Date.now() - 30 * 60_000).toISOString() })
+      .execute();
     dbDisk.fill();
     lines.length = 0;
     try {
@@ -147,6 +153,7 @@ describe("a full database disk", () => {
       expect((await call(app, "GET", "/healthz")).status).toBe(200);
       expect((await call(app, "POST", "/api/getPosts", { json: {} })).status).toBe(200);
       expect((await call(app, "GET", "/api/dashboard/news", { token })).status).toBe(200);
+      expect((await call(app, "GET", "/api/dashboard/user", { token })).status).toBe(200);
       expect(await postCount()).toBe(postsBefore);
     } finally {
       dbDisk.free();
