@@ -6,7 +6,7 @@ import { access, ok, readBody, uploadedImage } from "./http";
 export function adminMediaRoutes({ services }: Runtime) {
   const api = new Hono<AppEnv>();
   api.post("/dashboard/images", access.admin, async (c) => {
-    const image = await services.media.storeContentImage(await uploadedImage(await readBody(c)));
+    const image = await services.media.storeContentImage(await uploadedImage(await readBody(c, ["multipart"])));
     return ok(c, { image }, 201);
   });
   return api;

@@ -57,7 +57,7 @@ export function authRoutes(runtime: Runtime) {
 
   api.post("/settings/profile/updateAvatar", access.member, async (c) => {
     const auth = currentAuth(c);
-    const body = await readBody(c);
+    const body = await readBody(c, ["multipart"]);
     const avatar = await services.profile.setAvatar(
       auth.user.id,
       await uploadedImage(body, body.avatar !== undefined ? "avatar" : "image"),

@@ -38,16 +38,33 @@ const tooLarge = (message: string) => new AppError("payload_too_large", message)
  * An upload the client aborts rejects with the stream's own error, so that
  * it is logged as a client abort rather than a server error.
  */
-export async function parseBody(request: Request): Promise<ParsedBody> {
+export type Encoding = "json" | "urlencoded" | "multipart";
+export const ALL_ENCODINGS: readonly Encoding[] = ["json", "urlencoded", "multipart"];
+const ENCODING_NAMES: Record<Encoding, string> = {
+  json: "JSON",
+  urlencoded: "urlencoded",
+  multipart: "multipart form data",
+};
+
+function encodingOf(type: string): Encoding | null {
+  if (type.startsWith("application/json") || type.endsWith("+json")) return "json";
+  if (type.startsWith("application/x-www-form-urlencoded")) return "urlencoded";
+  if (type.startsWith("multipart/form-data")) return "multipart";
+  return null;
+}
+
+/** `accepts` is what the route takes (a file upload takes multipart only); anything else is a 415, unread. */
+export async function parseBody(request: Request, accepts: readonly Encoding[] = ALL_ENCODINGS): Promise<ParsedBody> {
   const contentType = request.headers.get("content-type") ?? "";
-  const type = contentType.toLowerCase();
   if (!request.body) return { body: {} };
-  if (type.startsWith("application/json") || type.endsWith("+json")) return parseJson(request);
-  if (type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data")) {
-    return parseForm(request, contentType);
+  const encoding = encodingOf(contentType.toLowerCase());
+  if (encoding === null || !accepts.includes(encoding)) {
+    await request.body.cancel().catch(() => {});
+    const names = accepts.map((name) => ENCODING_NAMES[name]);
+    const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : names[0];
+    throw new AppError("unsupported_media_type", `Send the body as ${list}.`);
   }
-  await request.body.cancel().catch(() => {});
-  throw new AppError("unsupported_media_type", "Send the body as JSON, urlencoded or multipart form data.");
+  return encoding === "json" ? parseJson(request) : parseForm(request, contentType);
 }
 
 async function parseJson(request: Request): Promise<ParsedBody> {

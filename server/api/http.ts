@@ -5,7 +5,7 @@ import { AppError, type FieldErrors } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 import { invalidInput } from "../../lib/validation";
 import type { AppEnv } from "../env";
-import { type Body, OVERRIDABLE_METHODS, type ParsedBody, parseBody } from "./body";
+import { type Body, type Encoding, OVERRIDABLE_METHODS, type ParsedBody, parseBody } from "./body";
 
 export type { Body } from "./body";
 
@@ -57,10 +57,13 @@ export function currentAuth(c: Context<AppEnv>): Authenticated {
 const parsedBodies = new WeakMap<Request, Promise<ParsedBody>>();
 
 /** The body as parsed by parseBody, read at most once per request. */
-export function parsedBodyOf(request: Request): Promise<ParsedBody> {
+export function parsedBodyOf(request: Request, accepts?: readonly Encoding[]): Promise<ParsedBody> {
   let parsed = parsedBodies.get(request);
   if (!parsed) {
-    parsed = request.method === "GET" || request.method === "HEAD" ? Promise.resolve({ body: {} }) : parseBody(request);
+    parsed =
+      request.method === "GET" || request.method === "HEAD"
+        ? Promise.resolve({ body: {} })
+        : parseBody(request, accepts);
     parsedBodies.set(request, parsed);
   }
   return parsed;
@@ -72,11 +75,12 @@ export function attachParsedBody(request: Request, parsed: ParsedBody): void {
 }
 
 /**
- * The request body as a plain object, whatever the encoding (server/api/body.ts).
+ * The request body as a plain object, in any encoding the route accepts
+ * (all three unless it says otherwise; server/api/body.ts).
  * Call it after the route's access check: nothing is read from a caller the route refuses.
  */
-export async function readBody(c: Context<AppEnv>): Promise<Body> {
-  const { body, method } = await parsedBodyOf(c.req.raw);
+export async function readBody(c: Context<AppEnv>, accepts?: readonly Encoding[]): Promise<Body> {
+  const { body, method } = await parsedBodyOf(c.req.raw, accepts);
   const wanted = method?.toUpperCase();
   // A `_method` that no route at this path answers to: refused, never done as the POST it came as.
   if (c.req.method === "POST" && wanted && OVERRIDABLE_METHODS.has(wanted)) {

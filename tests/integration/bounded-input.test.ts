@@ -133,6 +133,23 @@ describe("the method override", () => {
   });
 });
 
+describe("encodings", () => {
+  it("refuses JSON where the route takes only a file upload (415), and still takes JSON elsewhere", async () => {
+    const admin = await signIn(t.runtime.services, "admin");
+    const image = await call(t.app, "POST", "/api/dashboard/images", { token: admin.token, json: { image: "x" } });
+    expect(image.status).toBe(415);
+    expect(image.json?.message).toBe("Send the body as multipart form data.");
+    const member = await signIn(t.runtime.services, "member");
+    const avatar = await call(t.app, "POST", "/api/settings/profile/updateAvatar", {
+      token: member.token,
+      form: { avatar: "x" },
+    });
+    expect(avatar.status).toBe(415);
+    const login = await call(t.app, "POST", "/api/login", { json: { email: "", password: "" } });
+    expect(login.status).toBe(422);
+  });
+});
+
 describe("form limits", () => {
   it("stops a chunked upload at UPLOAD_MAX_BYTES with 413, without holding it in memory first", async () => {
     const admin = await signIn(t.runtime.services, "admin");
