@@ -36,8 +36,10 @@ function post(path: string, body: Buffer, contentType: string): Promise<number> 
         response.on("end", () => resolve(response.statusCode ?? 0));
       },
     );
-    // The server may answer and close before the whole body is sent: that is the point.
+    // The server may answer and close before the whole body is sent: that is the point. The
+    // socket's EPIPE can come after the answer, when the request no longer listens on it.
     request.on("error", () => resolve(-1));
+    request.on("socket", (socket) => socket.on("error", () => {}));
     request.end(body);
   });
 }
