@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { installDebianPackage } from "./debian-package";
 
 /** Where a system Chromium usually lives; CHROMIUM_PATH wins. */
 const CANDIDATES = [
@@ -25,22 +26,7 @@ export function findChromium(): string | null {
 export function ensureChromium(log: (message: string) => void = console.log): string | null {
   const found = findChromium();
   if (found) return found;
-  const isRoot = process.getuid?.() === 0;
-  const hasApt = spawnSync("sh", ["-c", "command -v apt-get"]).status === 0;
-  if (isRoot && hasApt) {
-    log("No Chromium found: installing Debian's chromium package with apt-get…");
-    const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-    let result = spawnSync("apt-get", ["install", "-y", "--no-install-recommends", "chromium"], {
-      stdio: "inherit",
-      env,
-    });
-    if (result.status !== 0) {
-      spawnSync("apt-get", ["update"], { stdio: "inherit", env });
-      result = spawnSync("apt-get", ["install", "-y", "--no-install-recommends", "chromium"], {
-        stdio: "inherit",
-        env,
-      });
-    }
+  if (installDebianPackage("chromium", log)) {
     const installed = findChromium();
     if (installed) return installed;
   }

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { installDebianPackage } from "./debian-package";
 
 /**
  * nginx for the tests that put a real reverse proxy in front of the built
@@ -15,19 +16,9 @@ export function findNginx(): string | null {
 export function ensureNginx(log: (message: string) => void = console.log): string | null {
   const found = findNginx();
   if (found) return found;
-  const isRoot = process.getuid?.() === 0;
-  const hasApt = spawnSync("sh", ["-c", "command -v apt-get"]).status === 0;
-  if (!isRoot || !hasApt) {
-    log("No nginx found and no way to install it (root and apt-get needed): the proxy test will fail.");
+  if (!installDebianPackage("nginx", log)) {
+    log("No nginx found and it could not be installed (root and apt-get needed): the proxy test will fail.");
     return null;
-  }
-  log("No nginx found: installing Debian's nginx package with apt-get…");
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  const install = () =>
-    spawnSync("apt-get", ["install", "-y", "--no-install-recommends", "nginx"], { stdio: "inherit", env }).status;
-  if (install() !== 0) {
-    spawnSync("apt-get", ["update"], { stdio: "inherit", env });
-    install();
   }
   // The package starts a server on port 80 with its default site; ours run with their own config.
   spawnSync("sh", ["-c", "nginx -s stop 2>/dev/null || true"]);
