@@ -56,6 +56,10 @@ export function createServices(deps: {
   captcha?: CaptchaCheck;
 }) {
   const clock = deps.clock ?? systemClock;
+  /** One transaction for a service's writes: the repositories it makes from `trx` commit or roll back together. */
+  const transaction = <T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> =>
+    deps.db.transaction().execute(work);
+  const revokeSessions = (userId: number, trx?: Kysely<Database>) => auth.revokeUserSessions(userId, undefined, trx);
   const users = createUsersRepository(deps.db, deps.dialect);
   const tokens = createTokensRepository(deps.db);
   const rateLimit = createRateLimitService({ repository: createRateLimitRepository(deps.db), clock });
@@ -86,10 +90,18 @@ export function createServices(deps: {
       users,
       tokens,
       storage: deps.storage,
-      revokeSessions: (userId) => auth.revokeUserSessions(userId),
+      revokeSessions,
       clock,
     }),
-    invitations: createInvitationService({ users, tokens, mail, settings, clock }),
+    invitations: createInvitationService({
+      users,
+      tokens,
+      mail,
+      settings,
+      transaction,
+      dialect: deps.dialect,
+      clock,
+    }),
     auth,
     profile: createProfileService({
       users,
@@ -104,7 +116,9 @@ export function createServices(deps: {
       mail,
       settings,
       rateLimit,
-      revokeSessions: (userId) => auth.revokeUserSessions(userId),
+      revokeSessions,
+      transaction,
+      dialect: deps.dialect,
       clock,
     }),
     contentVersion: createContentVersionService({ repository: createContentVersionRepository(deps.db) }),
@@ -119,6 +133,7 @@ export function createServices(deps: {
     mail,
     join: createJoinService({
       repository: createJoinRepository(deps.db),
+      transaction,
       mail,
       settings,
       rateLimit,

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { UserRow } from "../../db/types";
+import type { Kysely } from "kysely";
+import type { Database, UserRow } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { removeAvatarFiles } from "../../lib/images";
@@ -21,7 +22,7 @@ import {
   userListSchema,
 } from "./accounts.schema";
 import { EMAIL_TAKEN } from "./profile.schema";
-import type { TokensRepository } from "./tokens.repository";
+import { createTokensRepository, type TokensRepository } from "./tokens.repository";
 import type { UsersRepository } from "./users.repository";
 
 const USERS_PER_PAGE = 25;
@@ -66,7 +67,7 @@ export function createAccountsService(deps: {
   users: UsersRepository;
   tokens: TokensRepository;
   storage: FileStorage;
-  revokeSessions: (userId: number) => Promise<void>;
+  revokeSessions: (userId: number, trx?: Kysely<Database>) => Promise<void>;
   clock: Clock;
 }) {
   const { users, clock } = deps;
@@ -126,7 +127,7 @@ export function createAccountsService(deps: {
     /** Changes another user's role or activity; deactivation ends their sessions. */
     async change(actorId: number, id: number, raw: unknown): Promise<AdminUser> {
       const input = parseOrThrow(userChangeSchema, raw);
-      const updated = await users.whileAdminsLocked(async (tx, adminIds) => {
+      const updated = await users.whileAdminsLocked(async (tx, adminIds, trx) => {
         const row = await tx.findById(id);
         if (!row) throw new AppError("not_found", "User not found.");
         const demoted = row.role === "admin" && input.role === "member";
@@ -136,18 +137,19 @@ export function createAccountsService(deps: {
         if ((demoted || deactivated) && adminIds.length === 1 && adminIds[0] === row.id) {
           throw new AppError("conflict", LAST_ADMIN);
         }
-        return tx.update(row.id, {
+        const changed = await tx.update(row.id, {
           ...(input.role ? { role: input.role } : {}),
           ...(input.is_active !== undefined ? { is_active: input.is_active ? 1 : 0 } : {}),
           updated_at: clock().toISOString(),
         });
+        // In the same transaction: sessions end (they would already fail with is_active = 0) and
+        // open links are retired, so that reactivating does not bring an old one back to life.
+        if (changed.is_active !== 1) {
+          await deps.revokeSessions(changed.id, trx);
+          await createTokensRepository(trx).retireForUser(changed.id, null, clock().toISOString());
+        }
+        return changed;
       });
-      // Sessions already stop working with is_active = 0; removing them keeps the table clean.
-      // Open links are retired, so that reactivating does not bring an old one back to life.
-      if (updated.is_active !== 1) {
-        await deps.revokeSessions(updated.id);
-        await deps.tokens.retireForUser(updated.id, null, clock().toISOString());
-      }
       return this.getUser(updated.id);
     },
 

@@ -1,11 +1,13 @@
-import type { UserRow } from "../../db/types";
+import type { Kysely } from "kysely";
+import type { Dialect } from "../../db/connect";
+import type { Database, UserRow } from "../../db/types";
 import { addSeconds, type Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { hashToken, newToken } from "../../lib/tokens";
 import { invalidInput, parseOrThrow } from "../../lib/validation";
 import { hashPassword } from "../auth/password";
 import type { MailService } from "../mail/mail.service";
-import type { SettingsService } from "../settings/settings.service";
+import type { SettingsService, SiteSettings } from "../settings/settings.service";
 import { type AdminUser, inviteSchema } from "./accounts.schema";
 import { toAdminUser } from "./accounts.service";
 import {
@@ -16,8 +18,8 @@ import {
 } from "./invitation.schema";
 import { newPasswordSchema } from "./password-rules";
 import { EMAIL_TAKEN } from "./profile.schema";
-import type { TokensRepository } from "./tokens.repository";
-import type { UsersRepository } from "./users.repository";
+import { createTokensRepository, type TokensRepository } from "./tokens.repository";
+import { createUsersRepository, type UsersRepository } from "./users.repository";
 
 /** Where links point (BASE_URL, never the request's Host) and who sends the invitation. */
 export type InvitationContext = { origin: string; inviter: { first_name: string; last_name: string } };
@@ -34,36 +36,47 @@ export function createInvitationService(deps: {
   tokens: TokensRepository;
   mail: MailService;
   settings: SettingsService;
+  /** Runs work in one transaction (an invitation with its link and mail; an acceptance). */
+  transaction: <T>(work: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
+  dialect: Dialect;
   clock: Clock;
 }) {
   const { users, tokens, clock } = deps;
 
-  async function send(user: UserRow, context: InvitationContext): Promise<string> {
+  /**
+   * A new link for the user, mailed, inside the caller's transaction (the mail leaves once it
+   * commits). `site` is read before the transaction: on SQLite the transaction holds the one
+   * connection, so a read through another handle inside it would wait for ever.
+   */
+  async function send(user: UserRow, context: InvitationContext, site: SiteSettings, trx: Kysely<Database>) {
     const now = clock();
     const token = newToken();
     const expiresAt = addSeconds(now, INVITATION_DAYS * 24 * 3600);
-    await tokens.retireForUser(user.id, "invitation", now.toISOString());
-    await tokens.insert({
+    const tokensInTx = createTokensRepository(trx);
+    await tokensInTx.retireForUser(user.id, "invitation", now.toISOString());
+    await tokensInTx.insert({
       user_id: user.id,
       kind: "invitation",
       token_hash: hashToken(token),
       expires_at: expiresAt.toISOString(),
       created_at: now.toISOString(),
     });
-    const site = await deps.settings.getAll();
     const name = site["site.name"];
     const link = `${context.origin}/welcome?token=${token}`;
     const inviter = `${context.inviter.first_name} ${context.inviter.last_name}`.trim() || `The ${name} secretariat`;
-    await deps.mail.queue([
-      {
-        join_request_id: null,
-        purpose: "invitation",
-        to_address: user.email,
-        reply_to: site["site.email"] || null,
-        subject: `Your invitation to the ${name} members area`,
-        body_text: `Dear ${user.first_name},\n\n${inviter} has invited you to the members area of ${name}${user.role === "admin" ? ", as an administrator of the website" : ""}.\n\nOpen this link to choose your password and sign in:\n\n${link}\n\nThe link works once and until ${LONG_DATE.format(expiresAt)} UTC. After that, ask us for a new one.\n\nYou will sign in with this e-mail address, ${user.email}.\n\nKind regards,\n${name}`,
-      },
-    ]);
+    await deps.mail.enqueue(
+      [
+        {
+          join_request_id: null,
+          purpose: "invitation",
+          to_address: user.email,
+          reply_to: site["site.email"] || null,
+          subject: `Your invitation to the ${name} members area`,
+          body_text: `Dear ${user.first_name},\n\n${inviter} has invited you to the members area of ${name}${user.role === "admin" ? ", as an administrator of the website" : ""}.\n\nOpen this link to choose your password and sign in:\n\n${link}\n\nThe link works once and until ${LONG_DATE.format(expiresAt)} UTC. After that, ask us for a new one.\n\nYou will sign in with this e-mail address, ${user.email}.\n\nKind regards,\n${name}`,
+        },
+      ],
+      trx,
+    );
     return expiresAt.toISOString();
   }
 
@@ -79,17 +92,22 @@ export function createInvitationService(deps: {
       const data = parseOrThrow(inviteSchema, raw);
       if (await users.findByEmail(data.email)) throw invalidInput({ email: [EMAIL_TAKEN] });
       const now = clock().toISOString();
-      const row = await users.insert({
-        ...data,
-        phone_number: null,
-        avatar: null,
-        password_hash: null,
-        is_active: 1,
-        created_at: now,
-        updated_at: now,
+      const site = await deps.settings.getAll();
+      // The account, its link and its mail exist together or not at all.
+      const invited = await deps.transaction(async (trx) => {
+        const row = await createUsersRepository(trx, deps.dialect).insert({
+          ...data,
+          phone_number: null,
+          avatar: null,
+          password_hash: null,
+          is_active: 1,
+          created_at: now,
+          updated_at: now,
+        });
+        return { row, expiresAt: await send(row, context, site, trx) };
       });
-      const expiresAt = await send(row, context);
-      return toAdminUser({ ...row, invitation_expires_at: expiresAt });
+      deps.mail.deliverSoon();
+      return toAdminUser({ ...invited.row, invitation_expires_at: invited.expiresAt });
     },
 
     async resend(id: number, context: InvitationContext): Promise<AdminUser> {
@@ -97,7 +115,9 @@ export function createInvitationService(deps: {
       if (!row) throw new AppError("not_found", "User not found.");
       if (row.is_active !== 1) throw new AppError("conflict", INVITATION_FOR_DEACTIVATED);
       if (row.password_hash) throw new AppError("conflict", INVITATION_ALREADY_ACCEPTED);
-      const expiresAt = await send(row, context);
+      const site = await deps.settings.getAll();
+      const expiresAt = await deps.transaction((trx) => send(row, context, site, trx));
+      deps.mail.deliverSoon();
       return toAdminUser({ ...row, invitation_expires_at: expiresAt });
     },
 
@@ -114,11 +134,16 @@ export function createInvitationService(deps: {
       const checked = parseOrThrow(newPasswordSchema(found.email), input);
       const now = clock().toISOString();
       const passwordHash = await hashPassword(checked.password);
-      if (!(await tokens.consume(found.id, now))) throw invalidInput({ token: [INVITATION_LINK_INVALID] });
-      // A password chosen meanwhile through a reset link is kept: the invitation has served its purpose.
-      if (!(await users.setFirstPassword(found.user_id, passwordHash, now))) {
-        throw invalidInput({ token: [INVITATION_LINK_INVALID] });
-      }
+      // The link is spent only together with the password it set.
+      await deps.transaction(async (trx) => {
+        if (!(await createTokensRepository(trx).consume(found.id, now))) {
+          throw invalidInput({ token: [INVITATION_LINK_INVALID] });
+        }
+        // A password chosen meanwhile through a reset link is kept: the invitation has served its purpose.
+        if (!(await createUsersRepository(trx, deps.dialect).setFirstPassword(found.user_id, passwordHash, now))) {
+          throw invalidInput({ token: [INVITATION_LINK_INVALID] });
+        }
+      });
       return found.user_id;
     },
   };

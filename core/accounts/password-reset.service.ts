@@ -1,4 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import type { Kysely } from "kysely";
+import type { Dialect } from "../../db/connect";
+import type { Database } from "../../db/types";
 import { addSeconds, type Clock } from "../../lib/clock";
 import { hashToken, newToken } from "../../lib/tokens";
 import { invalidInput, parseOrThrow } from "../../lib/validation";
@@ -9,8 +12,8 @@ import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { SettingsService } from "../settings/settings.service";
 import { RESET_LINK_INVALID } from "./password-reset.schema";
 import { newPasswordSchema } from "./password-rules";
-import type { TokensRepository } from "./tokens.repository";
-import type { UsersRepository } from "./users.repository";
+import { createTokensRepository, type TokensRepository } from "./tokens.repository";
+import { createUsersRepository, type UsersRepository } from "./users.repository";
 
 export const RESET_TOKEN_SECONDS = 60 * 60;
 /**
@@ -34,7 +37,10 @@ export function createPasswordResetService(deps: {
   mail: MailService;
   settings: SettingsService;
   rateLimit: RateLimitService;
-  revokeSessions: (userId: number) => Promise<void>;
+  revokeSessions: (userId: number, trx?: Kysely<Database>) => Promise<void>;
+  /** Runs work in one transaction (the writes of a link sent, of a password reset). */
+  transaction: <T>(work: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
+  dialect: Dialect;
   clock: Clock;
 }) {
   const { users, tokens, mail, clock } = deps;
@@ -43,26 +49,33 @@ export function createPasswordResetService(deps: {
   async function sendLink(user: { id: number; email: string; first_name: string }, origin: string) {
     const now = clock();
     const token = newToken();
-    await tokens.retireForUser(user.id, "password_reset", now.toISOString());
-    await tokens.insert({
-      user_id: user.id,
-      kind: "password_reset",
-      token_hash: hashToken(token),
-      expires_at: addSeconds(now, RESET_TOKEN_SECONDS).toISOString(),
-      created_at: now.toISOString(),
-    });
     const site = await deps.settings.getAll();
     const link = `${origin}/reset-password?token=${token}`;
-    await mail.queue([
-      {
-        join_request_id: null,
-        purpose: "password_reset",
-        to_address: user.email,
-        reply_to: site["site.email"] || null,
-        subject: `Choose a new password for ${site["site.name"]}`,
-        body_text: `Dear ${user.first_name},\n\nSomeone, probably you, asked to choose a new password for your account at ${site["site.name"]}. Open this link within 60 minutes to do so:\n\n${link}\n\nThe link works once. If you did not ask for it, ignore this e-mail: your password stays as it is.\n\nKind regards,\n${site["site.name"]}`,
-      },
-    ]);
+    await deps.transaction(async (trx) => {
+      const tokensInTx = createTokensRepository(trx);
+      await tokensInTx.retireForUser(user.id, "password_reset", now.toISOString());
+      await tokensInTx.insert({
+        user_id: user.id,
+        kind: "password_reset",
+        token_hash: hashToken(token),
+        expires_at: addSeconds(now, RESET_TOKEN_SECONDS).toISOString(),
+        created_at: now.toISOString(),
+      });
+      await mail.enqueue(
+        [
+          {
+            join_request_id: null,
+            purpose: "password_reset",
+            to_address: user.email,
+            reply_to: site["site.email"] || null,
+            subject: `Choose a new password for ${site["site.name"]}`,
+            body_text: `Dear ${user.first_name},\n\nSomeone, probably you, asked to choose a new password for your account at ${site["site.name"]}. Open this link within 60 minutes to do so:\n\n${link}\n\nThe link works once. If you did not ask for it, ignore this e-mail: your password stays as it is.\n\nKind regards,\n${site["site.name"]}`,
+          },
+        ],
+        trx,
+      );
+    });
+    mail.deliverSoon();
   }
 
   return {
@@ -105,11 +118,15 @@ export function createPasswordResetService(deps: {
         throw invalidInput({ token: [RESET_LINK_INVALID] });
       }
       const checked = parseOrThrow(newPasswordSchema(found.email), input);
-      if (!(await tokens.consume(found.id, now))) {
-        throw invalidInput({ token: [RESET_LINK_INVALID] });
-      }
-      await users.setPassword(found.user_id, await hashPassword(checked.password), now);
-      await deps.revokeSessions(found.user_id);
+      const passwordHash = await hashPassword(checked.password);
+      // The link is spent, the password set and every session ended together, or none of it.
+      await deps.transaction(async (trx) => {
+        if (!(await createTokensRepository(trx).consume(found.id, now))) {
+          throw invalidInput({ token: [RESET_LINK_INVALID] });
+        }
+        await createUsersRepository(trx, deps.dialect).setPassword(found.user_id, passwordHash, now);
+        await deps.revokeSessions(found.user_id, trx);
+      });
     },
   };
 }

@@ -126,7 +126,9 @@ export function createUsersRepository(db: Kysely<Database>, dialect: Dialect) {
      * with a password) read and, on PostgreSQL, locked: two admins demoting
      * each other at once cannot leave the site without one.
      */
-    async whileAdminsLocked<T>(work: (users: UserQueries, adminIds: number[]) => Promise<T>): Promise<T> {
+    async whileAdminsLocked<T>(
+      work: (users: UserQueries, adminIds: number[], trx: Kysely<Database>) => Promise<T>,
+    ): Promise<T> {
       return db.transaction().execute(async (trx) => {
         let admins = trx
           .selectFrom("users")
@@ -138,7 +140,7 @@ export function createUsersRepository(db: Kysely<Database>, dialect: Dialect) {
         // SQLite has no row locks; its one connection runs this transaction alone.
         if (dialect === "postgres") admins = admins.forUpdate();
         const ids = (await admins.execute()).map((r) => r.id);
-        return work(userQueries(trx), ids);
+        return work(userQueries(trx), ids, trx);
       });
     },
   };

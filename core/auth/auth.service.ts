@@ -1,4 +1,5 @@
-import type { UserRow } from "../../db/types";
+import type { Kysely } from "kysely";
+import type { Database, UserRow } from "../../db/types";
 import { addSeconds, type Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { createLogger, type Logger } from "../../lib/logger";
@@ -7,7 +8,7 @@ import { parseOrThrow } from "../../lib/validation";
 import type { PublicUser } from "../accounts/accounts.schema";
 import { toPublicUser } from "../accounts/accounts.service";
 import type { Limit, RateLimitService } from "../rate-limit/rate-limit.service";
-import type { AuthRepository } from "./auth.repository";
+import { type AuthRepository, createAuthRepository } from "./auth.repository";
 import { LOGIN_FAILED_MESSAGE, type LoginInput, loginSchema } from "./auth.schema";
 import { dummyPasswordHash, verifyPassword } from "./password";
 
@@ -196,9 +197,12 @@ export function createAuthService(deps: {
       if (token) await repository.deleteByTokenHash(hashToken(token));
     },
 
-    /** Ends every session of a user (password change, deactivation), optionally keeping one. */
-    async revokeUserSessions(userId: number, exceptSessionId?: number): Promise<void> {
-      await repository.deleteForUser(userId, exceptSessionId);
+    /**
+     * Ends every session of a user (password change, deactivation), optionally
+     * keeping one; inside the caller's transaction when it passes one.
+     */
+    async revokeUserSessions(userId: number, exceptSessionId?: number, trx?: Kysely<Database>): Promise<void> {
+      await (trx ? createAuthRepository(trx) : repository).deleteForUser(userId, exceptSessionId);
     },
   };
 }

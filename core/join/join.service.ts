@@ -1,11 +1,13 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { pageOf } from "../../lib/pagination";
 import { invalidInput, parseOrThrow } from "../../lib/validation";
-import type { MailService } from "../mail/mail.service";
+import type { MailService, NewMail } from "../mail/mail.service";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { SettingsService } from "../settings/settings.service";
-import type { JoinRepository } from "./join.repository";
+import { createJoinRepository, type JoinRepository } from "./join.repository";
 import {
   type JoinFields,
   type JoinListQuery,
@@ -42,6 +44,8 @@ function details(fields: JoinFields, extra: [string, string][]): string {
 /** SPEC §4 'Contact form', §7 '/api/join': join and registration requests, stored first, then mailed. */
 export function createJoinService(deps: {
   repository: JoinRepository;
+  /** Runs work in one transaction (a request with its mails). */
+  transaction: <T>(work: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
   mail: MailService;
   settings: SettingsService;
   rateLimit: RateLimitService;
@@ -85,51 +89,59 @@ export function createJoinService(deps: {
       const meeting =
         kind === "registration" && deps.meetingFor ? await deps.meetingFor(context.page_path ?? "") : null;
       const now = clock().toISOString();
-      const id = await repository.insert({
-        kind,
-        meeting_id: meeting?.id ?? null,
-        ...fields,
-        page_path: context.page_path,
-        ip: client.ip,
-        created_at: now,
-      });
-
       const site = await settings.getAll();
-      const name = site["site.name"];
-      const what =
-        kind === "registration" ? `registration${meeting ? ` for ${meeting.title}` : ""}` : "membership request";
-      const summary = details(fields, [
-        ["Sent from", context.page_path ?? "(the API)"],
-        ["Received", now],
-      ]);
-      const queued = [];
-      if (site["site.email"]) {
+      const mailsFor = (id: number) => {
+        const name = site["site.name"];
+        const what =
+          kind === "registration" ? `registration${meeting ? ` for ${meeting.title}` : ""}` : "membership request";
+        const summary = details(fields, [
+          ["Sent from", context.page_path ?? "(the API)"],
+          ["Received", now],
+        ]);
+        const queued: NewMail[] = [];
+        if (site["site.email"]) {
+          queued.push({
+            join_request_id: id,
+            purpose: "notification",
+            to_address: site["site.email"],
+            reply_to: fields.email,
+            subject: `New ${what}: ${fields.company_name}`,
+            body_text: `A new ${what} arrived on the website.\n\n${summary}\n\nSee all requests in the admin area under Requests.`,
+          });
+        }
+        const greeting = `Dear ${fields.representative_name},`;
+        const body_text =
+          kind === "registration"
+            ? `${greeting}\n\nThank you for registering${meeting ? ` for ${meeting.title}` : ""}. These are the registration details we received:\n\n${details(fields, [])}\n\nThe secretariat will confirm your registration within 48 hours. If anything above is wrong, reply to this e-mail.\n\nKind regards,\n${name}`
+            : `${greeting}\n\nThank you for your interest in ${name}. Your message was sent successfully and we will get in touch with you soon.\n\nWhat you sent us:\n\n${details(fields, [])}\n\nKind regards,\n${name}`;
         queued.push({
           join_request_id: id,
-          purpose: "notification",
-          to_address: site["site.email"],
-          reply_to: fields.email,
-          subject: `New ${what}: ${fields.company_name}`,
-          body_text: `A new ${what} arrived on the website.\n\n${summary}\n\nSee all requests in the admin area under Requests.`,
+          purpose: "acknowledgement",
+          to_address: fields.email,
+          reply_to: site["site.email"] || null,
+          subject:
+            kind === "registration"
+              ? `Your registration${meeting ? `: ${meeting.title}` : ""}`
+              : `Thank you for contacting ${name}`,
+          body_text,
         });
-      }
-      const greeting = `Dear ${fields.representative_name},`;
-      const body_text =
-        kind === "registration"
-          ? `${greeting}\n\nThank you for registering${meeting ? ` for ${meeting.title}` : ""}. These are the registration details we received:\n\n${details(fields, [])}\n\nThe secretariat will confirm your registration within 48 hours. If anything above is wrong, reply to this e-mail.\n\nKind regards,\n${name}`
-          : `${greeting}\n\nThank you for your interest in ${name}. Your message was sent successfully and we will get in touch with you soon.\n\nWhat you sent us:\n\n${details(fields, [])}\n\nKind regards,\n${name}`;
-      queued.push({
-        join_request_id: id,
-        purpose: "acknowledgement",
-        to_address: fields.email,
-        reply_to: site["site.email"] || null,
-        subject:
-          kind === "registration"
-            ? `Your registration${meeting ? `: ${meeting.title}` : ""}`
-            : `Thank you for contacting ${name}`,
-        body_text,
+        return queued;
+      };
+      // The request and its mails are stored together: no request without its notification, no
+      // acknowledgement of a request that was not kept. They are sent once the transaction commits.
+      const id = await deps.transaction(async (trx) => {
+        const stored = await createJoinRepository(trx).insert({
+          kind,
+          meeting_id: meeting?.id ?? null,
+          ...fields,
+          page_path: context.page_path,
+          ip: client.ip,
+          created_at: now,
+        });
+        await mail.enqueue(mailsFor(stored), trx);
+        return stored;
       });
-      await mail.queue(queued);
+      mail.deliverSoon();
       return { stored: true, id };
     },
 

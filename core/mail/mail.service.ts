@@ -1,7 +1,11 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/types";
 import { addSeconds, type Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import type { MailTransport } from "../../lib/mail";
-import type { MailRepository, NewMail } from "./mail.repository";
+import { createMailRepository, type MailRepository, type NewMail } from "./mail.repository";
+
+export type { NewMail } from "./mail.repository";
 
 /** Waits before each retry: 1 min, 5 min, 30 min, 2 h, 12 h; then the mail is marked failed. */
 export const RETRY_DELAYS_SECONDS = [60, 300, 1800, 7200, 43200];
@@ -69,6 +73,19 @@ export function createMailService(deps: {
 
   return {
     /** Stores the mails and starts sending them in the background (nobody waits on the mail server). */
+    /**
+     * Stores the mails inside the caller's transaction, so that they exist exactly
+     * when what they announce does; call deliverSoon() once it has committed.
+     */
+    async enqueue(mails: NewMail[], trx: Kysely<Database>): Promise<void> {
+      await createMailRepository(trx).enqueue(mails, clock().toISOString());
+    },
+
+    /** Starts sending what is due, in the background. */
+    deliverSoon(): void {
+      void deliverDue().catch(() => {});
+    },
+
     async queue(mails: NewMail[]): Promise<void> {
       await repository.enqueue(mails, clock().toISOString());
       void deliverDue().catch(() => {});
