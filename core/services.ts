@@ -25,13 +25,10 @@ import { createMeetingsRepository } from "./meetings/meetings.repository";
 import { createMeetingsService } from "./meetings/meetings.service";
 import { createMembersRepository } from "./members/members.repository";
 import { createMembersService } from "./members/members.service";
-import { createNewsRepository } from "./news/news.repository";
 import { createNewsService } from "./news/news.service";
-import { createPagesRepository } from "./pages/pages.repository";
 import { createPagesService } from "./pages/pages.service";
 import { createRateLimitRepository } from "./rate-limit/rate-limit.repository";
 import { createRateLimitService } from "./rate-limit/rate-limit.service";
-import { createSearchRepository } from "./search/search.repository";
 import { createSearchService } from "./search/search.service";
 import { createSettingsRepository } from "./settings/settings.repository";
 import { createSettingsService } from "./settings/settings.service";
@@ -63,7 +60,7 @@ export function createServices(deps: {
   const users = createUsersRepository(deps.db, deps.dialect);
   const tokens = createTokensRepository(deps.db);
   const rateLimit = createRateLimitService({ repository: createRateLimitRepository(deps.db), clock });
-  const search = createSearchService({ repository: createSearchRepository(deps.db, deps.dialect), clock });
+  const search = createSearchService({ db: deps.db, dialect: deps.dialect, clock });
   const settings = createSettingsService({ repository: createSettingsRepository(deps.db), clock });
   const auth = createAuthService({
     repository: createAuthRepository(deps.db),
@@ -124,11 +121,11 @@ export function createServices(deps: {
     contentVersion: createContentVersionService({ repository: createContentVersionRepository(deps.db) }),
     rateLimit,
     search,
-    news: createNewsService({ repository: createNewsRepository(deps.db), search, storage: deps.storage, clock }),
+    news: createNewsService({ db: deps.db, search, storage: deps.storage, clock }),
     media: createMediaService({ storage: deps.storage }),
     meetings,
     members: createMembersService({ repository: createMembersRepository(deps.db) }),
-    pages: createPagesService({ repository: createPagesRepository(deps.db), search, clock }),
+    pages: createPagesService({ db: deps.db, search, clock }),
     settings,
     mail,
     join: createJoinService({

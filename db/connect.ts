@@ -35,6 +35,14 @@ async function translated<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * SQLite ends a transaction itself on some errors (SQLITE_FULL, SQLITE_IOERR…);
+ * the rollback that follows then fails and would hide the error that mattered.
+ */
+function rolledBackAlready(error: unknown): boolean {
+  return error instanceof Error && /no transaction is active/.test(error.message);
+}
+
+/**
  * Every statement, commit and rollback of the driver, with a full disk
  * (SQLITE_FULL, PostgreSQL's 53100) turned into the AppError that answers 507;
  * every other error passes through as it was. One place for both dialects,
@@ -62,7 +70,14 @@ function storageFullAware(driver: Driver): Driver {
     },
     beginTransaction: (c, settings) => translated(() => driver.beginTransaction(unwrap(c), settings)),
     commitTransaction: (c) => translated(() => driver.commitTransaction(unwrap(c))),
-    rollbackTransaction: (c) => translated(() => driver.rollbackTransaction(unwrap(c))),
+    rollbackTransaction: (c) =>
+      translated(async () => {
+        try {
+          await driver.rollbackTransaction(unwrap(c));
+        } catch (error) {
+          if (!rolledBackAlready(error)) throw error;
+        }
+      }),
     releaseConnection: (c) => driver.releaseConnection(unwrap(c)),
     destroy: () => driver.destroy(),
   };

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
 
 /**
  * Table shapes shared by both dialects. Timestamps are ISO-8601 UTC strings
@@ -158,6 +158,8 @@ export interface NewsPostsTable {
   slug: string;
   title: string;
   content: string;
+  /** Plain text for lists, written with the post (migration 0007). */
+  excerpt: string;
   author_name: string | null;
   image: string | null;
   image_width: number | null;
@@ -251,3 +253,6 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
+
+/** What a repository runs on: the database, or the transaction of the write it belongs to. */
+export type Executor = Kysely<Database> | Transaction<Database>;

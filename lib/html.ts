@@ -121,3 +121,16 @@ export function escapeHtml(text: string): string {
     .replace(/"/g, "&quot;")
     .replace(/'/g, "&#39;");
 }
+
+const EXCERPT_LENGTH = 220;
+
+/** A list's excerpt of some HTML: its text, cut at a word with an ellipsis past 220 characters. */
+export function excerptOf(html: string): string {
+  const text = htmlToText(html);
+  return text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH - 3).replace(/\s+\S*$/, "")}…` : text;
+}
+
+/** Whether sanitized rich content has anything to show: text, or an image. */
+export function hasContent(html: string): boolean {
+  return htmlToText(html).length > 0 || /<img\s/i.test(html);
+}

@@ -2,12 +2,13 @@
  * Names of the resized variants that storeImage (lib/images.ts) writes, kept
  * apart from it so that code without sharp (the HTML sanitizer) can build srcsets.
  */
+import { UPLOADS_PATH, uploadUrl } from "./uploads";
 
 /** Widths served through srcset; the largest is also the image's recorded size. */
 export const IMAGE_WIDTHS = [480, 960, 1600] as const;
 
 const VARIANT = /^(.*)-(\d+)\.webp$/;
-const UPLOADED_VARIANT = /^\/uploads\/([\w/-]+-\d+\.webp)$/;
+const UPLOADED_VARIANT = new RegExp(`^${UPLOADS_PATH}/([\\w/-]+-\\d+\\.webp)$`);
 
 /** All files of an image stored by storeImage (its variants), or just the key for other images. */
 export function imageFiles(key: string): string[] {
@@ -22,7 +23,7 @@ export function imageSrcSet(key: string | null): string | null {
   if (!key) return null;
   if (!VARIANT.test(key)) return null;
   return imageFiles(key)
-    .map((file) => `/uploads/${file} ${VARIANT.exec(file)?.[2]}w`)
+    .map((file) => `${uploadUrl(file)} ${VARIANT.exec(file)?.[2]}w`)
     .join(", ");
 }
 

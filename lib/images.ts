@@ -4,8 +4,9 @@ import sharp, { type Sharp } from "sharp";
 import { AppError } from "./errors";
 import { IMAGE_WIDTHS } from "./image-variants";
 import type { FileStorage } from "./storage";
+import { IMAGE_TYPES, uploadKeyOf } from "./uploads";
 
-const ACCEPTED = new Set(["image/jpeg", "image/png", "image/webp", "image/gif"]);
+const ACCEPTED = new Set<string>(IMAGE_TYPES);
 const MAX_PIXELS = 50_000_000;
 
 export type StoredImage = { key: string; width: number; height: number; keys: string[] };
@@ -130,6 +131,6 @@ export function avatarFiles(key: string): string[] {
 
 /** Removes an avatar's files from its public address (`/uploads/…`); a file already gone is fine. */
 export async function removeAvatarFiles(storage: FileStorage, avatar: string | null): Promise<void> {
-  const key = avatar?.replace(/^\/uploads\//, "");
+  const key = avatar ? uploadKeyOf(avatar) : null;
   if (key) await Promise.all(avatarFiles(key).map((file) => storage.remove(file).catch(() => {})));
 }

@@ -1,6 +1,7 @@
 import { imageSrcSet } from "../../lib/image-variants";
 import { storeImage } from "../../lib/images";
 import type { FileStorage } from "../../lib/storage";
+import { uploadUrl } from "../../lib/uploads";
 import { invalidInput } from "../../lib/validation";
 
 export type ContentImage = { url: string; width: number; height: number; srcset: string | null };
@@ -15,7 +16,7 @@ export function createMediaService(deps: { storage: FileStorage }) {
       }
       const stored = await storeImage(deps.storage, "content", data);
       return {
-        url: `/uploads/${stored.key}`,
+        url: uploadUrl(stored.key),
         width: stored.width,
         height: stored.height,
         srcset: imageSrcSet(stored.key),

@@ -1,11 +1,11 @@
-import { type Insertable, type Kysely, sql, type Updateable } from "kysely";
-import type { Database, NewsPostsTable } from "../../db/types";
+import { type Expression, type Insertable, sql, type Updateable } from "kysely";
+import type { Executor, NewsPostsTable } from "../../db/types";
 
 const SUMMARY = [
   "id",
   "slug",
   "title",
-  "content",
+  "excerpt",
   "author_name",
   "image",
   "image_width",
@@ -13,14 +13,16 @@ const SUMMARY = [
   "published_at",
 ] as const;
 
-export type NewsFilter = { from?: string; to?: string; ids?: number[] };
+/** `matching`: a subquery of post ids (the search module's full-text match), joined into the list's own query. */
+export type NewsFilter = { from?: string; to?: string; matching?: Expression<number> };
 
-export function createNewsRepository(db: Kysely<Database>) {
+/** Runs on the executor it is given: the database, or the transaction of a write. */
+export function createNewsRepository(db: Executor) {
   function filtered(filter: NewsFilter) {
     let query = db.selectFrom("news_posts");
     if (filter.from) query = query.where("published_at", ">=", filter.from);
     if (filter.to) query = query.where("published_at", "<", filter.to);
-    if (filter.ids) query = query.where("id", "in", filter.ids.length ? filter.ids : [-1]);
+    if (filter.matching) query = query.where("id", "in", filter.matching);
     return query;
   }
 

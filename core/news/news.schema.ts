@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageNumberSchema } from "../../lib/pagination";
+import { cleanTitle } from "../../lib/text";
 
 /** SPEC §3 'Date filters': month-year strings, here MM-YYYY (e.g. 11-2026). */
 export const MONTH_FILTER = /^(0[1-9]|1[0-2])-(\d{4})$/;
@@ -61,19 +62,17 @@ export function monthLabel(filter: string, now = new Date()): string {
 export const postInputSchema = z.object({
   title: z
     .string({ error: "The title field is required." })
-    .trim()
+    .overwrite(cleanTitle)
     .min(1, { error: "The title field is required." })
     .max(200, { error: "The title may not be longer than 200 characters." }),
+  // Whether there is any content is decided after sanitizing (news.service): `<script>x</script>` is none.
   content: z
     .string({ error: "The content field is required." })
-    .refine((v) => v.replace(/<[^>]*>/g, "").trim().length > 0 || /<img\s/i.test(v), {
-      error: "The content field is required.",
-    })
     .refine((v) => v.length <= 500_000, { error: "The content is too long." }),
   author_name: z
     .union([z.string(), z.null()])
     .optional()
-    .transform((v) => (v ?? "").trim().slice(0, 120) || null),
+    .transform((v) => cleanTitle(v ?? "").slice(0, 120) || null),
 });
 export type PostInput = z.input<typeof postInputSchema>;
 
@@ -85,15 +84,7 @@ export const adminListSchema = z.object({
   page: postsQuerySchema.shape.page,
 });
 
-/** A URL slug from a title: lowercase ASCII words joined by hyphens. */
-export function slugify(title: string): string {
-  const slug = title
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 80)
-    .replace(/-+$/g, "");
-  return slug || "post";
+/** A post's address on the site: the one place that knows news lives under /post/. */
+export function postUrl(slug: string): string {
+  return `/post/${slug}`;
 }

@@ -1,13 +1,18 @@
+import type { Kysely } from "kysely";
+import type { Database, Executor } from "../../db/types";
 import type { Clock } from "../../lib/clock";
-import { AppError } from "../../lib/errors";
-import { htmlToText, sanitizeRichText } from "../../lib/html";
+import { isUniqueViolation } from "../../lib/db-errors";
+import { AppError, type FieldErrors } from "../../lib/errors";
+import { excerptOf, hasContent, sanitizeRichText } from "../../lib/html";
 import { imageFiles, imageSrcSet } from "../../lib/image-variants";
 import { storeImage } from "../../lib/images";
 import { type Page, pageOf } from "../../lib/pagination";
+import { slugify } from "../../lib/slug";
 import type { FileStorage } from "../../lib/storage";
-import { parseOrThrow } from "../../lib/validation";
+import { uploadUrl } from "../../lib/uploads";
+import { invalidInput, parseOrThrow, validate } from "../../lib/validation";
 import type { SearchService } from "../search/search.service";
-import type { NewsRepository } from "./news.repository";
+import { createNewsRepository, type NewsRepository } from "./news.repository";
 import {
   adminListSchema,
   monthFilterOf,
@@ -17,23 +22,27 @@ import {
   type PostSummary,
   type PostsQuery,
   postInputSchema,
-  slugify,
+  postUrl,
 } from "./news.schema";
 
 const LATEST_COUNT = 4;
 
-/** A stored image key as the URL the site serves it at. */
-export const uploadUrl = (key: string | null) => (key ? `/uploads/${key}` : null);
+/**
+ * Inserts tried for one post when another write takes its slug first; past
+ * the first few, the slug gets a random suffix, so concurrent creates with one
+ * title end in distinct slugs well within this bound.
+ */
+const SLUG_ATTEMPTS = 8;
+const NUMBERED_ATTEMPTS = 3;
 
 type Row = Awaited<ReturnType<NewsRepository["list"]>>[number];
 
 function summary(row: Row): PostSummary {
-  const text = htmlToText(row.content);
   return {
     id: row.id,
     slug: row.slug,
     title: row.title,
-    excerpt: text.length > 220 ? `${text.slice(0, 217).replace(/\s+\S*$/, "")}…` : text,
+    excerpt: row.excerpt,
     author_name: row.author_name,
     image: uploadUrl(row.image),
     image_width: row.image_width,
@@ -42,14 +51,24 @@ function summary(row: Row): PostSummary {
   };
 }
 
+/** The slug a new post gets: its base if free, else the next free number, else (under contention) a random suffix. */
+async function freeSlug(news: NewsRepository, base: string, attempt: number): Promise<string> {
+  if (attempt >= NUMBERED_ATTEMPTS) return `${base}-${Math.random().toString(36).slice(2, 8)}`;
+  const taken = new Set(await news.slugsLike(base));
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
 /** News posts as visitors read them (SPEC §3 'News post', §7 'News'). */
 export function createNewsService(deps: {
-  repository: NewsRepository;
+  db: Kysely<Database>;
   search: SearchService;
   storage: FileStorage;
   clock: Clock;
 }) {
-  const { repository, search, storage, clock } = deps;
+  const { db, search, storage, clock } = deps;
+  /** Reads outside any write; every write opens a transaction and its own repository on it. */
+  const repository = createNewsRepository(db);
 
   function toPost(row: NonNullable<Awaited<ReturnType<NewsRepository["findById"]>>>): Post {
     return {
@@ -66,24 +85,37 @@ export function createNewsService(deps: {
     };
   }
 
-  async function uniqueSlug(title: string): Promise<string> {
-    const base = slugify(title);
-    const taken = new Set(await repository.slugsLike(base));
-    if (!taken.has(base)) return base;
-    for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
-  }
-
+  /** Files of an image that no committed row names any more; a failure leaves them to the upload sweep. */
   async function removeFiles(key: string | null) {
-    if (key) await Promise.all(imageFiles(key).map((file) => storage.remove(file)));
+    if (key) await Promise.allSettled(imageFiles(key).map((file) => storage.remove(file)));
   }
 
+  /** The input as stored: parsed, content sanitized, and only then required. */
   function parseInput(input: unknown) {
-    const parsed = parseOrThrow(postInputSchema, input);
-    return { ...parsed, content: sanitizeRichText(parsed.content) };
+    const parsed = validate(postInputSchema, input);
+    const errors: FieldErrors = parsed.success ? {} : { ...parsed.errors };
+    const raw = parsed.success ? parsed.data.content : (input as { content?: unknown } | null)?.content;
+    const content = !errors.content && typeof raw === "string" ? sanitizeRichText(raw) : "";
+    if (!errors.content && !hasContent(content)) errors.content = ["The content field is required."];
+    if (!parsed.success || errors.content) throw invalidInput(errors);
+    return { ...parsed.data, content, excerpt: excerptOf(content) };
   }
 
-  async function index(row: { id: number; slug: string; title: string; content: string }) {
-    await search.index({ kind: "news", refId: row.id, url: `/post/${row.slug}`, title: row.title, html: row.content });
+  async function index(row: { id: number; slug: string; title: string; content: string }, trx: Executor) {
+    await search.index(
+      { kind: "news", refId: row.id, url: postUrl(row.slug), title: row.title, html: row.content },
+      trx,
+    );
+  }
+
+  /** Runs a write in one transaction; files written for it are removed if it does not commit. */
+  async function committing<T>(stored: { key: string } | null, write: (trx: Executor) => Promise<T>): Promise<T> {
+    try {
+      return await db.transaction().execute(write);
+    } catch (error) {
+      await removeFiles(stored?.key ?? null);
+      throw error;
+    }
   }
 
   async function existing(id: number) {
@@ -98,8 +130,8 @@ export function createNewsService(deps: {
 
     async list(query: PostsQuery): Promise<Page<PostSummary>> {
       const range = query.filters ? monthRange(query.filters) : {};
-      const ids = query.search ? (await search.matchingIds("news", query.search)).map(Number) : undefined;
-      const filter = { ...range, ids };
+      const matching = query.search ? search.matchingIds("news", query.search) : undefined;
+      const filter = { ...range, matching };
       const [rows, total] = await Promise.all([
         repository.list(filter, (query.page - 1) * NEWS_PER_PAGE, NEWS_PER_PAGE),
         repository.count(filter),
@@ -141,75 +173,100 @@ export function createNewsService(deps: {
       return this.list({ filters: null, search: parsed.search, page: parsed.page });
     },
 
-    /** A new post, first in the list; its slug comes from the title and stays unique. */
+    /**
+     * A new post, first in the list; its slug comes from the title. The
+     * database decides uniqueness: an insert that loses a race for the slug is
+     * retried with the next one, never answered 500.
+     */
     async create(input: unknown, image?: Uint8Array): Promise<Post> {
       const data = parseInput(input);
+      const base = slugify(data.title);
       const stored = image ? await storeImage(storage, "news", image) : null;
       const now = clock().toISOString();
-      try {
-        const row = await repository.insert({
-          slug: await uniqueSlug(data.title),
-          title: data.title,
-          content: data.content,
-          author_name: data.author_name,
-          image: stored?.key ?? null,
-          image_width: stored?.width ?? null,
-          image_height: stored?.height ?? null,
-          published_at: now,
-          created_at: now,
-          updated_at: now,
-        });
-        await index(row);
-        return toPost(row);
-      } catch (error) {
-        await removeFiles(stored?.key ?? null);
-        throw error;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const row = await db.transaction().execute(async (trx) => {
+            const news = createNewsRepository(trx);
+            const inserted = await news.insert({
+              slug: await freeSlug(news, base, attempt),
+              title: data.title,
+              content: data.content,
+              excerpt: data.excerpt,
+              author_name: data.author_name,
+              image: stored?.key ?? null,
+              image_width: stored?.width ?? null,
+              image_height: stored?.height ?? null,
+              published_at: now,
+              created_at: now,
+              updated_at: now,
+            });
+            await index(inserted, trx);
+            return inserted;
+          });
+          return toPost(row);
+        } catch (error) {
+          const slugTaken = isUniqueViolation(error, { table: "news_posts", column: "slug" });
+          if (slugTaken && attempt + 1 < SLUG_ATTEMPTS) continue;
+          await removeFiles(stored?.key ?? null);
+          if (slugTaken) throw new AppError("conflict", "Another post took this title's address. Please try again.");
+          throw error;
+        }
       }
     },
 
     /** Replaces a post's fields by id; the slug stays as it was so that links keep working. */
     async update(id: number, input: unknown, image?: Uint8Array): Promise<Post> {
-      const before = await existing(id);
+      await existing(id);
       const data = parseInput(input);
       const stored = image ? await storeImage(storage, "news", image) : null;
-      let row: Awaited<ReturnType<NewsRepository["update"]>>;
-      try {
-        row = await repository.update(id, {
+      const { before, row } = await committing(stored, async (trx) => {
+        const news = createNewsRepository(trx);
+        const before = await news.findById(id);
+        const row = await news.update(id, {
           title: data.title,
           content: data.content,
+          excerpt: data.excerpt,
           author_name: data.author_name,
           ...(stored ? { image: stored.key, image_width: stored.width, image_height: stored.height } : {}),
           updated_at: clock().toISOString(),
         });
         // Deleted meanwhile: the new image's files go too.
-        if (!row) throw new AppError("not_found", "Post not found.");
-      } catch (error) {
-        await removeFiles(stored?.key ?? null);
-        throw error;
-      }
-      if (stored) await removeFiles(before.image);
-      await index(row);
+        if (!before || !row) throw new AppError("not_found", "Post not found.");
+        await index(row, trx);
+        return { before, row };
+      });
+      if (stored && before.image !== stored.key) await removeFiles(before.image);
       return toPost(row);
     },
 
+    /** Deletes the post and its search entry together; its image's files once that has committed. */
     async remove(id: number): Promise<{ slug: string }> {
-      const row = await repository.remove((await existing(id)).id);
-      if (!row) throw new AppError("not_found", "Post not found.");
-      await search.remove("news", row.id);
+      await existing(id);
+      const row = await committing(null, async (trx) => {
+        const removed = await createNewsRepository(trx).remove(id);
+        if (!removed) throw new AppError("not_found", "Post not found.");
+        await search.remove("news", removed.id, trx);
+        return removed;
+      });
       await removeFiles(row.image);
       return { slug: row.slug };
     },
 
     /** Removes the post's image; answers the post without it. */
     async removeImage(id: number): Promise<Post> {
-      const before = await existing(id);
-      const row = await repository.update(id, {
-        image: null,
-        image_width: null,
-        image_height: null,
-        updated_at: clock().toISOString(),
+      await existing(id);
+      const { before, row } = await committing(null, async (trx) => {
+        const news = createNewsRepository(trx);
+        const before = await news.findById(id);
+        const row = await news.update(id, {
+          image: null,
+          image_width: null,
+          image_height: null,
+          updated_at: clock().toISOString(),
+        });
+        if (!before || !row) throw new AppError("not_found", "Post not found.");
+        return { before, row };
       });
-      if (!row) throw new AppError("not_found", "Post not found.");
       await removeFiles(before.image);
       return toPost(row);
     },

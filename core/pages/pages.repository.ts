@@ -1,7 +1,7 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../../db/types";
+import type { Executor } from "../../db/types";
 
-export function createPagesRepository(db: Kysely<Database>) {
+/** Runs on the executor it is given: the database, or the transaction of a write. */
+export function createPagesRepository(db: Executor) {
   return {
     async findByUrl(url: string) {
       return db.selectFrom("pages").selectAll().where("url", "=", url).executeTakeFirst();

@@ -1,15 +1,18 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { sanitizeRichText } from "../../lib/html";
 import { parseOrThrow } from "../../lib/validation";
 import type { SearchService } from "../search/search.service";
 import { CMS_GROUPS, PAGE_IN_PREPARATION } from "./fixed-pages";
-import type { PagesRepository } from "./pages.repository";
+import { createPagesRepository } from "./pages.repository";
 import { type Page, type PageUpdate, pageUpdateSchema, pageUrlSchema } from "./pages.schema";
 
 /** CMS pages: about, services, tributes, privacy policy and the like. */
-export function createPagesService(deps: { repository: PagesRepository; search: SearchService; clock: Clock }) {
-  const { repository, search, clock } = deps;
+export function createPagesService(deps: { db: Kysely<Database>; search: SearchService; clock: Clock }) {
+  const { db, search, clock } = deps;
+  const repository = createPagesRepository(db);
 
   function normalise(url: string): string {
     const parsed = pageUrlSchema.safeParse(url);
@@ -48,21 +51,23 @@ export function createPagesService(deps: { repository: PagesRepository; search: 
       return repository.list();
     },
 
+    /** The page and its search entry change together, in one transaction. */
     async updatePage(url: string, input: PageUpdate): Promise<Page> {
       const update = parseOrThrow(pageUpdateSchema, input);
       const content = sanitizeRichText(update.content);
-      const row = await repository.update(normalise(url), {
-        title: update.title,
-        content,
-        updated_at: clock().toISOString(),
-      });
-      if (!row) throw new AppError("not_found", "Page not found.");
-      await search.index({
-        kind: "page",
-        refId: row.url,
-        url: row.url === "/home" ? "/" : row.url,
-        title: row.title,
-        html: content,
+      const at = normalise(url);
+      const row = await db.transaction().execute(async (trx) => {
+        const row = await createPagesRepository(trx).update(at, {
+          title: update.title,
+          content,
+          updated_at: clock().toISOString(),
+        });
+        if (!row) throw new AppError("not_found", "Page not found.");
+        await search.index(
+          { kind: "page", refId: row.url, url: row.url === "/home" ? "/" : row.url, title: row.title, html: content },
+          trx,
+        );
+        return row;
       });
       return { url: row.url, title: row.title, content, updated_at: row.updated_at };
     },

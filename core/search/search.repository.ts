@@ -1,6 +1,6 @@
-import { type Kysely, sql } from "kysely";
+import { type Expression, sql } from "kysely";
 import type { Dialect } from "../../db/connect";
-import type { Database } from "../../db/types";
+import type { Executor } from "../../db/types";
 
 export type SearchDocument = { kind: string; refId: string; url: string; title: string; body: string };
 export type SearchHit = { kind: string; url: string; title: string; snippet: string };
@@ -12,8 +12,10 @@ export const MATCH_END = "\u0003";
 /**
  * The site's full-text index: FTS5 on SQLite, a weighted tsvector with a GIN
  * index on PostgreSQL. `terms` are already reduced to letters and digits.
+ * It runs on the executor it is given: the database, or the transaction of the
+ * content write whose index entry it keeps.
  */
-export function createSearchRepository(db: Kysely<Database>, dialect: Dialect) {
+export function createSearchRepository(db: Executor, dialect: Dialect) {
   return {
     async upsert(doc: SearchDocument, now: string) {
       await db
@@ -31,22 +33,24 @@ export function createSearchRepository(db: Kysely<Database>, dialect: Dialect) {
       await db.deleteFrom("search_documents").where("kind", "=", kind).where("ref_id", "=", refId).execute();
     },
 
-    /** The ids (ref_id) of one kind's documents matching all terms, best first. */
-    async matchingRefIds(kind: string, terms: string[], limit: number): Promise<string[]> {
-      if (terms.length === 0) return [];
+    /**
+     * A subquery (not run here) of the integer ids (ref_id) of one kind's
+     * documents matching all terms, for a list to join into its own query:
+     * its count, order and pages stay the list's, for any number of matches.
+     * No terms match nothing.
+     */
+    matchingIntegerRefIds(kind: string, terms: string[]): Expression<number> {
+      if (terms.length === 0) return sql<number>`(select 0 where 1 = 0)`;
       if (dialect === "postgres") {
         const query = terms.map((t) => `${t}:*`).join(" & ");
-        const { rows } = await sql<{ ref_id: string }>`
-          select d.ref_id from search_documents d, to_tsquery('english', ${query}) q
-          where d.kind = ${kind} and d.tsv @@ q order by ts_rank(d.tsv, q) desc limit ${limit}`.execute(db);
-        return rows.map((r) => r.ref_id);
+        // Only this kind's ref_ids (integers for every list kind) are cast: the kind is filtered first.
+        return sql<number>`(select case when d.kind = ${kind} then d.ref_id::integer end
+          from search_documents d where d.kind = ${kind} and d.tsv @@ to_tsquery('english', ${query}))`;
       }
       const match = terms.map((t) => `"${t}"*`).join(" ");
-      const { rows } = await sql<{ ref_id: string }>`
-        select d.ref_id from search_fts join search_documents d on d.id = search_fts.rowid
-        where search_fts match ${match} and d.kind = ${kind}
-        order by bm25(search_fts, 8.0, 1.0) limit ${limit}`.execute(db);
-      return rows.map((r) => r.ref_id);
+      return sql<number>`(select cast(d.ref_id as integer) from search_fts
+        join search_documents d on d.id = search_fts.rowid
+        where search_fts match ${match} and d.kind = ${kind})`;
     },
 
     async search(terms: string[], limit: number): Promise<SearchHit[]> {

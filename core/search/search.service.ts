@@ -1,6 +1,9 @@
+import type { Expression, Kysely } from "kysely";
+import type { Dialect } from "../../db/connect";
+import type { Database, Executor } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { escapeHtml, htmlToText } from "../../lib/html";
-import { MATCH_END, MATCH_START, type SearchRepository } from "./search.repository";
+import { createSearchRepository, MATCH_END, MATCH_START } from "./search.repository";
 
 export type SearchResult = { url: string; title: string; content: string; subtitle: string };
 
@@ -44,11 +47,16 @@ export type IndexInput = {
   html: string;
 };
 
-/** One indexing mechanism that every content type feeds on create, update and delete. */
-export function createSearchService(deps: { repository: SearchRepository; clock: Clock }) {
+/**
+ * One indexing mechanism that every content type feeds on create, update and
+ * delete. Its writes take the executor of the content's own write, so that the
+ * row and its index entry commit or roll back together.
+ */
+export function createSearchService(deps: { db: Kysely<Database>; dialect: Dialect; clock: Clock }) {
+  const repository = (executor: Executor = deps.db) => createSearchRepository(executor, deps.dialect);
   return {
-    async index(input: IndexInput): Promise<void> {
-      await deps.repository.upsert(
+    async index(input: IndexInput, executor: Executor): Promise<void> {
+      await repository(executor).upsert(
         {
           kind: input.kind,
           refId: String(input.refId),
@@ -60,17 +68,21 @@ export function createSearchService(deps: { repository: SearchRepository; clock:
       );
     },
 
-    async remove(kind: string, refId: string | number): Promise<void> {
-      await deps.repository.remove(kind, String(refId));
+    async remove(kind: string, refId: string | number, executor: Executor): Promise<void> {
+      await repository(executor).remove(kind, String(refId));
     },
 
-    /** Ids of one content type matching a visitor's query, for searching inside a list. */
-    async matchingIds(kind: string, query: string, limit = 1000): Promise<string[]> {
-      return deps.repository.matchingRefIds(kind, searchTerms(query), limit);
+    /**
+     * Searching inside a list: a subquery of the ids of one content type that
+     * match a visitor's query, for the list's repository to filter its own
+     * query with (`where id in …`), so that its total, order and pages are exact.
+     */
+    matchingIds(kind: string, query: string): Expression<number> {
+      return repository().matchingIntegerRefIds(kind, searchTerms(query));
     },
 
     async search(query: string): Promise<SearchResult[]> {
-      const hits = await deps.repository.search(searchTerms(query), RESULT_LIMIT);
+      const hits = await repository().search(searchTerms(query), RESULT_LIMIT);
       return hits.map((hit) => ({
         url: hit.url,
         title: hit.title,

@@ -5,6 +5,7 @@ import * as m0003 from "./0003_mail_queue";
 import * as m0004 from "./0004_casefold";
 import * as m0005 from "./0005_write_probe";
 import * as m0006 from "./0006_session_last_seen";
+import * as m0007 from "./0007_news_excerpt";
 
 /**
  * Append-only list of migrations, imported statically so that the bundled
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   "0004_casefold": m0004,
   "0005_write_probe": m0005,
   "0006_session_last_seen": m0006,
+  "0007_news_excerpt": m0007,
 };

@@ -4,6 +4,7 @@ import { openDatabase } from "../../db/connect";
 import { migrateToLatest } from "../../db/migrate";
 import type { Database } from "../../db/types";
 import { loadConfig } from "../../lib/env";
+import { excerptOf } from "../../lib/html";
 import { seedDemoContent } from "../seed/index";
 
 export type DataContext = { db: Kysely<Database>; uploadsDir: string };
@@ -26,10 +27,12 @@ export const EXTRA_DATA: DataStep[] = [
         const rows = Array.from({ length: 100 }, (_, i) => {
           const n = batch * 100 + i;
           const at = new Date(start + Math.floor((span * n) / 10_000)).toISOString();
+          const content = `<p>Archive post ${n} about radar, ECDIS and GMDSS service.</p><p>${"Lorem ipsum dolor sit amet. ".repeat(20)}</p>`;
           return {
             slug: `bench-post-${n}`,
             title: `Bench post ${n}: navigation equipment update`,
-            content: `<p>Archive post ${n} about radar, ECDIS and GMDSS service.</p><p>${"Lorem ipsum dolor sit amet. ".repeat(20)}</p>`,
+            content,
+            excerpt: excerptOf(content),
             author_name: "Bench",
             published_at: at,
             created_at: at,

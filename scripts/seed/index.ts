@@ -2,6 +2,7 @@ import os from "node:os";
 import type { Kysely, Transaction } from "kysely";
 import { PAGE_IN_PREPARATION } from "../../core/pages/fixed-pages";
 import type { Database } from "../../db/types";
+import { excerptOf } from "../../lib/html";
 import { type PictureSpec, renderLogo, renderPdf, renderPicture, type StoredImage, UploadWriter } from "./assets";
 import { PAGES, SITE_SETTINGS } from "./content";
 import { type MeetingPlan, planMeetings } from "./meetings";
@@ -446,6 +447,7 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
                 slug: n.slug,
                 title: n.title,
                 content: n.content,
+                excerpt: excerptOf(n.content),
                 author_name: n.item.author,
                 image: image.key,
                 image_width: image.width,

@@ -91,3 +91,26 @@ test("a non-image upload is refused beside the field, and nothing is saved", asy
   await page.goto("/manage-news?search=Qwertzuiop");
   await expect(page.getByText("0 posts")).toBeVisible();
 });
+
+test("a title with a right-to-left override and in Cyrillic: clean in <title> and <h1>, transliterated address", async ({
+  page,
+}) => {
+  await page.goto("/login?redirect=%2Fmanage-news%2Fnew");
+  await signIn(page, ADMIN);
+  await page.getByLabel("Title").fill("Новости \u202Egpj.exe");
+  await page.getByRole("textbox", { name: "Content" }).click();
+  await page.keyboard.type("Body");
+  await page.getByRole("button", { name: "Publish post" }).click();
+  await expect(page.getByRole("status")).toContainText("Saved “Новости gpj.exe”.");
+
+  const answer = await page.goto("/post/novosti-gpj-exe");
+  expect(answer?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Новости gpj.exe");
+  expect(await page.title()).toMatch(/^Новости gpj\.exe/);
+  expect(await page.content()).not.toContain("\u202E");
+
+  await page.goto("/manage-news?search=gpj");
+  await page.getByRole("button", { name: /^Delete Новости/ }).click();
+  await page.getByRole("dialog", { name: "Delete this post?" }).getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByText("0 posts")).toBeVisible();
+});

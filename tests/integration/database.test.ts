@@ -66,7 +66,15 @@ describe("schema", () => {
     for (const [at, slug] of rows) {
       await t.database.db
         .insertInto("news_posts")
-        .values({ slug, title: slug, content: "<p>x</p>", published_at: at, created_at: at, updated_at: at })
+        .values({
+          slug,
+          title: slug,
+          content: "<p>x</p>",
+          excerpt: "x",
+          published_at: at,
+          created_at: at,
+          updated_at: at,
+        })
         .execute();
     }
     const ordered = await t.database.db

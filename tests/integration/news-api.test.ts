@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NEWS_PER_PAGE } from "../../core/news/news.schema";
+import { excerptOf } from "../../lib/html";
 import { call, createTestContext, type TestContext } from "../support/app";
 
 let t: TestContext;
@@ -10,13 +11,15 @@ beforeAll(async () => {
   const rows = [];
   for (let i = 0; i < 20; i++) {
     const at = i < 12 ? new Date(Date.UTC(2025, 11, 31 - i, 23, 30)) : new Date(Date.UTC(2026, 0, 1 + (i - 12), 0, 15));
+    const content =
+      i === 5
+        ? "<p>Radar <strong>interference</strong> study.</p>"
+        : `<p>Routine news number ${i}.</p><script>x()</script>`;
     rows.push({
       slug: `post-${i}`,
       title: i === 5 ? "Radar interference in busy ports" : `Association update ${i}`,
-      content:
-        i === 5
-          ? "<p>Radar <strong>interference</strong> study.</p>"
-          : `<p>Routine news number ${i}.</p><script>x()</script>`,
+      content,
+      excerpt: excerptOf(content),
       author_name: "Secretariat",
       image: i === 0 ? "news/sample.jpg" : null,
       image_width: i === 0 ? 1600 : null,
@@ -32,13 +35,16 @@ beforeAll(async () => {
     .returning(["id", "slug", "title", "content"])
     .execute();
   for (const post of inserted) {
-    await t.runtime.services.search.index({
-      kind: "news",
-      refId: post.id,
-      url: `/post/${post.slug}`,
-      title: post.title,
-      html: post.content,
-    });
+    await t.runtime.services.search.index(
+      {
+        kind: "news",
+        refId: post.id,
+        url: `/post/${post.slug}`,
+        title: post.title,
+        html: post.content,
+      },
+      t.database.db,
+    );
   }
 });
 afterAll(async () => t.close());

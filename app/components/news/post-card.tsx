@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { PostSummary } from "../../../core/news/news.schema";
+import { type PostSummary, postUrl } from "../../../core/news/news.schema";
 
 const DATE_FORMAT = new Intl.DateTimeFormat("en-GB", {
   day: "numeric",
@@ -36,7 +36,7 @@ export function PostCard({ post, headingLevel = 2 }: { post: PostSummary; headin
           {post.author_name ? ` · ${post.author_name}` : ""}
         </p>
         <Heading className="mt-2 text-lg leading-snug font-semibold text-navy-900">
-          <Link to={`/post/${post.slug}`} className="after:absolute after:inset-0 hover:underline">
+          <Link to={postUrl(post.slug)} className="after:absolute after:inset-0 hover:underline">
             {post.title}
           </Link>
         </Heading>

@@ -16,6 +16,7 @@ import {
   Unlink,
 } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
+import { IMAGE_ACCEPT } from "../../../lib/uploads";
 
 type UploadAnswer = {
   status?: string;
@@ -196,7 +197,7 @@ export function RichTextEditor({
             <input
               ref={fileInput}
               type="file"
-              accept="image/jpeg,image/png,image/webp,image/gif"
+              accept={IMAGE_ACCEPT}
               className="hidden"
               tabIndex={-1}
               aria-label="Image to insert"

@@ -2,6 +2,7 @@ import { KeyRound, UserRound } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, useNavigation } from "react-router";
 import { toast } from "sonner";
+import { IMAGE_ACCEPT } from "../../../lib/uploads";
 import { NewPasswordFields } from "../../components/new-password-fields";
 import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
@@ -120,7 +121,7 @@ export default function UserSettings({ actionData }: Route.ComponentProps) {
                 id="avatar"
                 name="avatar"
                 type="file"
-                accept="image/jpeg,image/png,image/webp,image/gif"
+                accept={IMAGE_ACCEPT}
                 aria-invalid={errors("avatar").avatar ? true : undefined}
                 aria-describedby={errors("avatar").avatar ? "avatar-error" : undefined}
                 className="block text-sm file:mr-3 file:rounded-md file:border-0 file:bg-navy-50 file:px-3 file:py-2 file:font-semibold file:text-navy-900"

@@ -1,7 +1,9 @@
 import { ImageOff } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { postUrl } from "../../../core/news/news.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseId } from "../../../lib/ids";
+import { IMAGE_ACCEPT } from "../../../lib/uploads";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { RichTextEditor } from "../../components/ui/rich-text-editor";
 import { TextField } from "../../components/ui/text-field";
@@ -77,8 +79,8 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
       {post ? (
         <p className="mt-2 text-sm text-slate-600">
           Address:{" "}
-          <a href={`/post/${post.slug}`} className="font-medium text-sea-600 hover:underline">
-            /post/{post.slug}
+          <a href={postUrl(post.slug)} className="font-medium text-sea-600 hover:underline">
+            {postUrl(post.slug)}
           </a>{" "}
           (stays the same when the title changes)
         </p>
@@ -130,7 +132,7 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
             id="image"
             name="image"
             type="file"
-            accept="image/jpeg,image/png,image/webp,image/gif"
+            accept={IMAGE_ACCEPT}
             aria-invalid={errors.image ? true : undefined}
             aria-describedby={errors.image ? "image-error" : "image-hint"}
             className="block text-sm file:mr-3 file:rounded-md file:border-0 file:bg-navy-900 file:px-3 file:py-2 file:text-white"

@@ -1,3 +1,4 @@
+import { postUrl } from "../../../core/news/news.schema";
 import { escapeHtml } from "../../../lib/html";
 import { getRequestContext } from "../../context";
 import type { Route } from "./+types/feed";
@@ -9,7 +10,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const { data: posts } = await services.news.list({ filters: null, search: "", page: 1 });
   const siteName = escapeHtml(settings["site.name"]);
   const atom = url.pathname.endsWith("atom.xml");
-  const link = (slug: string) => escapeHtml(`${origin}/post/${slug}`);
+  const link = (slug: string) => escapeHtml(`${origin}${postUrl(slug)}`);
   const updated = posts[0]?.published_at ?? new Date(0).toISOString();
   const body = atom
     ? `<?xml version="1.0" encoding="UTF-8"?>

@@ -1,5 +1,6 @@
 import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
+import { postUrl } from "../../../core/news/news.schema";
 import { isAppError } from "../../../lib/errors";
 import { formatDate, PostCard } from "../../components/news/post-card";
 import { getRequestContext } from "../../context";
@@ -33,7 +34,7 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
       matches,
       title: post.title,
       description,
-      path: `/post/${post.slug}`,
+      path: postUrl(post.slug),
       type: "article",
       image: post.image,
     }),

@@ -1,5 +1,6 @@
 import { ExternalLink, Search } from "lucide-react";
 import { Form, Link } from "react-router";
+import { uploadUrl } from "../../../lib/uploads";
 import { PageHero } from "../../components/public/page-hero";
 import { getRequestContext } from "../../context";
 import { optionalPage } from "../../lib/cms";
@@ -89,7 +90,7 @@ export default function MembersList({ loaderData }: Route.ComponentProps) {
                 <div className="flex h-20 items-center justify-center rounded-lg bg-slate-50">
                   {member.logo ? (
                     <img
-                      src={`/uploads/${member.logo}`}
+                      src={uploadUrl(member.logo)}
                       alt=""
                       width={160}
                       height={80}

@@ -1,3 +1,4 @@
+import { postUrl } from "../../../core/news/news.schema";
 import { CMS_GROUPS } from "../../../core/pages/fixed-pages";
 import { escapeHtml } from "../../../lib/html";
 import { getRequestContext } from "../../context";
@@ -20,7 +21,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     { loc: "/news", lastmod: undefined },
     ...["/events", "/conference", "/workshop"].map((loc) => ({ loc, lastmod: undefined })),
     ...pages.map((p) => ({ loc: p.url, lastmod: p.updated_at.slice(0, 10) })),
-    ...posts.map((p) => ({ loc: `/post/${p.slug}`, lastmod: p.updated_at.slice(0, 10) })),
+    ...posts.map((p) => ({ loc: postUrl(p.slug), lastmod: p.updated_at.slice(0, 10) })),
     ...meetings.map((m) => ({ loc: `/events/${m.slug}`, lastmod: m.updated_at.slice(0, 10) })),
   ];
   const body = `<?xml version="1.0" encoding="UTF-8"?>

@@ -1,0 +1,18 @@
+/**
+ * Whether a database error is a unique-key conflict, on either dialect:
+ * SQLite's SQLITE_CONSTRAINT_UNIQUE (message "UNIQUE constraint failed:
+ * table.column") or PostgreSQL's SQLSTATE 23505 (with the constraint's name).
+ * With `on`, only a conflict on that table's column counts.
+ */
+export function isUniqueViolation(error: unknown, on?: { table: string; column: string }): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const { code, message, constraint } = error as { code?: unknown; message?: unknown; constraint?: unknown };
+  if (code === "SQLITE_CONSTRAINT_UNIQUE") {
+    return !on || (typeof message === "string" && message.includes(`${on.table}.${on.column}`));
+  }
+  if (code === "23505") {
+    // PostgreSQL names a column's unique constraint <table>_<column>_key.
+    return !on || constraint === `${on.table}_${on.column}_key`;
+  }
+  return false;
+}
