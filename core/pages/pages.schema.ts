@@ -9,13 +9,16 @@ export const pageUrlSchema = z
   .transform((v) => `/${v.replace(/^\/+|\/+$/g, "")}`)
   .pipe(z.string().regex(/^\/[a-z0-9-]+(\/[a-z0-9-]+)*$/, { error: "Unknown page." }));
 
+/** The longest page title: the schema's rule, and the form's maxLength. */
+export const PAGE_TITLE_MAX = 200;
+
 export const pageUpdateSchema = z.object({
   title: z
     .string({ error: "The title is required." })
     .overwrite(cleanTitle)
     .min(1, { error: "The title is required." })
-    .max(200, {
-      error: "The title may not be longer than 200 characters.",
+    .max(PAGE_TITLE_MAX, {
+      error: `The title may not be longer than ${PAGE_TITLE_MAX} characters.`,
     }),
   content: z.string({ error: "The content is required." }).max(500_000, { error: "The content is too long." }),
 });

@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { toast } from "sonner";
+import { PAGE_TITLE_MAX } from "../../../core/pages/pages.schema";
 import { isAppError } from "../../../lib/errors";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { Notice } from "../../components/ui/notice";
@@ -30,13 +31,12 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
 export async function action({ context, params, request }: Route.ActionArgs) {
   const page = await loadPage(context, params["*"]);
   const form = await readForm(request);
+  const values = { title: String(form.title ?? ""), content: String(form.content ?? "") };
   try {
-    await getRequestContext(context).services.pages.updatePage(page.url, {
-      title: String(form.title ?? ""),
-      content: String(form.content ?? ""),
-    });
+    await getRequestContext(context).services.pages.updatePage(page.url, values);
   } catch (error) {
-    return data({ errors: fieldErrorsOf(error) }, { status: 422 });
+    // What the admin typed comes back with the messages, so nothing is lost without JavaScript either.
+    return data({ errors: fieldErrorsOf(error), values }, { status: 422 });
   }
   return redirect(`/manager/pages${page.url}?saved=1`);
 }
@@ -45,6 +45,7 @@ export async function action({ context, params, request }: Route.ActionArgs) {
 export default function EditPage({ loaderData, actionData }: Route.ComponentProps) {
   const { page, saved } = loaderData;
   const errors = actionData?.errors ?? {};
+  const values = actionData?.values ?? { title: page.title, content: page.content };
   const saving = useNavigation().state === "submitting";
   useEffect(() => {
     if (saved) toast.success("Page saved.", { duration: 5000 });
@@ -75,8 +76,16 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
         </Notice>
       ) : null}
       <Form method="post" className="mt-6 space-y-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
-        <TextField id="title" name="title" label="Title" defaultValue={page.title} error={errors.title?.[0]} required />
-        <RichTextEditor name="content" label="Content" initialHtml={page.content} error={errors.content?.[0]} />
+        <TextField
+          id="title"
+          name="title"
+          label="Title"
+          defaultValue={values.title}
+          error={errors.title?.[0]}
+          required
+          maxLength={PAGE_TITLE_MAX}
+        />
+        <RichTextEditor name="content" label="Content" initialHtml={values.content} error={errors.content?.[0]} />
         <div className="flex justify-end gap-3">
           <Link to="/manager/pages" className="btn-outline">
             Cancel
