@@ -47,4 +47,14 @@ describe("the page editor without JavaScript", () => {
       ),
     );
   });
+
+  it("never shows words a link puts in the news list's address", async () => {
+    const html = await (
+      await fetch(`${server.url}/manage-news?notice=${encodeURIComponent("Your account is suspended")}`, {
+        headers: { cookie },
+      })
+    ).text();
+    expect(html).toContain("<h1");
+    expect(html).not.toContain("Your account is suspended");
+  });
 });

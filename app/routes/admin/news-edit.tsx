@@ -8,6 +8,7 @@ import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { RichTextEditor } from "../../components/ui/rich-text-editor";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
+import { setFlash } from "../../lib/flash.server";
 import { fieldFailureOf, readForm } from "../../lib/forms";
 import type { Route } from "./+types/news-edit";
 
@@ -44,7 +45,11 @@ export async function action({ context, params, request }: Route.ActionArgs) {
       form.image instanceof File && form.image.size > 0 ? new Uint8Array(await form.image.arrayBuffer()) : undefined;
     const input = { title: form.title, content: form.content, author_name: form.author_name };
     const saved = post ? await services.news.update(post.id, input, file) : await services.news.create(input, file);
-    return redirect(`/manage-news?notice=${encodeURIComponent(`Saved “${saved.title}”.`)}`);
+    const { sessionToken, secureCookies } = getRequestContext(context);
+    const headers = sessionToken
+      ? { "Set-Cookie": setFlash(`Saved “${saved.title}”.`, { token: sessionToken, secure: secureCookies }) }
+      : undefined;
+    return redirect("/manage-news", { headers });
   } catch (error) {
     const { errors, status } = fieldFailureOf(error);
     const values = {

@@ -1,7 +1,5 @@
 import { FilePenLine, Plus, Search } from "lucide-react";
-import { useEffect } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
-import { toast } from "sonner";
 import { isAppError } from "../../../lib/errors";
 import { formatDate } from "../../components/news/post-card";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
@@ -9,20 +7,26 @@ import { ConfirmDelete } from "../../components/ui/confirm-delete";
 import { LoadMoreLink } from "../../components/ui/load-more-link";
 import { Notice } from "../../components/ui/notice";
 import { getRequestContext } from "../../context";
+import { takeFlash } from "../../lib/flash.server";
 import { actionRefusal, formId, readForm } from "../../lib/forms";
 import { useLoadMore } from "../../lib/use-load-more";
 import type { Route } from "./+types/news-list";
 
 export const meta: Route.MetaFunction = () => [{ title: "News · Manager" }];
 
-export async function loader({ context, url }: Route.LoaderArgs) {
-  const { services } = getRequestContext(context);
+export async function loader({ context, request, url }: Route.LoaderArgs) {
+  const { services, sessionToken, secureCookies } = getRequestContext(context);
   try {
     const page = await services.news.adminList({
       search: url.searchParams.get("search"),
       page: url.searchParams.get("page") ?? undefined,
     });
-    return { page, search: url.searchParams.get("search") ?? "", notice: url.searchParams.get("notice") };
+    // The "Saved …" notice of the editor's redirect: from a signed flash cookie, never from the URL.
+    const flash = takeFlash(request, { token: sessionToken, secure: secureCookies });
+    return data(
+      { page, search: url.searchParams.get("search") ?? "", notice: flash.message },
+      { headers: flash.headers },
+    );
   } catch (error) {
     if (isAppError(error) && error.code === "validation")
       throw data("That page of the list does not exist.", { status: 400 });
@@ -47,9 +51,6 @@ export default function ManageNews({ loaderData }: Route.ComponentProps) {
   const more = useLoadMore(page);
   const navigation = useNavigation();
   const posts = more.items;
-  useEffect(() => {
-    if (notice) toast.success(notice, { duration: 5000 });
-  }, [notice]);
 
   const nextHref = `/manage-news?${new URLSearchParams({ ...(search ? { search } : {}), page: String(more.nextPage) })}`;
   const busy = navigation.state !== "idle";
