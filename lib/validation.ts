@@ -37,3 +37,12 @@ export function flagSchema(message: string) {
     .union([z.boolean(), z.enum(["true", "false", "1", "0"]), z.literal(1), z.literal(0)], { error: message })
     .transform((v) => v === true || v === "true" || v === "1" || v === 1);
 }
+
+// A local part, then a domain of at least two non-empty labels ("b..com" and "b.com." are refused).
+const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+const PHONE = /^[\d+-]{8,15}$/;
+
+/** The e-mail form every form of the site checks (join, profile, forgotten password). */
+export const isEmailAddress = (value: string) => EMAIL.test(value);
+/** SPEC §5/§9: after removing spaces, 8 to 15 characters, each a digit, a hyphen or a plus sign. */
+export const isPhoneNumber = (value: string) => PHONE.test(value.replace(/\s+/g, ""));

@@ -1,7 +1,7 @@
 import { ArrowLeft } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import type { SiteSettings } from "../../core/settings/settings.service";
+import type { SiteSettings } from "../../core/settings/settings.schema";
 import { Logo } from "./logo";
 
 /**

@@ -1,5 +1,5 @@
 import type { MetaDescriptor } from "react-router";
-import { DEFAULT_SETTINGS, type SiteSettings } from "../../core/settings/settings.service";
+import { DEFAULT_SETTINGS, type SiteSettings } from "../../core/settings/settings.schema";
 
 type RootData = { settings?: SiteSettings; origin?: string } | undefined;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import type { UserRow } from "../../db/types";
 import { lenientPageSchema } from "../../lib/pagination";
-import { flagSchema } from "../../lib/validation";
-import { isEmailAddress } from "../join/join.schema";
+import { flagSchema, isEmailAddress } from "../../lib/validation";
 
 export const ROLES = ["admin", "member"] as const;
 export type RoleName = (typeof ROLES)[number];
@@ -95,3 +95,16 @@ export const OWN_ADMIN_ROLE = "You cannot remove your own admin role.";
 export const OWN_DEACTIVATION = "You cannot deactivate your own account.";
 export const OWN_DELETION = "You cannot delete your own account.";
 export const LAST_ADMIN = "The last admin cannot be removed: make another user admin first.";
+
+/** What the site shows of a signed-in person (SPEC §3 'Logged-in user'). */
+export function toPublicUser(row: UserRow): PublicUser {
+  return {
+    id: row.id,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    email: row.email,
+    phone_number: row.phone_number,
+    avatar: row.avatar,
+    role: { name: row.role },
+  };
+}

@@ -5,9 +5,9 @@ import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { removeAvatarFiles } from "../../lib/images";
 import { pageOf } from "../../lib/pagination";
+import { hashPassword } from "../../lib/password";
 import type { FileStorage } from "../../lib/storage";
 import { parseOrThrow } from "../../lib/validation";
-import { hashPassword } from "../auth/password";
 import {
   type AdminUser,
   type CreateUserInput,
@@ -17,6 +17,7 @@ import {
   OWN_DEACTIVATION,
   OWN_DELETION,
   type PublicUser,
+  toPublicUser,
   type UserStatus,
   userChangeSchema,
   userListSchema,
@@ -26,18 +27,6 @@ import { createTokensRepository, type TokensRepository } from "./tokens.reposito
 import type { UsersRepository } from "./users.repository";
 
 const USERS_PER_PAGE = 25;
-
-export function toPublicUser(row: UserRow): PublicUser {
-  return {
-    id: row.id,
-    first_name: row.first_name,
-    last_name: row.last_name,
-    email: row.email,
-    phone_number: row.phone_number,
-    avatar: row.avatar,
-    role: { name: row.role },
-  };
-}
 
 export function statusOf(row: Pick<UserRow, "is_active" | "password_hash">): UserStatus {
   if (row.is_active !== 1) return "deactivated";

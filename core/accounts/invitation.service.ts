@@ -3,11 +3,12 @@ import type { Dialect } from "../../db/connect";
 import type { Database, UserRow } from "../../db/types";
 import { addSeconds, type Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
+import { hashPassword } from "../../lib/password";
 import { hashToken, newToken } from "../../lib/tokens";
 import { invalidInput, parseOrThrow } from "../../lib/validation";
-import { hashPassword } from "../auth/password";
 import type { MailService } from "../mail/mail.service";
-import type { SettingsService, SiteSettings } from "../settings/settings.service";
+import type { SiteSettings } from "../settings/settings.schema";
+import type { SettingsService } from "../settings/settings.service";
 import { type AdminUser, inviteSchema } from "./accounts.schema";
 import { toAdminUser } from "./accounts.service";
 import {

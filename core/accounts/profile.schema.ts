@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isEmailAddress, isPhoneNumber } from "../join/join.schema";
+import { isEmailAddress, isPhoneNumber } from "../../lib/validation";
 
 /**
  * SPEC §4 'Profile update', §7: only non-empty fields are sent and changed.

@@ -1,12 +1,12 @@
 import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { removeAvatarFiles, storeAvatar } from "../../lib/images";
+import { hashPassword, verifyPassword } from "../../lib/password";
 import type { FileStorage } from "../../lib/storage";
 import { invalidInput, parseOrThrow, validate } from "../../lib/validation";
-import { hashPassword, verifyPassword } from "../auth/password";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { PublicUser } from "./accounts.schema";
-import { toPublicUser } from "./accounts.service";
+import { toPublicUser } from "./accounts.schema";
 import { newPasswordSchema } from "./password-rules";
 import { CURRENT_PASSWORD_WRONG, EMAIL_TAKEN, profileSchema } from "./profile.schema";
 import type { UsersRepository } from "./users.repository";

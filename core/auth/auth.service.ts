@@ -3,14 +3,13 @@ import type { Database, UserRow } from "../../db/types";
 import { addSeconds, type Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { createLogger, type Logger } from "../../lib/logger";
+import { dummyPasswordHash, verifyPassword } from "../../lib/password";
 import { hashToken, newToken } from "../../lib/tokens";
 import { parseOrThrow } from "../../lib/validation";
-import type { PublicUser } from "../accounts/accounts.schema";
-import { toPublicUser } from "../accounts/accounts.service";
+import { type PublicUser, toPublicUser } from "../accounts/accounts.schema";
 import type { Limit, RateLimitService } from "../rate-limit/rate-limit.service";
 import { type AuthRepository, createAuthRepository } from "./auth.repository";
 import { LOGIN_FAILED_MESSAGE, type LoginInput, loginSchema } from "./auth.schema";
-import { dummyPasswordHash, verifyPassword } from "./password";
 
 /** A session without 'Remember me' ends with the browser and, server-side, after 12 hours (or SESSION_TTL if shorter). */
 export const SHORT_SESSION_SECONDS = 12 * 3600;

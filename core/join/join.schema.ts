@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { lenientPageSchema } from "../../lib/pagination";
-import { flagSchema } from "../../lib/validation";
+import { flagSchema, isEmailAddress, isPhoneNumber } from "../../lib/validation";
 
 /**
  * SPEC §5 'Join / registration form': one schema for the browser (errors as
@@ -10,15 +10,6 @@ export const JOIN_SUMMARY = "You have validation errors! Please fix them all";
 export const JOIN_THANKS = "Your message was sent successfully. We'll get in touch with you soon.";
 export const REGISTRATION_THANKS =
   "Thank you for submitting your registration. An email with the registration details will arrive shortly from our postmaster address; please check your junk folder if you do not see it. We will confirm your registration within 48 hours.";
-
-// A local part, then a domain of at least two non-empty labels ("b..com" and "b.com." are refused).
-const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
-const PHONE = /^[\d+-]{8,15}$/;
-
-/** The e-mail form every form of the site checks (join, profile, forgotten password). */
-export const isEmailAddress = (value: string) => EMAIL.test(value);
-/** SPEC §5/§9: after removing spaces, 8 to 15 characters, each a digit, a hyphen or a plus sign. */
-export const isPhoneNumber = (value: string) => PHONE.test(value.replace(/\s+/g, ""));
 
 const required = (message: string, max: number) =>
   z

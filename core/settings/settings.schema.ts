@@ -34,3 +34,36 @@ export const settingsUpdateSchema = z
   })
   .partial();
 export type SettingsUpdate = z.input<typeof settingsUpdateSchema>;
+
+/** The keys of SPEC §1 and §3 plus the site's name and tagline. */
+export const SETTING_KEYS = [
+  "site.name",
+  "site.tagline",
+  "site.email",
+  "site.phone",
+  "site.twitter",
+  "site.youtube",
+  "site.linkedin",
+] as const;
+export type SettingKey = (typeof SETTING_KEYS)[number];
+
+/** What header and footer show (SPEC §1): the contact keys and the company name. */
+export const CONTACT_KEYS = [
+  "site.email",
+  "site.phone",
+  "site.twitter",
+  "site.youtube",
+  "site.linkedin",
+  "site.name",
+] as const;
+export type SiteSettings = Record<SettingKey, string>;
+
+export const DEFAULT_SETTINGS: SiteSettings = {
+  "site.name": "Masthead",
+  "site.tagline": "International association of marine electronics companies",
+  "site.email": "",
+  "site.phone": "",
+  "site.twitter": "",
+  "site.youtube": "",
+  "site.linkedin": "",
+};

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { CONTACT_KEYS } from "../../core/settings/settings.service";
+import { CONTACT_KEYS } from "../../core/settings/settings.schema";
 import type { AppEnv, Runtime } from "../env";
 import { access, ok } from "./http";
 

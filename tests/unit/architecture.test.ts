@@ -60,6 +60,40 @@ describe("import direction", () => {
     expect(violations(["core"], crossRepository)).toEqual([]);
   });
 
+  it("the areas of core depend on each other without a cycle", () => {
+    const areaOf = (p: string) => (p.split(path.sep)[0] === "core" ? p.split(path.sep)[1] : null);
+    const edges = new Map<string, Set<string>>();
+    for (const file of sourceFiles("core")) {
+      const from = areaOf(file);
+      if (!from || !file.includes(path.sep, "core/".length)) continue;
+      for (const target of localImports(file)) {
+        const to = areaOf(target);
+        if (to && to !== from && target.split(path.sep).length > 2) {
+          edges.set(from, (edges.get(from) ?? new Set()).add(to));
+        }
+      }
+    }
+    const cycles: string[] = [];
+    const visit = (area: string, trail: string[]) => {
+      for (const next of edges.get(area) ?? []) {
+        if (trail.includes(next)) cycles.push([...trail.slice(trail.indexOf(next)), next].join(" → "));
+        else visit(next, [...trail, next]);
+      }
+    };
+    for (const area of edges.keys()) visit(area, [area]);
+    expect([...new Set(cycles)]).toEqual([]);
+  });
+
+  it("app imports services' types only, never their values (schemas are the browser-safe contract)", () => {
+    const valueImports = sourceFiles("app").flatMap((file) => {
+      const text = fs.readFileSync(path.join(ROOT, file), "utf8");
+      return [...text.matchAll(/^import (?!type )[^;]*?from ["']([^"']+\.service)["']/gm)].map(
+        (match) => `${file} → ${match[1]}`,
+      );
+    });
+    expect(valueImports).toEqual([]);
+  });
+
   it("only lib/env.ts reads process.env in application code", () => {
     const readers = ["core", "db", "lib", "server", "app"]
       .flatMap(sourceFiles)

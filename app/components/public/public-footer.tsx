@@ -3,7 +3,7 @@ import { Link, useLocation } from "react-router";
 import type { PublicUser } from "../../../core/accounts/accounts.schema";
 import { requestKindOf } from "../../../core/join/join.schema";
 import { ABOUT_PAGES, SERVICES_PAGES } from "../../../core/pages/fixed-pages";
-import type { SiteSettings } from "../../../core/settings/settings.service";
+import type { SiteSettings } from "../../../core/settings/settings.schema";
 import { MEETINGS_PAGES } from "../../lib/site-map";
 import { Logo } from "../logo";
 import { UserMenu } from "../user-menu";

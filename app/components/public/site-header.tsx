@@ -2,7 +2,7 @@ import { Mail, Phone } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import type { PublicUser } from "../../../core/accounts/accounts.schema";
-import type { SiteSettings } from "../../../core/settings/settings.service";
+import type { SiteSettings } from "../../../core/settings/settings.schema";
 import { Logo } from "../logo";
 import { UserMenu } from "../user-menu";
 import { MainNav } from "./main-nav";

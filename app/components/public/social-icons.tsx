@@ -1,4 +1,4 @@
-import type { SiteSettings } from "../../../core/settings/settings.service";
+import type { SiteSettings } from "../../../core/settings/settings.schema";
 
 /** lucide has no brand icons; these are simple single-path marks. */
 const PATHS = {

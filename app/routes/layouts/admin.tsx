@@ -1,6 +1,6 @@
 import { ArrowLeft, LogIn, LogOut } from "lucide-react";
 import { Form, Link, Outlet } from "react-router";
-import { DEFAULT_SETTINGS } from "../../../core/settings/settings.service";
+import { DEFAULT_SETTINGS } from "../../../core/settings/settings.schema";
 import { Logo } from "../../components/logo";
 import { UserMenu } from "../../components/user-menu";
 import { guards } from "../../lib/guards";

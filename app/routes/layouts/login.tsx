@@ -1,5 +1,5 @@
 import { Link, Outlet } from "react-router";
-import { DEFAULT_SETTINGS } from "../../../core/settings/settings.service";
+import { DEFAULT_SETTINGS } from "../../../core/settings/settings.schema";
 import { AccountHeader } from "../../components/account-header";
 import { CompactFooter } from "../../components/site-footer";
 import { useRootData } from "../../root";

@@ -1,5 +1,5 @@
 import { Outlet } from "react-router";
-import { DEFAULT_SETTINGS } from "../../../core/settings/settings.service";
+import { DEFAULT_SETTINGS } from "../../../core/settings/settings.schema";
 import { AccountHeader } from "../../components/account-header";
 import { CompactFooter } from "../../components/site-footer";
 import { UserMenu } from "../../components/user-menu";

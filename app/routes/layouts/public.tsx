@@ -1,5 +1,5 @@
 import { Outlet } from "react-router";
-import { DEFAULT_SETTINGS } from "../../../core/settings/settings.service";
+import { DEFAULT_SETTINGS } from "../../../core/settings/settings.schema";
 import { PublicFooter } from "../../components/public/public-footer";
 import { ProgressBar, RouteCover, ScrollToTop } from "../../components/public/route-feedback";
 import { SiteHeader } from "../../components/public/site-header";
