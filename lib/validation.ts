@@ -10,13 +10,18 @@ export type Validated<T> = { success: true; data: T } | { success: false; errors
 export function validate<S extends z.ZodType>(schema: S, input: unknown): Validated<z.output<S>> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return { success: true, data: parsed.data };
+  return { success: false, errors: fieldErrors(parsed.error) };
+}
+
+/** A schema's failure as messages by field (`_` for the input as a whole). */
+export function fieldErrors(error: z.ZodError): FieldErrors {
   const errors: FieldErrors = {};
-  for (const issue of parsed.error.issues) {
+  for (const issue of error.issues) {
     const field = issue.path.length > 0 ? issue.path.join(".") : "_";
     errors[field] ??= [];
     if (!errors[field].includes(issue.message)) errors[field].push(issue.message);
   }
-  return { success: false, errors };
+  return errors;
 }
 
 /** The one 422 every service throws for input that breaks its rules. */
