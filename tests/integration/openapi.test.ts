@@ -136,7 +136,7 @@ describe("GET /api/docs", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
     const html = await res.text();
-    const assets = [...html.matchAll(/<(?:script|link)[^>]+(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    const assets = [...html.matchAll(/<(?:script|link rel="stylesheet")[^>]+(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
     expect(assets.length).toBeGreaterThanOrEqual(3);
     for (const asset of assets) {
       expect(asset, "same origin, no CDN").toMatch(/^\/api\/docs\/assets\//);
