@@ -5,7 +5,7 @@ export type Validated<T> = { success: true; data: T } | { success: false; errors
 
 /**
  * Runs a shared schema over untrusted input. Invalid input is a value, not an
- * exception: callers answer 422 with the field messages.
+ * exception: callers decide (the API throws invalidInput below; a page shows the messages by its fields).
  */
 export function validate<S extends z.ZodType>(schema: S, input: unknown): Validated<z.output<S>> {
   const parsed = schema.safeParse(input);

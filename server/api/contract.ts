@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { fieldErrors, invalidInput, validate } from "../../lib/validation";
 import type { AppEnv } from "../env";
 import { ALL_ENCODINGS, type Body, type Encoding } from "./body";
@@ -93,17 +93,16 @@ export function apiRouter() {
   });
 }
 
-const parsedInput = new WeakMap<Request, { body: unknown; raw: Body }>();
-
-/** Reads the body with our parser (once, after access) and validates it against the declared schema. */
-function bodyValidator(schema: z.ZodType, encodings: readonly Encoding[]): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const raw = await readBody(c, encodings);
-    const parsed = validate(schema, raw);
-    if (!parsed.success) throw invalidInput(parsed.errors);
-    parsedInput.set(c.req.raw, { body: parsed.data, raw });
-    await next();
-  };
+/**
+ * The body, read by our parser (once, with its limits) and validated against the declared schema.
+ * It runs in the route's handler, so after the access check and the parameter and query validators:
+ * nothing of the body is read for a request the route refuses.
+ */
+async function validBody(c: Context<AppEnv>, body: { schema: z.ZodType; encodings: readonly Encoding[] }) {
+  const raw = await readBody(c, body.encodings);
+  const parsed = validate(body.schema, raw);
+  if (!parsed.success) throw invalidInput(parsed.errors);
+  return { body: parsed.data, raw };
 }
 
 /**
@@ -213,14 +212,14 @@ export function declare<
   });
   api.openAPIRegistry.registerPath(document);
   // The handler answers the shapes declared above; the library's typed responses are not used.
-  const routeHandler = ((c: Context<AppEnv>) => {
-    const read = parsedInput.get(c.req.raw);
+  const routeHandler = (async (c: Context<AppEnv>) => {
+    const read = body ? await validBody(c, { schema: body.schema, encodings }) : { body: {}, raw: {} };
     const valid = (target: string) => (c.req.valid as (target: string) => unknown).call(c.req, target);
     return handler(c, {
       params: (contract.params ? valid("param") : c.req.param()) as z.output<P>,
       query: (contract.query ? valid("query") : {}) as z.output<Q>,
-      body: (read?.body ?? {}) as z.output<B>,
-      raw: read?.raw ?? {},
+      body: read.body as z.output<B>,
+      raw: read.raw,
     });
   }) as never;
   api.openapi(
@@ -230,7 +229,7 @@ export function declare<
       path: contract.path,
       request,
       responses: {},
-      middleware: body ? [access, bodyValidator(body.schema, encodings)] : [access],
+      middleware: [access],
       hide: true,
     },
     routeHandler,
