@@ -1,3 +1,4 @@
+import zlib from "node:zlib";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestContext, type TestContext } from "../support/app";
@@ -148,5 +149,12 @@ describe("GET /api/docs", () => {
     const csp = res.headers.get("content-security-policy") ?? "";
     expect(csp).toContain("script-src 'self'");
     expect((await t.app.request("/api/docs/assets/other.js")).status).toBe(422);
+    // The 1.7 MB bundle is compressed once per process, not per request.
+    const bundle = "/api/docs/assets/swagger-ui-bundle.js";
+    const br = await t.app.request(bundle, { headers: { "accept-encoding": "br" } });
+    expect(br.headers.get("content-encoding")).toBe("br");
+    const decoded = zlib.brotliDecompressSync(Buffer.from(await br.arrayBuffer())).toString();
+    expect(decoded).toBe(await (await t.app.request(bundle)).text());
+    expect(decoded).toContain("SwaggerUIBundle");
   });
 });
