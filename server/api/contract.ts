@@ -194,7 +194,8 @@ export function declare<
         ? {
             body: {
               description: body.description,
-              required: true,
+              // Required when an empty body would not do (a list's filters may all be left out).
+              required: !body.schema.safeParse({}).success,
               content: Object.fromEntries(
                 encodings.map((encoding) => [MEDIA_TYPES[encoding], { schema: documented(body.schema) }]),
               ),
