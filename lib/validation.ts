@@ -5,18 +5,23 @@ export type Validated<T> = { success: true; data: T } | { success: false; errors
 
 /**
  * Runs a shared schema over untrusted input. Invalid input is a value, not an
- * exception: callers answer 422 with the field messages.
+ * exception: callers decide (the API throws invalidInput below; a page shows the messages by its fields).
  */
 export function validate<S extends z.ZodType>(schema: S, input: unknown): Validated<z.output<S>> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return { success: true, data: parsed.data };
+  return { success: false, errors: fieldErrors(parsed.error) };
+}
+
+/** A schema's failure as messages by field (`_` for the input as a whole). */
+export function fieldErrors(error: z.ZodError): FieldErrors {
   const errors: FieldErrors = {};
-  for (const issue of parsed.error.issues) {
+  for (const issue of error.issues) {
     const field = issue.path.length > 0 ? issue.path.join(".") : "_";
     errors[field] ??= [];
     if (!errors[field].includes(issue.message)) errors[field].push(issue.message);
   }
-  return { success: false, errors };
+  return errors;
 }
 
 /** The one 422 every service throws for input that breaks its rules. */

@@ -1,7 +1,9 @@
-import { Hono } from "hono";
-import type { Post } from "../../core/news/news.schema";
-import type { AppEnv, Runtime } from "../env";
-import { access, idParam, ok, readBody, uploadedImage } from "./http";
+import { z } from "@hono/zod-openapi";
+import { adminListSchema, type Post, postInputSchema } from "../../core/news/news.schema";
+import type { Runtime } from "../env";
+import { fileField } from "./admin-media";
+import { anyJson, apiRouter, declare, success } from "./contract";
+import { access, idParam, ok, uploadedImage } from "./http";
 
 /** The admin's post, with the address its image is deleted at (SPEC §7). */
 const withLinks = (post: Post) => ({
@@ -9,38 +11,113 @@ const withLinks = (post: Post) => ({
   image_delete_url: post.image ? `/api/dashboard/news/${post.id}/image` : null,
 });
 
+export const idParams = z.object({ id: z.string().openapi({ description: "A positive integer id.", example: "1" }) });
+const postBody = postInputSchema.extend({
+  image: fileField.optional(),
+  image_width: z.unknown().optional().openapi({ description: "Ignored: the size is read from the file." }),
+  image_height: z.unknown().optional().openapi({ description: "Ignored: the size is read from the file." }),
+});
+const postAnswer = success({ post: anyJson });
+const notFound = "Post not found.";
+
 /** SPEC §7 'News' (admin): list, create, update, delete, delete the image. */
 export function adminNewsRoutes(runtime: Runtime) {
   const { services } = runtime;
-  const api = new Hono<AppEnv>();
+  const api = apiRouter();
+  const tag = "News (admin)";
 
-  api.get("/dashboard/news", access.admin, async (c) => {
-    const page = await services.news.adminList({ search: c.req.query("search"), page: c.req.query("page") });
-    const next = page.current_page < page.last_page ? `/api/dashboard/news?page=${page.current_page + 1}` : null;
-    return ok(c, { ...page, next_page_url: next });
-  });
-
-  api.post("/dashboard/news", access.admin, async (c) => {
-    const body = await readBody(c);
-    const post = await services.news.create(body, await uploadedImage(body));
-    return ok(c, { post: withLinks(post) }, 201);
-  });
-
-  api.patch("/dashboard/news/:id", access.admin, async (c) => {
-    const id = idParam(c, "Post not found.");
-    const body = await readBody(c);
-    const post = await services.news.update(id, body, await uploadedImage(body));
-    return ok(c, { post: withLinks(post) });
-  });
-
-  api.delete("/dashboard/news/:id", access.admin, async (c) =>
-    ok(c, await services.news.remove(idParam(c, "Post not found."))),
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/dashboard/news",
+      access: access.admin,
+      tag,
+      summary: "List posts (search, page)",
+      query: adminListSchema.partial(),
+      response: {
+        schema: success({
+          data: anyJson,
+          current_page: z.number(),
+          last_page: z.number(),
+          next_page_url: z.string().nullable(),
+        }).loose(),
+      },
+    },
+    async (c) => {
+      // The service validates the list query with the same schema (core/news is not ours to change here).
+      const page = await services.news.adminList({ search: c.req.query("search"), page: c.req.query("page") });
+      const next = page.current_page < page.last_page ? `/api/dashboard/news?page=${page.current_page + 1}` : null;
+      return ok(c, { ...page, next_page_url: next });
+    },
   );
 
-  api.delete("/dashboard/news/:id/image", access.admin, async (c) => {
-    const post = await services.news.removeImage(idParam(c, "Post not found."));
-    return ok(c, { post: withLinks(post) });
-  });
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/news",
+      access: access.admin,
+      tag,
+      summary: "Create a post",
+      body: { schema: postBody },
+      response: { status: 201, schema: postAnswer },
+      errors: [507],
+    },
+    async (c, { raw }) => {
+      const post = await services.news.create(raw, await uploadedImage(raw));
+      return ok(c, { post: withLinks(post) }, 201);
+    },
+  );
+
+  declare(
+    api,
+    {
+      method: "patch",
+      path: "/dashboard/news/:id",
+      access: access.admin,
+      tag,
+      summary: "Update a post",
+      params: idParams,
+      body: { schema: postBody },
+      response: { schema: postAnswer },
+      errors: [404, 507],
+    },
+    async (c, { raw }) => {
+      const post = await services.news.update(idParam(c, notFound), raw, await uploadedImage(raw));
+      return ok(c, { post: withLinks(post) });
+    },
+  );
+
+  declare(
+    api,
+    {
+      method: "delete",
+      path: "/dashboard/news/:id",
+      access: access.admin,
+      tag,
+      summary: "Delete a post",
+      params: idParams,
+      response: { schema: success({}).loose() },
+      errors: [404],
+    },
+    async (c) => ok(c, await services.news.remove(idParam(c, notFound))),
+  );
+
+  declare(
+    api,
+    {
+      method: "delete",
+      path: "/dashboard/news/:id/image",
+      access: access.admin,
+      tag,
+      summary: "Delete a post's image",
+      params: idParams,
+      response: { schema: postAnswer },
+      errors: [404],
+    },
+    async (c) => ok(c, { post: withLinks(await services.news.removeImage(idParam(c, notFound))) }),
+  );
 
   return api;
 }

@@ -1,86 +1,214 @@
-import { Hono } from "hono";
+import { z } from "@hono/zod-openapi";
 import { RESET_REQUESTED } from "../../core/accounts/password-reset.schema";
+import { profileSchema } from "../../core/accounts/profile.schema";
 import { clearSessionCookie, sessionCookie } from "../../core/auth/auth.cookie";
 import { loginSchema } from "../../core/auth/auth.schema";
-import { validate } from "../../lib/validation";
-import type { AppEnv, Runtime } from "../env";
-import { access, currentAuth, ok, readBody, unprocessable, uploadedImage } from "./http";
+import type { Runtime } from "../env";
+import { imageUpload } from "./admin-media";
+import { anyJson, apiRouter, declare, success } from "./contract";
+import { access, currentAuth, ok, uploadedImage } from "./http";
+
+/** What a session's answer holds (login, accepting an invitation). */
+export const sessionAnswer = success({ access_token: z.string(), expires_at: z.string(), user: anyJson });
+export const messageAnswer = success({ message: z.string() });
+/**
+ * A field the service checks itself, against stored data: a reset or invitation token is checked
+ * before the password rules (they depend on the account's e-mail); a wrong password is `valid: false`.
+ */
+const checkedByService = (description: string) => z.unknown().optional().openapi({ type: "string", description });
+export const newPasswordBody = z.object({
+  token: checkedByService("The token of the link."),
+  password: checkedByService("The new password (zxcvbn rules, not the e-mail)."),
+  password_confirmation: checkedByService("The new password again."),
+});
+const passwordCheck = z.object({ password: checkedByService("The current password.") });
+const validAnswer = success({ valid: z.boolean() });
 
 /** SPEC §7 'Session': login, the current user, logout; forgotten passwords. */
 export function authRoutes(runtime: Runtime) {
   const { services, config } = runtime;
   const secure = config.baseUrl.protocol === "https:";
-  const api = new Hono<AppEnv>();
+  const api = apiRouter();
+  const tag = "Session and profile";
 
-  api.post("/login", access.public, async (c) => {
-    const input = validate(loginSchema, await readBody(c));
-    if (!input.success) return unprocessable(c, input.errors);
-    const result = await services.auth.login(
-      input.data,
-      { ip: c.var.clientIp, userAgent: c.req.header("user-agent") ?? null, requestId: c.var.requestId },
-      // A browser's earlier session ends; an API client's other tokens are its own business.
-      { endingSession: c.var.authVia === "cookie" ? c.var.sessionToken : null },
-    );
-    // Browsers using the API get the same httpOnly session as the login form.
-    c.header(
-      "Set-Cookie",
-      sessionCookie(result.token, { secure, maxAgeSeconds: result.remember ? config.sessionTtlSeconds : undefined }),
-    );
-    return ok(c, { access_token: result.token, expires_at: result.expiresAt, user: result.user });
-  });
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/login",
+      access: access.public,
+      tag,
+      summary: "Sign in",
+      description: "Answers a Bearer token and sets the same session as an httpOnly cookie.",
+      body: { schema: loginSchema },
+      response: { schema: sessionAnswer },
+      errors: [429],
+    },
+    async (c, { body }) => {
+      const result = await services.auth.login(
+        body,
+        { ip: c.var.clientIp, userAgent: c.req.header("user-agent") ?? null, requestId: c.var.requestId },
+        // A browser's earlier session ends; an API client's other tokens are its own business.
+        { endingSession: c.var.authVia === "cookie" ? c.var.sessionToken : null },
+      );
+      // Browsers using the API get the same httpOnly session as the login form.
+      c.header(
+        "Set-Cookie",
+        sessionCookie(result.token, { secure, maxAgeSeconds: result.remember ? config.sessionTtlSeconds : undefined }),
+      );
+      return ok(c, { access_token: result.token, expires_at: result.expiresAt, user: result.user });
+    },
+  );
 
-  api.get("/dashboard/user", access.member, (c) => ok(c, { user: c.var.auth?.user }));
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/dashboard/user",
+      access: access.member,
+      tag,
+      summary: "The signed-in user",
+      response: { schema: success({ user: anyJson }) },
+    },
+    (c) => ok(c, { user: c.var.auth?.user }),
+  );
 
-  api.post("/dashboard/logout", access.member, async (c) => {
-    await services.auth.logout(c.var.sessionToken);
-    c.header("Set-Cookie", clearSessionCookie({ secure }));
-    return ok(c, { message: "Logged out." });
-  });
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/logout",
+      access: access.member,
+      tag,
+      summary: "Sign out",
+      response: { schema: messageAnswer },
+    },
+    async (c) => {
+      await services.auth.logout(c.var.sessionToken);
+      c.header("Set-Cookie", clearSessionCookie({ secure }));
+      return ok(c, { message: "Logged out." });
+    },
+  );
 
-  api.patch("/dashboard/user/settings", access.member, async (c) => {
-    const auth = currentAuth(c);
-    const user = await services.profile.update(auth.user.id, auth.sessionId, await readBody(c));
-    return ok(c, { user });
-  });
+  declare(
+    api,
+    {
+      method: "patch",
+      path: "/dashboard/user/settings",
+      access: access.member,
+      tag,
+      summary: "Update one's own profile (and password)",
+      body: { schema: profileSchema },
+      response: { schema: success({ user: anyJson }) },
+      errors: [429],
+    },
+    async (c, { raw }) => {
+      const auth = currentAuth(c);
+      return ok(c, { user: await services.profile.update(auth.user.id, auth.sessionId, raw) });
+    },
+  );
 
   // SPEC §7 clients send the password in the query string; our pages use the POST below (no password in a URL or log).
-  api.get("/dashboard/user/checkValidPass", access.member, async (c) => {
-    const auth = currentAuth(c);
-    return ok(c, { valid: await services.profile.checkPassword(auth.user.id, c.req.query("password")) });
-  });
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/dashboard/user/checkValidPass",
+      access: access.member,
+      tag,
+      summary: "Check one's current password (SPEC §7: in the query)",
+      query: passwordCheck,
+      response: { schema: validAnswer },
+      errors: [429],
+    },
+    async (c, { query }) =>
+      ok(c, { valid: await services.profile.checkPassword(currentAuth(c).user.id, query.password) }),
+  );
 
-  api.post("/dashboard/user/checkValidPass", access.member, async (c) => {
-    const auth = currentAuth(c);
-    const body = await readBody(c);
-    return ok(c, { valid: await services.profile.checkPassword(auth.user.id, body.password) });
-  });
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/user/checkValidPass",
+      access: access.member,
+      tag,
+      summary: "Check one's current password",
+      body: { schema: passwordCheck },
+      response: { schema: validAnswer },
+      errors: [429],
+    },
+    async (c, { body }) =>
+      ok(c, { valid: await services.profile.checkPassword(currentAuth(c).user.id, body.password) }),
+  );
 
-  api.post("/settings/profile/updateAvatar", access.member, async (c) => {
-    const auth = currentAuth(c);
-    const body = await readBody(c, ["multipart"]);
-    const avatar = await services.profile.setAvatar(
-      auth.user.id,
-      await uploadedImage(body, body.avatar !== undefined ? "avatar" : "image"),
-    );
-    return ok(c, { avatar });
-  });
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/settings/profile/updateAvatar",
+      access: access.member,
+      tag,
+      summary: "Set one's avatar (the file in `avatar` or `image`)",
+      body: { schema: imageUpload("avatar").extend(imageUpload("image").shape), encodings: ["multipart"] },
+      response: { schema: success({ avatar: anyJson }) },
+      errors: [507],
+    },
+    async (c, { raw }) => {
+      const image = await uploadedImage(raw, raw.avatar !== undefined ? "avatar" : "image");
+      return ok(c, { avatar: await services.profile.setAvatar(currentAuth(c).user.id, image) });
+    },
+  );
 
-  api.delete("/settings/profile/avatar", access.member, async (c) => {
-    const auth = currentAuth(c);
-    await services.profile.removeAvatar(auth.user.id);
-    return ok(c, { avatar: null });
-  });
+  declare(
+    api,
+    {
+      method: "delete",
+      path: "/settings/profile/avatar",
+      access: access.member,
+      tag,
+      summary: "Remove one's avatar",
+      response: { schema: success({ avatar: z.null() }) },
+    },
+    async (c) => {
+      await services.profile.removeAvatar(currentAuth(c).user.id);
+      return ok(c, { avatar: null });
+    },
+  );
 
-  api.post("/forgot-password", access.public, async (c) => {
-    const body = await readBody(c);
-    await services.passwordReset.request(body.email, { ip: c.var.clientIp, origin: config.baseUrl.origin });
-    return ok(c, { message: RESET_REQUESTED });
-  });
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/forgot-password",
+      access: access.public,
+      tag,
+      summary: "Ask for a password reset link",
+      body: { schema: z.object({ email: checkedByService("The account's e-mail address.") }) },
+      response: { schema: messageAnswer },
+      errors: [429],
+    },
+    async (c, { raw }) => {
+      await services.passwordReset.request(raw.email, { ip: c.var.clientIp, origin: config.baseUrl.origin });
+      return ok(c, { message: RESET_REQUESTED });
+    },
+  );
 
-  api.post("/reset-password", access.public, async (c) => {
-    await services.passwordReset.reset(await readBody(c));
-    return ok(c, { message: "Your password is changed. Sign in with the new one." });
-  });
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/reset-password",
+      access: access.public,
+      tag,
+      summary: "Set a new password with a reset link's token",
+      body: { schema: newPasswordBody },
+      response: { schema: messageAnswer },
+    },
+    async (c, { raw }) => {
+      await services.passwordReset.reset(raw);
+      return ok(c, { message: "Your password is changed. Sign in with the new one." });
+    },
+  );
 
   return api;
 }

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Authenticated } from "../../core/auth/auth.service";
-import { AppError, type FieldErrors } from "../../lib/errors";
+import { AppError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 import { invalidInput } from "../../lib/validation";
 import type { AppEnv } from "../env";
@@ -91,11 +91,6 @@ export async function readBody(c: Context<AppEnv>, accepts?: readonly Encoding[]
 
 export function ok(c: Context, data: Record<string, unknown> = {}, status: ContentfulStatusCode = 200) {
   return c.json({ status: "success", ...data }, status);
-}
-
-/** Invalid input is an answer, not an exception: 422 with the field messages. */
-export function unprocessable(c: Context, errors: FieldErrors) {
-  return c.json({ status: "error", message: "The given data was invalid.", errors }, 422);
 }
 
 /** 405 with the Allow header (HEAD wherever GET is allowed). */

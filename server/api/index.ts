@@ -1,4 +1,5 @@
-import { Hono } from "hono";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Hono } from "hono";
 import { AppError } from "../../lib/errors";
 import type { AppEnv, Runtime } from "../env";
 import type { DeclaredRoute } from "../middleware/method-override";
@@ -7,20 +8,30 @@ import { adminNewsRoutes } from "./admin-news";
 import { adminSiteRoutes } from "./admin-site";
 import { adminUsersRoutes } from "./admin-users";
 import { authRoutes } from "./auth";
+import { docsRoutes } from "./docs";
 import { type Access, methodNotAllowed } from "./http";
 import { joinRoutes } from "./join";
 import { meetingsRoutes } from "./meetings";
 import { newsRoutes } from "./news";
 import { siteRoutes } from "./site";
 
-const PARAM = /:[A-Za-z_][A-Za-z0-9_]*/g;
+/** A parameter of a router path: `:id`, or `:url{.+}` with its own pattern. */
+const PARAM = /:[A-Za-z_][A-Za-z0-9_]*(?:\{([^}]*)\})?/g;
 
 function patternToRegExp(pattern: string): RegExp {
-  const escaped = pattern
-    .split(PARAM)
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replaceAll("\\*", ".*"))
-    .join("[^/]+");
-  return new RegExp(`^${escaped}/?$`);
+  let source = "";
+  let last = 0;
+  for (const match of pattern.matchAll(PARAM)) {
+    source += literal(pattern.slice(last, match.index));
+    source += match[1] !== undefined ? `(?:${match[1]})` : "[^/]+";
+    last = match.index + match[0].length;
+  }
+  source += literal(pattern.slice(last));
+  return new RegExp(`^${source}/?$`);
+}
+
+function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replaceAll("\\*", ".*");
 }
 
 /**
@@ -43,9 +54,41 @@ export function declaredRoutes(api: Hono<AppEnv>): DeclaredRoute[] {
   return [...byRoute.values()];
 }
 
+/**
+ * The OpenAPI 3.1 document of the API, generated from the routes' declarations
+ * (server/api/contract.ts), with the paths as clients call them (under /api).
+ */
+export function openApiDocument(api: OpenAPIHono<AppEnv>) {
+  api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "The access_token answered by POST /api/login.",
+  });
+  api.openAPIRegistry.registerComponent("securitySchemes", "cookieAuth", {
+    type: "apiKey",
+    in: "cookie",
+    name: "auth.session",
+    description:
+      "The browser session (httpOnly), set by sign-in; changes also need a same-origin request (CSRF check).",
+  });
+  const document = api.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: {
+      title: "Masthead API",
+      version: "1",
+      description:
+        "The JSON API (SPEC §7). Bodies may be JSON, urlencoded or multipart unless a route says otherwise; " +
+        "a POST may ask to be a PATCH, PUT or DELETE with `_method`. Every error answers `{ status, message, errors }`. " +
+        "`x-access` says who may call each operation: public, member (signed in) or admin.",
+    },
+  });
+  const paths = Object.fromEntries(Object.entries(document.paths ?? {}).map(([path, item]) => [`/api${path}`, item]));
+  return { ...document, paths };
+}
+
 /** The JSON API (SPEC §7), mounted at /api. */
 export function createApi(runtime: Runtime) {
-  const api = new Hono<AppEnv>();
+  const api = new OpenAPIHono<AppEnv>();
   api.route("/", authRoutes(runtime));
   api.route("/", siteRoutes(runtime));
   api.route("/", newsRoutes(runtime));
@@ -55,6 +98,10 @@ export function createApi(runtime: Runtime) {
   api.route("/", adminMediaRoutes(runtime));
   api.route("/", adminUsersRoutes(runtime));
   api.route("/", joinRoutes(runtime));
+  api.route(
+    "/",
+    docsRoutes(() => openApiDocument(api)),
+  );
 
   // Unknown path → 404; known path, other method → 405 with Allow.
   const table = declaredRoutes(api);

@@ -1,64 +1,142 @@
-import { Hono } from "hono";
-import { joinHandledSchema } from "../../core/join/join.schema";
+import { z } from "@hono/zod-openapi";
+import { joinContextSchema, joinHandledSchema, joinListSchema, joinSchema } from "../../core/join/join.schema";
 import { toCsv } from "../../lib/csv";
-import { parseOrThrow } from "../../lib/validation";
-import type { AppEnv, Runtime } from "../env";
-import { access, idParam, ok, readBody } from "./http";
+import type { Runtime } from "../env";
+import { idParams } from "./admin-news";
+import { anyJson, apiRouter, declare, success } from "./contract";
+import { access, idParam, ok } from "./http";
+
+const done = success({});
 
 /** SPEC §7 '/api/join' and the admin's inbox of join and registration requests. */
 export function joinRoutes({ services, logger }: Runtime) {
-  const api = new Hono<AppEnv>();
+  const api = apiRouter();
+  const tag = "Join requests";
 
-  api.post("/join", access.public, async (c) => {
-    const outcome = await services.join.submit(await readBody(c), {
-      ip: c.var.clientIp,
-      trusted: c.var.authVia === "bearer",
-    });
-    // A bot is answered like a person, so that it learns nothing from the answer.
-    if (!outcome.stored) logger.info({ ip: c.var.clientIp, reason: outcome.reason }, "join request dropped as spam");
-    return ok(c);
-  });
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/join",
+      access: access.public,
+      tag,
+      summary: "Ask to join (or register for a meeting)",
+      description: "A signed-in API client (Bearer) is not asked for the captcha.",
+      body: { schema: joinSchema.extend(joinContextSchema.shape) },
+      response: { schema: done },
+      errors: [429],
+    },
+    async (c, { raw }) => {
+      const outcome = await services.join.submit(raw, { ip: c.var.clientIp, trusted: c.var.authVia === "bearer" });
+      // A bot is answered like a person, so that it learns nothing from the answer.
+      if (!outcome.stored) logger.info({ ip: c.var.clientIp, reason: outcome.reason }, "join request dropped as spam");
+      return ok(c);
+    },
+  );
 
-  api.get("/dashboard/join-requests", access.admin, async (c) => ok(c, await services.join.list(c.req.query())));
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/dashboard/join-requests",
+      access: access.admin,
+      tag,
+      summary: "List join and registration requests",
+      query: joinListSchema.partial(),
+      response: { schema: success({ data: anyJson }).loose() },
+    },
+    async (c) => ok(c, await services.join.list(c.req.query())),
+  );
 
-  api.get("/dashboard/join-requests/export", access.admin, async (c) => {
-    const rows = await services.join.exportRows(c.req.query());
-    const csv = toCsv(
-      ["Received", "Kind", "Meeting", "Company", "Representative", "E-mail", "Phone", "Page", "Handled"],
-      rows.map((r) => [
-        r.created_at,
-        r.kind,
-        r.meeting_title,
-        r.company_name,
-        r.representative_name,
-        r.email,
-        r.phone_number,
-        r.page_path,
-        r.handled_at ?? "",
-      ]),
-    );
-    return c.body(csv, 200, {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": 'attachment; filename="join-requests.csv"',
-      "Cache-Control": "no-store",
-    });
-  });
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/dashboard/join-requests/export",
+      access: access.admin,
+      tag,
+      summary: "Export the requests as CSV",
+      query: joinListSchema.partial(),
+      response: { schema: z.string(), mediaType: "text/csv", description: "The requests, one a line." },
+    },
+    async (c) => {
+      const rows = await services.join.exportRows(c.req.query());
+      const csv = toCsv(
+        ["Received", "Kind", "Meeting", "Company", "Representative", "E-mail", "Phone", "Page", "Handled"],
+        rows.map((r) => [
+          r.created_at,
+          r.kind,
+          r.meeting_title,
+          r.company_name,
+          r.representative_name,
+          r.email,
+          r.phone_number,
+          r.page_path,
+          r.handled_at ?? "",
+        ]),
+      );
+      return c.body(csv, 200, {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": 'attachment; filename="join-requests.csv"',
+        "Cache-Control": "no-store",
+      });
+    },
+  );
 
-  api.patch("/dashboard/join-requests/:id", access.admin, async (c) => {
-    const { handled } = parseOrThrow(joinHandledSchema, await readBody(c));
-    await services.join.setHandled(idParam(c, "Request not found."), handled);
-    return ok(c);
-  });
+  declare(
+    api,
+    {
+      method: "patch",
+      path: "/dashboard/join-requests/:id",
+      access: access.admin,
+      tag,
+      summary: "Mark a request handled or open",
+      params: idParams,
+      body: { schema: joinHandledSchema },
+      response: { schema: done },
+      errors: [404],
+    },
+    async (c, { body }) => {
+      await services.join.setHandled(idParam(c, "Request not found."), body.handled);
+      return ok(c);
+    },
+  );
 
-  api.delete("/dashboard/join-requests/:id", access.admin, async (c) => {
-    await services.join.remove(idParam(c, "Request not found."));
-    return ok(c);
-  });
+  declare(
+    api,
+    {
+      method: "delete",
+      path: "/dashboard/join-requests/:id",
+      access: access.admin,
+      tag,
+      summary: "Delete a request",
+      params: idParams,
+      response: { schema: done },
+      errors: [404],
+    },
+    async (c) => {
+      await services.join.remove(idParam(c, "Request not found."));
+      return ok(c);
+    },
+  );
 
-  api.post("/dashboard/mail/:id/resend", access.admin, async (c) => {
-    await services.mail.resend(idParam(c, "There is no failed mail with this id."));
-    return ok(c);
-  });
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/mail/:id/resend",
+      access: access.admin,
+      tag: "Mail (admin)",
+      summary: "Send a failed mail again",
+      params: idParams,
+      response: { schema: done },
+      errors: [404],
+    },
+    async (c) => {
+      await services.mail.resend(idParam(c, "There is no failed mail with this id."));
+      return ok(c);
+    },
+  );
 
   return api;
 }

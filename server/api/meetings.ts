@@ -1,34 +1,53 @@
-import { Hono } from "hono";
+import { z } from "@hono/zod-openapi";
 import { meetingsQuerySchema } from "../../core/meetings/meetings.schema";
-import { validate } from "../../lib/validation";
-import type { AppEnv, Runtime } from "../env";
-import { access, ok, unprocessable } from "./http";
+import type { Runtime } from "../env";
+import { anyJson, apiRouter, declare, success } from "./contract";
+import { access, ok } from "./http";
+import { pageAnswer } from "./news";
 
 /** SPEC §7 'Meetings' (public reads). Load-more is a GET of next_page_url. */
 export function meetingsRoutes(runtime: Runtime) {
   const { services } = runtime;
-  const api = new Hono<AppEnv>();
+  const api = apiRouter();
+  const tag = "Meetings";
 
-  api.get("/meetings", access.public, async (c) => {
-    const input = validate(meetingsQuerySchema, {
-      page: c.req.query("page"),
-      type: c.req.query("type"),
-      start_date: c.req.query("start_date"),
-    });
-    if (!input.success) return unprocessable(c, input.errors);
-    const page = await services.meetings.list(input.data);
-    let next: string | null = null;
-    if (page.current_page < page.last_page) {
-      const params = new URLSearchParams({ page: String(page.current_page + 1) });
-      if (input.data.type) params.set("type", input.data.type);
-      if (input.data.start_date) params.set("start_date", input.data.start_date);
-      next = `/api/meetings?${params}`;
-    }
-    return ok(c, { ...page, next_page_url: next });
-  });
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/meetings",
+      access: access.public,
+      tag,
+      summary: "List meetings (type, start date, page)",
+      query: meetingsQuerySchema,
+      response: { schema: pageAnswer },
+    },
+    async (c, { query }) => {
+      const page = await services.meetings.list(query);
+      let next: string | null = null;
+      if (page.current_page < page.last_page) {
+        const params = new URLSearchParams({ page: String(page.current_page + 1) });
+        if (query.type) params.set("type", query.type);
+        if (query.start_date) params.set("start_date", query.start_date);
+        next = `/api/meetings?${params}`;
+      }
+      return ok(c, { ...page, next_page_url: next });
+    },
+  );
 
-  api.get("/meetings/:slug", access.public, async (c) =>
-    ok(c, { event: await services.meetings.getBySlug(c.req.param("slug")) }),
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/meetings/:slug",
+      access: access.public,
+      tag,
+      summary: "A meeting by its slug",
+      params: z.object({ slug: z.string() }),
+      response: { schema: success({ event: anyJson }) },
+      errors: [404],
+    },
+    async (c, { params }) => ok(c, { event: await services.meetings.getBySlug(params.slug) }),
   );
 
   return api;

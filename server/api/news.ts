@@ -1,32 +1,86 @@
-import { Hono } from "hono";
+import { z } from "@hono/zod-openapi";
 import { postsQuerySchema } from "../../core/news/news.schema";
-import { validate } from "../../lib/validation";
-import type { AppEnv, Runtime } from "../env";
-import { access, ok, readBody, unprocessable } from "./http";
+import type { Runtime } from "../env";
+import { anyJson, apiRouter, declare, success } from "./contract";
+import { access, ok } from "./http";
+
+const slugParams = z.object({ slug: z.string() });
+export const pageAnswer = success({
+  data: anyJson,
+  current_page: z.number(),
+  last_page: z.number(),
+  per_page: z.number(),
+  total: z.number(),
+  next_page_url: z.string().nullable(),
+});
 
 /** SPEC §7 'News' (public reads). Load-more is a POST to next_page_url with the same body. */
 export function newsRoutes(runtime: Runtime) {
   const { services } = runtime;
-  const api = new Hono<AppEnv>();
+  const api = apiRouter();
+  const tag = "News";
 
-  api.post("/getPosts", access.public, async (c) => {
-    const body = await readBody(c);
-    const input = validate(postsQuerySchema, { ...body, page: c.req.query("page") ?? body.page });
-    if (!input.success) return unprocessable(c, input.errors);
-    const page = await services.news.list(input.data);
-    const next = page.current_page < page.last_page ? `/api/getPosts?page=${page.current_page + 1}` : null;
-    return ok(c, { ...page, next_page_url: next });
-  });
-
-  api.get("/getPostBySlug/:slug", access.public, async (c) =>
-    ok(c, { data: await services.news.getBySlug(c.req.param("slug")) }),
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/getPosts",
+      access: access.public,
+      tag,
+      summary: "List posts (month filter, search, page)",
+      description: "The page may come in the query (the next_page_url) or in the body; the query wins.",
+      query: z.object({ page: postsQuerySchema.shape.page.optional() }),
+      body: { schema: postsQuerySchema },
+      response: { schema: pageAnswer },
+    },
+    async (c, { query, body }) => {
+      const page = await services.news.list({ ...body, page: query.page ?? body.page });
+      const next = page.current_page < page.last_page ? `/api/getPosts?page=${page.current_page + 1}` : null;
+      return ok(c, { ...page, next_page_url: next });
+    },
   );
 
-  api.get("/getLatestPosts/:slug", access.public, async (c) =>
-    ok(c, { data: await services.news.latestExcept(c.req.param("slug")) }),
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/getPostBySlug/:slug",
+      access: access.public,
+      tag,
+      summary: "A post by its slug",
+      params: slugParams,
+      response: { schema: success({ data: anyJson }) },
+      errors: [404],
+    },
+    async (c, { params }) => ok(c, { data: await services.news.getBySlug(params.slug) }),
   );
 
-  api.get("/getDateFilters", access.public, async (c) => ok(c, { data: await services.news.dateFilters() }));
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/getLatestPosts/:slug",
+      access: access.public,
+      tag,
+      summary: "The latest posts but the one with this slug",
+      params: slugParams,
+      response: { schema: success({ data: anyJson }) },
+    },
+    async (c, { params }) => ok(c, { data: await services.news.latestExcept(params.slug) }),
+  );
+
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/getDateFilters",
+      access: access.public,
+      tag,
+      summary: "The months that have posts",
+      response: { schema: success({ data: anyJson }) },
+    },
+    async (c) => ok(c, { data: await services.news.dateFilters() }),
+  );
 
   return api;
 }

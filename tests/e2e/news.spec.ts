@@ -54,12 +54,12 @@ test("a visitor loads more news, filters by month, searches and opens an article
   await expectAccessible(page);
 });
 
-test("an unknown article is the 404 page; a bad month filter a clear 400", async ({ page }) => {
+test("an unknown article is the 404 page; a bad month filter a clear 422 (as in the API)", async ({ page }) => {
   const missing = await page.goto("/post/no-such-article");
   expect(missing?.status()).toBe(404);
   await expect(page.getByText("This page could not be found")).toBeVisible();
   const bad = await page.goto("/news?month=13-2026");
-  expect(bad?.status()).toBe(400);
+  expect(bad?.status()).toBe(422);
 });
 
 test.describe("without JavaScript", () => {

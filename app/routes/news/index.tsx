@@ -18,7 +18,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     search: url.searchParams.get("q"),
     page: url.searchParams.get("page") ?? undefined,
   });
-  if (!input.success) throw data("That filter is not valid: choose a month from the list.", { status: 400 });
+  if (!input.success) throw data("That filter is not valid: choose a month from the list.", { status: 422 });
   const [page, months] = await Promise.all([services.news.list(input.data), services.news.dateFilters()]);
   return { page, months, month: input.data.filters, search: input.data.search };
 }

@@ -1,0 +1,160 @@
+import zlib from "node:zlib";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, createTestContext, type TestContext } from "../support/app";
+import { declaredRoutes } from "../support/declared-routes";
+
+let t: TestContext;
+// biome-ignore lint/suspicious/noExplicitAny: the document is checked against the OpenAPI schema below
+let doc: any;
+beforeAll(async () => {
+  t = await createTestContext();
+  const res = await call(t.app, "GET", "/api/openapi.json");
+  expect(res.status).toBe(200);
+  doc = res.json;
+});
+afterAll(async () => t.close());
+
+/** The router's `:id` (or `:url{.+}`) is the document's `{id}`. */
+const documentPath = (path: string) => `/api${path.replace(/:([A-Za-z_]\w*)(\{[^}]*\})?/g, "{$1}")}`;
+
+type Operation = {
+  "x-access": string;
+  security: Record<string, string[]>[];
+  requestBody?: { content: Record<string, unknown> };
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }>;
+};
+const operation = (method: string, path: string): Operation | undefined =>
+  doc.paths?.[documentPath(path)]?.[method.toLowerCase()];
+
+describe("GET /api/openapi.json", () => {
+  it("is a valid OpenAPI 3.1 document", async () => {
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it("describes every route of the router, with the access the authorization test reads", () => {
+    const routes = declaredRoutes(t.runtime);
+    expect(routes.length).toBeGreaterThan(30);
+    const problems: string[] = [];
+    for (const route of routes) {
+      const op = operation(route.method, route.path);
+      if (!op) problems.push(`${route.method} ${documentPath(route.path)} is missing`);
+      else if (op["x-access"] !== route.access) {
+        problems.push(`${route.method} ${route.path}: x-access ${op["x-access"]}, router ${route.access}`);
+      } else if (route.access === "public" ? op.security.length !== 0 : op.security.length !== 2) {
+        problems.push(`${route.method} ${route.path}: security ${JSON.stringify(op.security)}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    const documented = Object.values(doc.paths as Record<string, object>).flatMap((item) => Object.keys(item));
+    expect(documented.length, "no operation the router does not have").toBe(routes.length);
+  });
+
+  it("includes the SPEC §7 calls, with their bodies per encoding", () => {
+    for (const [method, path] of [
+      ["POST", "/login"],
+      ["GET", "/dashboard/user"],
+      ["POST", "/dashboard/logout"],
+      ["GET", "/search"],
+      ["GET", "/page/:url{.+}"],
+      ["GET", "/getContactData"],
+      ["POST", "/join"],
+      ["GET", "/meetings"],
+      ["GET", "/getPostBySlug/:slug"],
+      ["POST", "/getPosts"],
+      ["GET", "/dashboard/news"],
+      ["POST", "/dashboard/news"],
+      ["PATCH", "/dashboard/news/:id"],
+      ["DELETE", "/dashboard/news/:id"],
+      ["POST", "/settings/profile/updateAvatar"],
+      ["GET", "/dashboard/user/checkValidPass"],
+      ["PATCH", "/dashboard/user/settings"],
+    ]) {
+      expect(operation(method, path), `${method} ${path}`).toBeDefined();
+    }
+    expect(Object.keys(operation("POST", "/dashboard/news")?.requestBody?.content ?? {}).sort()).toEqual([
+      "application/json",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data",
+    ]);
+    expect(Object.keys(operation("POST", "/settings/profile/updateAvatar")?.requestBody?.content ?? {})).toEqual([
+      "multipart/form-data",
+    ]);
+    const login = operation("POST", "/login")?.requestBody?.content["application/json"] as {
+      schema: { properties: Record<string, unknown>; required: string[] };
+    };
+    expect(Object.keys(login.schema.properties)).toEqual(expect.arrayContaining(["email", "password", "remember"]));
+  });
+
+  it("names the error answers: 401/403 by access, 413/415/422 for bodies, 429 with Retry-After", () => {
+    const statuses = (method: string, path: string) => Object.keys(operation(method, path)?.responses ?? {});
+    expect(statuses("GET", "/dashboard/users")).toEqual(expect.arrayContaining(["200", "401", "403", "422"]));
+    expect(statuses("GET", "/dashboard/user")).toEqual(expect.arrayContaining(["200", "401"]));
+    expect(statuses("GET", "/dashboard/user")).not.toContain("403");
+    expect(statuses("PATCH", "/dashboard/news/:id")).toEqual(
+      expect.arrayContaining(["200", "400", "401", "403", "404", "413", "415", "422"]),
+    );
+    const limited = operation("POST", "/login")?.responses["429"];
+    expect(limited?.headers).toHaveProperty("Retry-After");
+    const invalid = operation("POST", "/login")?.responses["422"]?.content?.["application/json"]?.schema;
+    expect(invalid).toEqual({ $ref: "#/components/schemas/Error" });
+    expect(doc.components.schemas.Error.required).toEqual(["status", "message", "errors"]);
+  });
+
+  it("declares the Bearer token and the session cookie", () => {
+    expect(doc.components.securitySchemes).toEqual({
+      bearerAuth: expect.objectContaining({ type: "http", scheme: "bearer" }),
+      cookieAuth: expect.objectContaining({ type: "apiKey", in: "cookie", name: "auth.session" }),
+    });
+  });
+
+  it("a declared body is validated once, with the one 422 shape, after the access check", async () => {
+    const anonymous = await call(t.app, "PATCH", "/api/dashboard/settings", { json: { "site.name": "" } });
+    expect(anonymous.status).toBe(401);
+    const bad = await call(t.app, "POST", "/api/login", { json: { email: "", password: 5 } });
+    expect(bad.status).toBe(422);
+    expect(bad.json).toEqual({
+      status: "error",
+      message: "The given data was invalid.",
+      errors: { email: ["Email is required."], password: [expect.any(String)] },
+    });
+    const badQuery = await call(t.app, "GET", "/api/meetings?page=0");
+    expect(badQuery.status).toBe(422);
+    expect(badQuery.json).toEqual({
+      status: "error",
+      message: "The given data was invalid.",
+      errors: { page: ["The page must be 1 or more."] },
+    });
+  });
+});
+
+describe("GET /api/docs", () => {
+  it("is an HTML page whose scripts and styles come from our origin, and are served", async () => {
+    const res = await t.app.request("/api/docs");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await res.text();
+    const assets = [...html.matchAll(/<(?:script|link rel="stylesheet")[^>]+(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(assets.length).toBeGreaterThanOrEqual(3);
+    for (const asset of assets) {
+      expect(asset, "same origin, no CDN").toMatch(/^\/api\/docs\/assets\//);
+      const served = await t.app.request(asset);
+      expect(served.status, asset).toBe(200);
+      expect((await served.text()).length, asset).toBeGreaterThan(100);
+    }
+    expect(html).not.toMatch(/<script>(?!<\/script>)/);
+    const csp = res.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("script-src 'self'");
+    expect((await t.app.request("/api/docs/assets/other.js")).status).toBe(422);
+    // The 1.7 MB bundle is compressed once per process, not per request.
+    const bundle = "/api/docs/assets/swagger-ui-bundle.js";
+    const br = await t.app.request(bundle, { headers: { "accept-encoding": "br" } });
+    expect(br.headers.get("content-encoding")).toBe("br");
+    const decoded = zlib.brotliDecompressSync(Buffer.from(await br.arrayBuffer())).toString();
+    expect(decoded).toBe(await (await t.app.request(bundle)).text());
+    expect(decoded).toContain("SwaggerUIBundle");
+  });
+});
