@@ -13,3 +13,17 @@ const UNWANTED = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2
 export function cleanTitle(value: string): string {
   return value.normalize("NFC").replace(/\s+/g, " ").replace(UNWANTED, "").replace(/ {2,}/g, " ").trim();
 }
+
+/**
+ * Whether some HTML shows anything: text outside its tags, or an image. Browser-safe, for schemas
+ * and forms; the service decides again on the sanitized HTML (`hasContent` in lib/html), where
+ * `<script>x</script>` counts as nothing.
+ */
+export function showsSomething(html: string): boolean {
+  const text = html
+    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, "")
+    .replace(/<[^>]*>/g, "")
+    .replace(/&nbsp;|&#160;|&#xa0;/gi, " ")
+    .trim();
+  return text.length > 0 || /<img\s/i.test(html);
+}

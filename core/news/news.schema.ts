@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageNumberSchema } from "../../lib/pagination";
-import { cleanTitle } from "../../lib/text";
+import { cleanTitle, showsSomething } from "../../lib/text";
 
 /** SPEC §3 'Date filters': month-year strings, here MM-YYYY (e.g. 11-2026). */
 export const MONTH_FILTER = /^(0[1-9]|1[0-2])-(\d{4})$/;
@@ -65,10 +65,12 @@ export const postInputSchema = z.object({
     .overwrite(cleanTitle)
     .min(1, { error: "The title field is required." })
     .max(200, { error: "The title may not be longer than 200 characters." }),
-  // Whether there is any content is decided after sanitizing (news.service): `<script>x</script>` is none.
+  // Required here as far as the raw HTML tells (so that every missing field is reported at once), and
+  // again after sanitizing in news.service, where `<script>x</script>` is nothing.
   content: z
     .string({ error: "The content field is required." })
-    .refine((v) => v.length <= 500_000, { error: "The content is too long." }),
+    .refine((v) => v.length <= 500_000, { error: "The content is too long.", abort: true })
+    .refine(showsSomething, { error: "The content field is required." }),
   author_name: z
     .union([z.string(), z.null()])
     .optional()

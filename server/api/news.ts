@@ -29,7 +29,8 @@ export function newsRoutes(runtime: Runtime) {
       tag,
       summary: "List posts (month filter, search, page)",
       description: "The page may come in the query (the next_page_url) or in the body; the query wins.",
-      query: z.object({ page: postsQuerySchema.shape.page.optional() }),
+      // Without its default: a page in the query (next_page_url) wins over the body's only when it is there.
+      query: z.object({ page: postsQuerySchema.shape.page.unwrap().optional() }),
       body: { schema: postsQuerySchema },
       response: { schema: pageAnswer },
     },
