@@ -77,6 +77,8 @@ export const postInputSchema = z.object({
     .transform((v) => cleanTitle(v ?? "").slice(0, 120) || null),
 });
 export type PostInput = z.input<typeof postInputSchema>;
+/** A post as the service takes it: already parsed by postInputSchema (by the route's contract or the page's action). */
+export type PostData = z.output<typeof postInputSchema>;
 
 export const adminListSchema = z.object({
   search: z
@@ -85,6 +87,8 @@ export const adminListSchema = z.object({
     .transform((v) => (v ?? "").trim().slice(0, 200)),
   page: postsQuerySchema.shape.page,
 });
+/** The admin list query, parsed. */
+export type AdminListQuery = z.output<typeof adminListSchema>;
 
 /** A post's address on the site: the one place that knows news lives under /post/. */
 export function postUrl(slug: string): string {

@@ -34,7 +34,7 @@ export function adminNewsRoutes(runtime: Runtime) {
       access: access.admin,
       tag,
       summary: "List posts (search, page)",
-      query: adminListSchema.partial(),
+      query: adminListSchema,
       response: {
         schema: success({
           data: anyJson,
@@ -44,9 +44,8 @@ export function adminNewsRoutes(runtime: Runtime) {
         }).loose(),
       },
     },
-    async (c) => {
-      // The service validates the list query with the same schema (core/news is not ours to change here).
-      const page = await services.news.adminList({ search: c.req.query("search"), page: c.req.query("page") });
+    async (c, { query }) => {
+      const page = await services.news.adminList(query);
       const next = page.current_page < page.last_page ? `/api/dashboard/news?page=${page.current_page + 1}` : null;
       return ok(c, { ...page, next_page_url: next });
     },
@@ -64,8 +63,8 @@ export function adminNewsRoutes(runtime: Runtime) {
       response: { status: 201, schema: postAnswer },
       errors: [507],
     },
-    async (c, { raw }) => {
-      const post = await services.news.create(raw, await uploadedImage(raw));
+    async (c, { body, raw }) => {
+      const post = await services.news.create(body, await uploadedImage(raw));
       return ok(c, { post: withLinks(post) }, 201);
     },
   );
@@ -83,8 +82,8 @@ export function adminNewsRoutes(runtime: Runtime) {
       response: { schema: postAnswer },
       errors: [404, 507],
     },
-    async (c, { raw }) => {
-      const post = await services.news.update(idParam(c, notFound), raw, await uploadedImage(raw));
+    async (c, { body, raw }) => {
+      const post = await services.news.update(idParam(c, notFound), body, await uploadedImage(raw));
       return ok(c, { post: withLinks(post) });
     },
   );

@@ -53,7 +53,11 @@ const image = sharp({ create: { width: 64, height: 48, channels: 3, background: 
 async function writePost(withImage: boolean): Promise<Post> {
   written += 1;
   const post = await t.runtime.services.news.create(
-    { title: `Backup post ${written} ${randomBytes(3).toString("hex")}`, content: `<p>Body ${written}</p>` },
+    {
+      title: `Backup post ${written} ${randomBytes(3).toString("hex")}`,
+      content: `<p>Body ${written}</p>`,
+      author_name: null,
+    },
     withImage ? new Uint8Array(await image) : undefined,
   );
   return { slug: post.slug, title: post.title, image: post.image };

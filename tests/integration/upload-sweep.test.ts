@@ -47,7 +47,10 @@ describe("sweepUploads", () => {
     const { services } = t.runtime;
     const db = t.database.db;
     // Referenced, through the services: a news image (three variants), an editor image used in a page, an avatar.
-    const post = await services.news.create({ title: "Swept around", content: "<p>Body</p>" }, photo);
+    const post = await services.news.create(
+      { title: "Swept around", content: "<p>Body</p>", author_name: null },
+      photo,
+    );
     const inline = await services.media.storeContentImage(photo);
     await db
       .insertInto("pages")

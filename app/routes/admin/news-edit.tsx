@@ -1,9 +1,10 @@
 import { ImageOff } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { postUrl } from "../../../core/news/news.schema";
+import { postInputSchema, postUrl } from "../../../core/news/news.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseId } from "../../../lib/ids";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
+import { parseOrThrow } from "../../../lib/validation";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { RichTextEditor } from "../../components/ui/rich-text-editor";
 import { TextField } from "../../components/ui/text-field";
@@ -43,7 +44,11 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     }
     const file =
       form.image instanceof File && form.image.size > 0 ? new Uint8Array(await form.image.arrayBuffer()) : undefined;
-    const input = { title: form.title, content: form.content, author_name: form.author_name };
+    const input = parseOrThrow(postInputSchema, {
+      title: form.title,
+      content: form.content,
+      author_name: form.author_name,
+    });
     const saved = post ? await services.news.update(post.id, input, file) : await services.news.create(input, file);
     const { sessionToken, secureCookies } = getRequestContext(context);
     const headers = sessionToken

@@ -1,6 +1,8 @@
 import { FilePenLine, Plus, Search } from "lucide-react";
 import { data, Form, Link, useNavigation } from "react-router";
+import { adminListSchema } from "../../../core/news/news.schema";
 import { isAppError } from "../../../lib/errors";
+import { parseOrThrow } from "../../../lib/validation";
 import { formatDate } from "../../components/news/post-card";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
@@ -17,10 +19,12 @@ export const meta: Route.MetaFunction = () => [{ title: "News · Manager" }];
 export async function loader({ context, request, url }: Route.LoaderArgs) {
   const { services, sessionToken, secureCookies } = getRequestContext(context);
   try {
-    const page = await services.news.adminList({
-      search: url.searchParams.get("search"),
-      page: url.searchParams.get("page") ?? undefined,
-    });
+    const page = await services.news.adminList(
+      parseOrThrow(adminListSchema, {
+        search: url.searchParams.get("search"),
+        page: url.searchParams.get("page") ?? undefined,
+      }),
+    );
     // The "Saved …" notice of the editor's redirect: from a signed flash cookie, never from the URL.
     const flash = takeFlash(request, { token: sessionToken, secure: secureCookies });
     return data(
