@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
     });
     if (command === "list") {
       for (let page = 1; ; page += 1) {
-        const result = await services.accounts.list({ page });
+        const result = await services.accounts.list({ search: "", page });
         if (result.total === 0) console.log("No users yet.");
         for (const u of result.data) {
           console.log(

@@ -91,6 +91,9 @@ export const userChangeSchema = z
     error: "Send a role or is_active to change.",
   });
 
+/** A change of role or activity, parsed. */
+export type UserChange = z.output<typeof userChangeSchema>;
+
 export const OWN_ADMIN_ROLE = "You cannot remove your own admin role.";
 export const OWN_DEACTIVATION = "You cannot deactivate your own account.";
 export const OWN_DELETION = "You cannot delete your own account.";

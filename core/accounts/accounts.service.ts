@@ -18,9 +18,9 @@ import {
   OWN_DELETION,
   type PublicUser,
   toPublicUser,
+  type UserChange,
+  type UserListQuery,
   type UserStatus,
-  userChangeSchema,
-  userListSchema,
 } from "./accounts.schema";
 import { EMAIL_TAKEN } from "./profile.schema";
 import { createTokensRepository, type TokensRepository } from "./tokens.repository";
@@ -96,8 +96,7 @@ export function createAccountsService(deps: {
     },
 
     /** The users screen: search in names and e-mails, filter by role and status, 25 a page. */
-    async list(raw: unknown) {
-      const query = userListSchema.parse(raw ?? {});
+    async list(query: UserListQuery) {
       const [rows, total] = await Promise.all([
         users.list(query, (query.page - 1) * USERS_PER_PAGE, USERS_PER_PAGE, clock().toISOString()),
         users.count(query),
@@ -114,8 +113,7 @@ export function createAccountsService(deps: {
     },
 
     /** Changes another user's role or activity; deactivation ends their sessions. */
-    async change(actorId: number, id: number, raw: unknown): Promise<AdminUser> {
-      const input = parseOrThrow(userChangeSchema, raw);
+    async change(actorId: number, id: number, input: UserChange): Promise<AdminUser> {
       const updated = await users.whileAdminsLocked(async (tx, adminIds, trx) => {
         const row = await tx.findById(id);
         if (!row) throw new AppError("not_found", "User not found.");

@@ -145,8 +145,7 @@ export function createJoinService(deps: {
       return { stored: true, id };
     },
 
-    async list(raw: unknown) {
-      const query = joinListSchema.parse(raw ?? {});
+    async list(query: JoinListQuery) {
       const [rows, total] = await Promise.all([
         repository.list(query, (query.page - 1) * PER_PAGE, PER_PAGE),
         repository.count(query),
@@ -163,8 +162,7 @@ export function createJoinService(deps: {
     countOpen: () => repository.count({ status: "open", search: "" }),
 
     /** Every request matching the filter, for the CSV export. */
-    async exportRows(raw: unknown) {
-      const query = joinListSchema.parse(raw ?? {});
+    async exportRows(query: JoinListQuery) {
       return repository.list(query, 0, 100_000);
     },
 

@@ -28,10 +28,10 @@ export function adminUsersRoutes(runtime: Runtime) {
       access: access.admin,
       tag,
       summary: "List users (search, role, status, page)",
-      query: userListSchema.partial(),
+      query: userListSchema,
       response: { schema: success({ data: anyJson }).loose() },
     },
-    async (c) => ok(c, await services.accounts.list(c.req.query())),
+    async (c, { query }) => ok(c, await services.accounts.list(query)),
   );
 
   declare(
@@ -77,7 +77,7 @@ export function adminUsersRoutes(runtime: Runtime) {
       response: { schema: userAnswer },
       errors: [404],
     },
-    async (c, { raw }) => ok(c, { user: await services.accounts.change(actor(c).id, idParam(c, notFound), raw) }),
+    async (c, { body }) => ok(c, { user: await services.accounts.change(actor(c).id, idParam(c, notFound), body) }),
   );
 
   declare(

@@ -42,10 +42,10 @@ export function joinRoutes({ services, logger }: Runtime) {
       access: access.admin,
       tag,
       summary: "List join and registration requests",
-      query: joinListSchema.partial(),
+      query: joinListSchema,
       response: { schema: success({ data: anyJson }).loose() },
     },
-    async (c) => ok(c, await services.join.list(c.req.query())),
+    async (c, { query }) => ok(c, await services.join.list(query)),
   );
 
   declare(
@@ -56,11 +56,11 @@ export function joinRoutes({ services, logger }: Runtime) {
       access: access.admin,
       tag,
       summary: "Export the requests as CSV",
-      query: joinListSchema.partial(),
+      query: joinListSchema,
       response: { schema: z.string(), mediaType: "text/csv", description: "The requests, one a line." },
     },
-    async (c) => {
-      const rows = await services.join.exportRows(c.req.query());
+    async (c, { query }) => {
+      const rows = await services.join.exportRows(query);
       const csv = toCsv(
         ["Received", "Kind", "Meeting", "Company", "Representative", "E-mail", "Phone", "Page", "Handled"],
         rows.map((r) => [

@@ -387,7 +387,7 @@ describe("changing, deactivating and deleting users", () => {
     const last = active[0].id;
 
     // The service refuses too, whoever asks (the CLI has no signed-in admin).
-    for (const change of [{ role: "member" }, { is_active: false }]) {
+    for (const change of [{ role: "member" as const }, { is_active: false }]) {
       await expect(t.runtime.services.accounts.change(0, last, change)).rejects.toMatchObject({ status: 409 });
     }
     await expect(t.runtime.services.accounts.remove(0, last)).rejects.toMatchObject({ status: 409 });

@@ -1,5 +1,6 @@
 import { CheckCircle2, Download, Mail, RotateCcw } from "lucide-react";
 import { data, Form, useFetcher } from "react-router";
+import { joinListSchema } from "../../../core/join/join.schema";
 import type { MailStatus } from "../../../core/mail/mail.service";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
@@ -15,7 +16,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Join requests · Manage
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { services } = getRequestContext(context);
-  return services.join.list(Object.fromEntries(url.searchParams));
+  return services.join.list(joinListSchema.parse(Object.fromEntries(url.searchParams)));
 }
 
 /** Mark handled or open, delete, resend a failed mail: each one form, so all work without JavaScript. */

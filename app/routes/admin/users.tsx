@@ -1,8 +1,9 @@
 import { ChevronDown, MailPlus, RotateCcw, ShieldCheck, UserRoundCheck, UserRoundX } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, useNavigation } from "react-router";
-import type { AdminUser } from "../../../core/accounts/accounts.schema";
+import { type AdminUser, userChangeSchema, userListSchema } from "../../../core/accounts/accounts.schema";
 import { isAppError } from "../../../lib/errors";
+import { parseOrThrow } from "../../../lib/validation";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
 import { FilterForm } from "../../components/ui/filter-form";
@@ -19,7 +20,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Users · Manager" }];
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { services, auth } = getRequestContext(context);
-  const page = await services.accounts.list(Object.fromEntries(url.searchParams));
+  const page = await services.accounts.list(userListSchema.parse(Object.fromEntries(url.searchParams)));
   return { ...page, me: auth?.user.id ?? 0 };
 }
 
@@ -46,7 +47,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     const id = formId(form);
     switch (form.intent) {
       case "role": {
-        const user = await services.accounts.change(actor.id, id, { role: form.role });
+        const user = await services.accounts.change(actor.id, id, parseOrThrow(userChangeSchema, { role: form.role }));
         return data<ActionData>({
           notice: `${nameOf(user)} is now ${user.role.name === "admin" ? "an admin" : "a member"}.`,
         });
