@@ -80,6 +80,9 @@ export const inviteSchema = z.object({
   role: z.enum(ROLES, { error: "The role must be admin or member." }),
 });
 
+/** An invitation as the service takes it, parsed. */
+export type InviteInput = z.output<typeof inviteSchema>;
+
 /** What an admin may change on someone else's account. */
 export const userChangeSchema = z
   .object({

@@ -9,7 +9,7 @@ import { invalidInput, parseOrThrow } from "../../lib/validation";
 import type { MailService } from "../mail/mail.service";
 import type { SiteSettings } from "../settings/settings.schema";
 import type { SettingsService } from "../settings/settings.service";
-import { type AdminUser, inviteSchema } from "./accounts.schema";
+import type { AdminUser, InviteInput } from "./accounts.schema";
 import { toAdminUser } from "./accounts.service";
 import {
   INVITATION_ALREADY_ACCEPTED,
@@ -17,6 +17,7 @@ import {
   INVITATION_FOR_DEACTIVATED,
   INVITATION_LINK_INVALID,
 } from "./invitation.schema";
+import type { TokenPassword } from "./password.schema";
 import { newPasswordSchema } from "./password-rules";
 import { EMAIL_TAKEN } from "./profile.schema";
 import { createTokensRepository, type TokensRepository } from "./tokens.repository";
@@ -82,15 +83,14 @@ export function createInvitationService(deps: {
   }
 
   /** The invitation behind a link, while it can still be accepted. */
-  async function usable(token: unknown) {
-    if (typeof token !== "string" || !token || token.length > 200) return undefined;
+  async function usable(token: string | null | undefined) {
+    if (!token || token.length > 200) return undefined;
     const found = await tokens.findUsable(hashToken(token), "invitation", clock().toISOString());
     return found && found.is_active === 1 && !found.has_password ? found : undefined;
   }
 
   return {
-    async invite(raw: unknown, context: InvitationContext): Promise<AdminUser> {
-      const data = parseOrThrow(inviteSchema, raw);
+    async invite(data: InviteInput, context: InvitationContext): Promise<AdminUser> {
       if (await users.findByEmail(data.email)) throw invalidInput({ email: [EMAIL_TAKEN] });
       const now = clock().toISOString();
       const site = await deps.settings.getAll();
@@ -123,13 +123,13 @@ export function createInvitationService(deps: {
     },
 
     /** Who a link invites, for the welcome page; null once it cannot be used. */
-    async describe(token: unknown): Promise<{ first_name: string; email: string } | null> {
+    async describe(token: string | null | undefined): Promise<{ first_name: string; email: string } | null> {
       const found = await usable(token);
       return found ? { first_name: found.first_name, email: found.email } : null;
     },
 
     /** Sets the invited user's first password; answers their id, to sign them in. */
-    async accept(input: Record<string, unknown>): Promise<number> {
+    async accept(input: TokenPassword): Promise<number> {
       const found = await usable(input.token);
       if (!found) throw invalidInput({ token: [INVITATION_LINK_INVALID] });
       const checked = parseOrThrow(newPasswordSchema(found.email), input);

@@ -9,6 +9,7 @@ import { invalidInput, isEmailAddress, parseOrThrow } from "../../lib/validation
 import type { MailService } from "../mail/mail.service";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { SettingsService } from "../settings/settings.service";
+import type { TokenPassword } from "./password.schema";
 import { RESET_LINK_INVALID } from "./password-reset.schema";
 import { newPasswordSchema } from "./password-rules";
 import { createTokensRepository, type TokensRepository } from "./tokens.repository";
@@ -82,8 +83,8 @@ export function createPasswordResetService(deps: {
      * Mails a link when the address is an active account's; says nothing either
      * way, and takes the same time either way (at least RESET_REQUEST_MIN_MS).
      */
-    async request(rawEmail: unknown, context: { ip: string; origin: string }): Promise<void> {
-      const email = typeof rawEmail === "string" ? rawEmail.trim().toLowerCase() : "";
+    async request(sentEmail: string, context: { ip: string; origin: string }): Promise<void> {
+      const email = sentEmail.trim().toLowerCase();
       if (!email) {
         throw invalidInput({ email: ["Email is required."] });
       }
@@ -108,8 +109,8 @@ export function createPasswordResetService(deps: {
       return Boolean(await tokens.findUsable(hashToken(token), "password_reset", clock().toISOString()));
     },
 
-    async reset(input: Record<string, unknown>): Promise<void> {
-      const token = typeof input.token === "string" ? input.token : "";
+    async reset(input: TokenPassword): Promise<void> {
+      const { token } = input;
       const now = clock().toISOString();
       const found =
         token && token.length <= 200 ? await tokens.findUsable(hashToken(token), "password_reset", now) : undefined;

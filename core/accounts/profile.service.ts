@@ -108,9 +108,9 @@ export function createProfileService(deps: {
     },
 
     /** Whether the current password is right; rate limited per user, and says nothing more. */
-    async checkPassword(userId: number, password: unknown): Promise<boolean> {
+    async checkPassword(userId: number, password: string): Promise<boolean> {
       await checkLimit(userId);
-      if (typeof password !== "string" || password === "" || password.length > 200) return false;
+      if (password === "" || password.length > 200) return false;
       const row = await currentUser(userId);
       return verifyPassword(row.password_hash ?? "", password);
     },

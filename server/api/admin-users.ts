@@ -46,7 +46,7 @@ export function adminUsersRoutes(runtime: Runtime) {
       response: { status: 201, schema: userAnswer },
       errors: [409],
     },
-    async (c, { raw }) => ok(c, { user: await services.invitations.invite(raw, actor(c).invitation) }, 201),
+    async (c, { body }) => ok(c, { user: await services.invitations.invite(body, actor(c).invitation) }, 201),
   );
 
   declare(
@@ -124,8 +124,8 @@ export function adminUsersRoutes(runtime: Runtime) {
       body: { schema: newPasswordBody },
       response: { schema: sessionAnswer },
     },
-    async (c, { raw }) => {
-      const userId = await services.invitations.accept(raw);
+    async (c, { body }) => {
+      const userId = await services.invitations.accept(body);
       const session = await services.auth.openSession(userId, {
         ip: c.var.clientIp,
         userAgent: c.req.header("user-agent") ?? null,

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { forgotPasswordSchema, passwordCheckSchema, tokenPasswordSchema } from "../../core/accounts/password.schema";
 import { RESET_REQUESTED } from "../../core/accounts/password-reset.schema";
 import { profileSchema } from "../../core/accounts/profile.schema";
 import { clearSessionCookie, sessionCookie } from "../../core/auth/auth.cookie";
@@ -15,13 +16,8 @@ export const messageAnswer = success({ message: z.string() });
  * A field the service checks itself, against stored data: a reset or invitation token is checked
  * before the password rules (they depend on the account's e-mail); a wrong password is `valid: false`.
  */
-const checkedByService = (description: string) => z.unknown().optional().openapi({ type: "string", description });
-export const newPasswordBody = z.object({
-  token: checkedByService("The token of the link."),
-  password: checkedByService("The new password (zxcvbn rules, not the e-mail)."),
-  password_confirmation: checkedByService("The new password again."),
-});
-const passwordCheck = z.object({ password: checkedByService("The current password.") });
+export const newPasswordBody = tokenPasswordSchema;
+const passwordCheck = passwordCheckSchema;
 const validAnswer = success({ valid: z.boolean() });
 
 /** SPEC §7 'Session': login, the current user, logout; forgotten passwords. */
@@ -183,12 +179,12 @@ export function authRoutes(runtime: Runtime) {
       access: access.public,
       tag,
       summary: "Ask for a password reset link",
-      body: { schema: z.object({ email: checkedByService("The account's e-mail address.") }) },
+      body: { schema: forgotPasswordSchema },
       response: { schema: messageAnswer },
       errors: [429],
     },
-    async (c, { raw }) => {
-      await services.passwordReset.request(raw.email, { ip: c.var.clientIp, origin: config.baseUrl.origin });
+    async (c, { body }) => {
+      await services.passwordReset.request(body.email, { ip: c.var.clientIp, origin: config.baseUrl.origin });
       return ok(c, { message: RESET_REQUESTED });
     },
   );
@@ -204,8 +200,8 @@ export function authRoutes(runtime: Runtime) {
       body: { schema: newPasswordBody },
       response: { schema: messageAnswer },
     },
-    async (c, { raw }) => {
-      await services.passwordReset.reset(raw);
+    async (c, { body }) => {
+      await services.passwordReset.reset(body);
       return ok(c, { message: "Your password is changed. Sign in with the new one." });
     },
   );

@@ -132,7 +132,10 @@ describe("npm run backup during writes, then npm run restore", () => {
       }
     };
     const writers = [writer(false), writer(true)];
-    while (acknowledged.length < 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    // At least ten posts, one of them with an image, acknowledged before the backup starts.
+    while (acknowledged.length < 10 || !acknowledged.some((post) => post.image)) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
 
     const before = acknowledged.slice();
     const folder = path.join(scratch, "during-writes");

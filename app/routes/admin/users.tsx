@@ -1,7 +1,7 @@
 import { ChevronDown, MailPlus, RotateCcw, ShieldCheck, UserRoundCheck, UserRoundX } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, useNavigation } from "react-router";
-import { type AdminUser, userChangeSchema, userListSchema } from "../../../core/accounts/accounts.schema";
+import { type AdminUser, inviteSchema, userChangeSchema, userListSchema } from "../../../core/accounts/accounts.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
@@ -41,7 +41,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const text = (name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
   try {
     if (form.intent === "invite") {
-      const user = await services.invitations.invite(form, invitation);
+      const user = await services.invitations.invite(parseOrThrow(inviteSchema, form), invitation);
       return data<ActionData>({ notice: `Invitation sent to ${user.email}.` });
     }
     const id = formId(form);

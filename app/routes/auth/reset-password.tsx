@@ -1,5 +1,6 @@
 import { LockKeyhole } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { tokenPasswordSchema } from "../../../core/accounts/password.schema";
 import { RESET_LINK_INVALID } from "../../../core/accounts/password-reset.schema";
 import { AuthCard } from "../../components/auth-card";
 import { NewPasswordFields } from "../../components/new-password-fields";
@@ -27,7 +28,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   try {
-    await getRequestContext(context).services.passwordReset.reset(form);
+    await getRequestContext(context).services.passwordReset.reset(tokenPasswordSchema.parse(form));
   } catch (error) {
     return data({ errors: firstMessages(fieldErrorsOf(error)) }, { status: 422 });
   }

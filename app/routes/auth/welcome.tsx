@@ -1,6 +1,7 @@
 import { Anchor } from "lucide-react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { INVITATION_LINK_INVALID } from "../../../core/accounts/invitation.schema";
+import { tokenPasswordSchema } from "../../../core/accounts/password.schema";
 import { sessionCookie } from "../../../core/auth/auth.cookie";
 import { isAppError } from "../../../lib/errors";
 import { AuthCard } from "../../components/auth-card";
@@ -32,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   let userId: number;
   try {
-    userId = await services.invitations.accept(form);
+    userId = await services.invitations.accept(tokenPasswordSchema.parse(form));
   } catch (error) {
     return data({ errors: firstMessages(fieldErrorsOf(error)) }, { status: 422 });
   }
