@@ -34,7 +34,8 @@ export const profileSchema = z.object({
     .string()
     .nullish()
     .transform((v) => v ?? ""),
-});
+}); /** A profile change as the service takes it, parsed: empty fields are left as they are. */
+export type ProfileInput = z.output<typeof profileSchema>;
 
 export const CURRENT_PASSWORD_WRONG = "The current password is not correct.";
 export const EMAIL_TAKEN = "The email has already been taken.";

@@ -3,12 +3,12 @@ import { AppError } from "../../lib/errors";
 import { removeAvatarFiles, storeAvatar } from "../../lib/images";
 import { hashPassword, verifyPassword } from "../../lib/password";
 import type { FileStorage } from "../../lib/storage";
-import { invalidInput, parseOrThrow, validate } from "../../lib/validation";
+import { invalidInput, validate } from "../../lib/validation";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { PublicUser } from "./accounts.schema";
 import { toPublicUser } from "./accounts.schema";
 import { newPasswordSchema } from "./password-rules";
-import { CURRENT_PASSWORD_WRONG, EMAIL_TAKEN, profileSchema } from "./profile.schema";
+import { CURRENT_PASSWORD_WRONG, EMAIL_TAKEN, type ProfileInput } from "./profile.schema";
 import type { UsersRepository } from "./users.repository";
 
 const CHECK_LIMIT = { max: 10, windowSeconds: 15 * 60 };
@@ -40,8 +40,7 @@ export function createProfileService(deps: {
      * Changes the non-empty fields; a new password needs the current one and
      * ends the user's other sessions.
      */
-    async update(userId: number, sessionId: number, raw: Record<string, unknown>): Promise<PublicUser> {
-      const input = parseOrThrow(profileSchema, raw);
+    async update(userId: number, sessionId: number, input: ProfileInput): Promise<PublicUser> {
       const row = await currentUser(userId);
       const email = input.email?.toLowerCase();
       if (email && email !== row.email) {

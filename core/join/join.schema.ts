@@ -50,6 +50,10 @@ export const joinContextSchema = z.object({
   captcha_token: z.string().max(4000).optional().catch(undefined),
 });
 
+/** A join or registration request as the service takes it: the fields and the form's context, parsed. */
+export const joinSubmissionSchema = joinSchema.extend(joinContextSchema.shape);
+export type JoinSubmission = z.output<typeof joinSubmissionSchema>;
+
 /** Registration pages: the spec names conference pages; meeting pages register too. */
 export function requestKindOf(pagePath: string | null): "join" | "registration" {
   return pagePath && /^\/(conference|workshop|events\/)/.test(pagePath) ? "registration" : "join";

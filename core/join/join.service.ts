@@ -3,19 +3,12 @@ import type { Database } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { pageOf } from "../../lib/pagination";
-import { invalidInput, parseOrThrow } from "../../lib/validation";
+import { invalidInput } from "../../lib/validation";
 import type { MailService, NewMail } from "../mail/mail.service";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { SettingsService } from "../settings/settings.service";
 import { createJoinRepository, type JoinRepository } from "./join.repository";
-import {
-  type JoinFields,
-  type JoinListQuery,
-  joinContextSchema,
-  joinListSchema,
-  joinSchema,
-  requestKindOf,
-} from "./join.schema";
+import { type JoinFields, type JoinListQuery, type JoinSubmission, requestKindOf } from "./join.schema";
 
 /** A person takes longer than this to fill four fields; a script does not. */
 export const MIN_FILL_MS = 3000;
@@ -58,17 +51,9 @@ export function createJoinService(deps: {
 
   return {
     /** `client.trusted`: a signed-in API client, which the captcha does not apply to. */
-    async submit(
-      body: Record<string, unknown>,
-      client: { ip: string | null; trusted?: boolean },
-    ): Promise<JoinOutcome> {
-      const fields = parseOrThrow(joinSchema, body);
-      const context = joinContextSchema.parse({
-        page_path: typeof body.page_path === "string" ? body.page_path : undefined,
-        website: typeof body.website === "string" ? body.website : undefined,
-        started_at: body.started_at,
-        captcha_token: typeof body.captcha_token === "string" ? body.captcha_token : undefined,
-      });
+    async submit(input: JoinSubmission, client: { ip: string | null; trusted?: boolean }): Promise<JoinOutcome> {
+      const { page_path, website, started_at, captcha_token, ...fields } = input;
+      const context = { page_path, website, started_at, captcha_token };
       if (context.website?.trim()) return { stored: false, reason: "spam" };
       if (context.started_at !== undefined && clock().getTime() - context.started_at < MIN_FILL_MS) {
         return { stored: false, reason: "spam" };

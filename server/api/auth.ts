@@ -98,9 +98,9 @@ export function authRoutes(runtime: Runtime) {
       response: { schema: success({ user: anyJson }) },
       errors: [429],
     },
-    async (c, { raw }) => {
+    async (c, { body }) => {
       const auth = currentAuth(c);
-      return ok(c, { user: await services.profile.update(auth.user.id, auth.sessionId, raw) });
+      return ok(c, { user: await services.profile.update(auth.user.id, auth.sessionId, body) });
     },
   );
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { joinContextSchema, joinHandledSchema, joinListSchema, joinSchema } from "../../core/join/join.schema";
+import { joinHandledSchema, joinListSchema, joinSubmissionSchema } from "../../core/join/join.schema";
 import { toCsv } from "../../lib/csv";
 import type { Runtime } from "../env";
 import { idParams } from "./admin-news";
@@ -22,12 +22,12 @@ export function joinRoutes({ services, logger }: Runtime) {
       tag,
       summary: "Ask to join (or register for a meeting)",
       description: "A signed-in API client (Bearer) is not asked for the captcha.",
-      body: { schema: joinSchema.extend(joinContextSchema.shape) },
+      body: { schema: joinSubmissionSchema },
       response: { schema: done },
       errors: [429],
     },
-    async (c, { raw }) => {
-      const outcome = await services.join.submit(raw, { ip: c.var.clientIp, trusted: c.var.authVia === "bearer" });
+    async (c, { body }) => {
+      const outcome = await services.join.submit(body, { ip: c.var.clientIp, trusted: c.var.authVia === "bearer" });
       // A bot is answered like a person, so that it learns nothing from the answer.
       if (!outcome.stored) logger.info({ ip: c.var.clientIp, reason: outcome.reason }, "join request dropped as spam");
       return ok(c);

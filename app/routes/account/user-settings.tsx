@@ -2,7 +2,9 @@ import { KeyRound, UserRound } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, useNavigation } from "react-router";
 import { toast } from "sonner";
+import { profileSchema } from "../../../core/accounts/profile.schema";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
+import { parseOrThrow } from "../../../lib/validation";
 import { NewPasswordFields } from "../../components/new-password-fields";
 import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
@@ -50,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionData>({ intent, errors: { new_password: "The new password is required." } }, { status: 422 });
   }
   try {
-    await services.profile.update(auth.user.id, auth.sessionId, fields);
+    await services.profile.update(auth.user.id, auth.sessionId, parseOrThrow(profileSchema, fields));
   } catch (error) {
     // Too many wrong current passwords: said beside the field.
     const limited = rateLimitOf(error);

@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { safeRedirectPath } from "../../../core/auth/auth.schema";
-import { JOIN_FIELDS } from "../../../core/join/join.schema";
+import { JOIN_FIELDS, joinSubmissionSchema } from "../../../core/join/join.schema";
+import { parseOrThrow } from "../../../lib/validation";
 import { JoinForm } from "../../components/public/join-form";
 import { PageHero } from "../../components/public/page-hero";
 import { Notice } from "../../components/ui/notice";
@@ -32,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     JOIN_FIELDS.map((field) => [field, typeof form[field] === "string" ? (form[field] as string) : ""]),
   );
   try {
-    await services.join.submit(form, { ip: client.ip });
+    await services.join.submit(parseOrThrow(joinSubmissionSchema, form), { ip: client.ip });
   } catch (error) {
     const limited = rateLimitOf(error);
     if (limited) return data<ActionData>({ failure: limited.message, values, renderedAt: Date.now() }, limited.init);
