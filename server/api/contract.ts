@@ -36,7 +36,7 @@ export type Input<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>
   params: z.output<P>;
   query: z.output<Q>;
   body: z.output<B>;
-  /** The body as parsed, before the schema: for the services that still validate their own input. */
+  /** The body as parsed, before the schema: where uploaded files are read from (the schema only documents them). */
   raw: Body;
 };
 
