@@ -5,6 +5,7 @@ import { createRequestHandler, RouterContextProvider, type ServerBuild } from "r
 import type { RequestContext } from "../core/request-context";
 import { ping, probeWrite } from "../db/connect";
 import { isStorageFull, STORAGE_FULL_MESSAGE } from "../lib/errors";
+import { UPLOADS_PATH } from "../lib/uploads";
 import { createApi, declaredRoutes } from "./api";
 import type { AppEnv, Runtime } from "./env";
 import { errorBody, handleError } from "./errors";
@@ -127,16 +128,16 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
 
   // Uploaded files: generated names, so cached for good; sandboxed in case a hostile file slipped through.
   app.use(
-    "/uploads/*",
+    `${UPLOADS_PATH}/*`,
     staticFiles(
       {
         root: path.relative(process.cwd(), config.uploadsDir) || ".",
-        rewriteRequestPath: (p) => p.replace(/^\/uploads/, ""),
+        rewriteRequestPath: (p) => p.slice(UPLOADS_PATH.length),
       },
       { "Cache-Control": IMMUTABLE, "Content-Security-Policy": "default-src 'none'; img-src 'self'; sandbox" },
     ),
   );
-  app.get("/uploads/*", (c) => c.text("Not found", 404));
+  app.get(`${UPLOADS_PATH}/*`, (c) => c.text("Not found", 404));
 
   if (options.clientDir) {
     const root = path.relative(process.cwd(), options.clientDir) || ".";

@@ -3,6 +3,7 @@ import { AppError } from "../../lib/errors";
 import { removeAvatarFiles, storeAvatar } from "../../lib/images";
 import { hashPassword, verifyPassword } from "../../lib/password";
 import type { FileStorage } from "../../lib/storage";
+import { uploadUrl } from "../../lib/uploads";
 import { invalidInput, validate } from "../../lib/validation";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { PublicUser } from "./accounts.schema";
@@ -87,7 +88,7 @@ export function createProfileService(deps: {
       if (!data) throw invalidInput({ avatar: ["Choose an image."] });
       const row = await currentUser(userId);
       const stored = await storeAvatar(deps.storage, "avatars", data);
-      const avatar = `/uploads/${stored.key}`;
+      const avatar = uploadUrl(stored.key);
       try {
         await users.update(row.id, { avatar, updated_at: clock().toISOString() });
       } catch (error) {

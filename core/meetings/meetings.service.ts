@@ -3,6 +3,7 @@ import { AppError } from "../../lib/errors";
 import { sanitizeRichText } from "../../lib/html";
 import { imageSrcSet } from "../../lib/image-variants";
 import { type Page, pageOf } from "../../lib/pagination";
+import { uploadUrl } from "../../lib/uploads";
 import type { Horizon, MeetingsRepository } from "./meetings.repository";
 import {
   type FeaturedType,
@@ -35,8 +36,6 @@ export type Calendar = {
 type SummaryRow = Awaited<ReturnType<MeetingsRepository["list"]>>[number];
 type ImageRow = Awaited<ReturnType<MeetingsRepository["imagesOf"]>>[number];
 type FullRow = NonNullable<Awaited<ReturnType<MeetingsRepository["findBySlug"]>>>;
-
-const uploadUrl = (key: string) => `/uploads/${key}`;
 
 function toImage(row: ImageRow): MeetingImage {
   return {
