@@ -3,23 +3,6 @@ import { isAppError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 
 /**
- * The submitted form of an action as a plain object. A body that is not a
- * readable form (garbage multipart, JSON, wrong encoding) is the client's
- * error: 400, not a 500.
- */
-export async function readForm(request: Request): Promise<Record<string, FormDataEntryValue>> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type)) {
-    throw data("The form could not be read.", { status: 415 });
-  }
-  try {
-    return Object.fromEntries(await request.formData());
-  } catch {
-    throw data("The form could not be read.", { status: 400 });
-  }
-}
-
-/**
  * Field errors of a service's refusal (invalid input 422, a refused upload 415), to show beside the
  * fields, with the status to answer; anything else is rethrown.
  */
@@ -59,4 +42,13 @@ export function rateLimitOf(error: unknown): { message: string; init: ResponseIn
 /** The first message of each field, for forms that show one line under a field. */
 export function firstMessages(errors: Record<string, string[]>): Record<string, string> {
   return Object.fromEntries(Object.entries(errors).map(([field, messages]) => [field, messages[0]]));
+}
+
+/**
+ * The length a schema's text field allows, as the input's maxLength: the rule is
+ * declared once, in the schema, and the browser stops typing where the server would refuse.
+ */
+export function lengthLimit(field: unknown): { maxLength?: number } {
+  const max = (field as { maxLength?: number | null }).maxLength;
+  return typeof max === "number" ? { maxLength: max } : {};
 }

@@ -1,8 +1,8 @@
 import { createRoute, OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { ALL_ENCODINGS, type Body, type Encoding } from "../../lib/request-body";
 import { fieldErrors, invalidInput, validate } from "../../lib/validation";
 import type { AppEnv } from "../env";
-import { ALL_ENCODINGS, type Body, type Encoding } from "./body";
 import type { AccessMiddleware } from "./http";
 import { readBody } from "./http";
 

@@ -3,11 +3,11 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Authenticated } from "../../core/auth/auth.service";
 import { AppError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
+import { type Body, type Encoding, OVERRIDABLE_METHODS, type ParsedBody, parseBody } from "../../lib/request-body";
 import { invalidInput } from "../../lib/validation";
 import type { AppEnv } from "../env";
-import { type Body, type Encoding, OVERRIDABLE_METHODS, type ParsedBody, parseBody } from "./body";
 
-export type { Body } from "./body";
+export type { Body } from "../../lib/request-body";
 
 export type Access = "public" | "member" | "admin";
 export type AccessMiddleware = MiddlewareHandler<AppEnv> & { access: Access };

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { OVERRIDABLE_METHODS } from "../api/body";
+import { OVERRIDABLE_METHODS } from "../../lib/request-body";
 import { type Access, access, attachParsedBody, methodNotAllowed, parsedBodyOf } from "../api/http";
 import type { AppEnv } from "../env";
 

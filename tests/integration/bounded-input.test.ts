@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FORM_LIMITS } from "../../server/api/body";
+import { FORM_LIMITS } from "../../lib/request-body";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { signIn } from "../support/factories";
 

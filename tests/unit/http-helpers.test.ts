@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FORM_LIMITS, parseBody } from "../../server/api/body";
+import { FORM_LIMITS, parseBody } from "../../lib/request-body";
 import { negotiateEncoding } from "../../server/middleware/compress";
 
 describe("negotiateEncoding", () => {

@@ -5,7 +5,7 @@ import { useLocation } from "react-router";
 import type { PublicUser } from "../../../core/accounts/accounts.schema";
 import { JOIN_FIELDS, JOIN_SUMMARY, type JoinFields, joinSchema, thanksFor } from "../../../core/join/join.schema";
 import { validate } from "../../../lib/validation";
-import { firstMessages } from "../../lib/forms";
+import { firstMessages, lengthLimit } from "../../lib/forms";
 import { CAPTCHA_VERSION, captchaToken } from "../../lib/third-party";
 import { useCloseOnNavigation } from "../../lib/use-close-on-navigation";
 import { useRootData } from "../../root";
@@ -175,6 +175,7 @@ export function JoinForm({
               type={LABELS[field].type}
               autoComplete={LABELS[field].autoComplete}
               inputMode={LABELS[field].inputMode}
+              {...lengthLimit(joinSchema.shape[field])}
               value={values[field]}
               // SPEC §5: text is trimmed as typed.
               onChange={(e) => {

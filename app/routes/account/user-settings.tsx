@@ -10,7 +10,8 @@ import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
 import { Avatar } from "../../components/user-menu";
 import { getRequestContext } from "../../context";
-import { fieldFailureOf, firstMessages, rateLimitOf, readForm } from "../../lib/forms";
+import { fieldFailureOf, firstMessages, rateLimitOf } from "../../lib/forms";
+import { readForm } from "../../lib/read-form.server";
 import { useRootData } from "../../root";
 import type { Route } from "./+types/user-settings";
 

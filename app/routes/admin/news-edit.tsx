@@ -10,7 +10,8 @@ import { RichTextEditor } from "../../components/ui/rich-text-editor";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
 import { setFlash } from "../../lib/flash.server";
-import { fieldFailureOf, readForm } from "../../lib/forms";
+import { fieldFailureOf, lengthLimit } from "../../lib/forms";
+import { readForm } from "../../lib/read-form.server";
 import type { Route } from "./+types/news-edit";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
@@ -115,7 +116,7 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
           defaultValue={values.title}
           error={errors.title?.[0]}
           required
-          maxLength={200}
+          {...lengthLimit(postInputSchema.shape.title)}
         />
         <TextField
           id="author_name"

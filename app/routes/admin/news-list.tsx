@@ -10,7 +10,8 @@ import { LoadMoreLink } from "../../components/ui/load-more-link";
 import { Notice } from "../../components/ui/notice";
 import { getRequestContext } from "../../context";
 import { takeFlash } from "../../lib/flash.server";
-import { actionRefusal, formId, readForm } from "../../lib/forms";
+import { actionRefusal, formId } from "../../lib/forms";
+import { readForm } from "../../lib/read-form.server";
 import { useLoadMore } from "../../lib/use-load-more";
 import type { Route } from "./+types/news-list";
 

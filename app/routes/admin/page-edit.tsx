@@ -1,14 +1,15 @@
 import { useEffect } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { toast } from "sonner";
-import { PAGE_TITLE_MAX } from "../../../core/pages/pages.schema";
+import { pageUpdateSchema } from "../../../core/pages/pages.schema";
 import { isAppError } from "../../../lib/errors";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { Notice } from "../../components/ui/notice";
 import { RichTextEditor } from "../../components/ui/rich-text-editor";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
-import { fieldErrorsOf, readForm } from "../../lib/forms";
+import { fieldErrorsOf, lengthLimit } from "../../lib/forms";
+import { readForm } from "../../lib/read-form.server";
 import type { Route } from "./+types/page-edit";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
@@ -83,7 +84,7 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
           defaultValue={values.title}
           error={errors.title?.[0]}
           required
-          maxLength={PAGE_TITLE_MAX}
+          {...lengthLimit(pageUpdateSchema.shape.title)}
         />
         <RichTextEditor name="content" label="Content" initialHtml={values.content} error={errors.content?.[0]} />
         <div className="flex justify-end gap-3">

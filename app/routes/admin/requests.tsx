@@ -9,7 +9,8 @@ import { Notice } from "../../components/ui/notice";
 import { Pager } from "../../components/ui/pager";
 import { SelectField } from "../../components/ui/select-field";
 import { getRequestContext } from "../../context";
-import { actionRefusal, formId, readForm } from "../../lib/forms";
+import { actionRefusal, formId } from "../../lib/forms";
+import { readForm } from "../../lib/read-form.server";
 import type { Route } from "./+types/requests";
 
 export const meta: Route.MetaFunction = () => [{ title: "Join requests · Manager" }];

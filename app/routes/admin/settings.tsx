@@ -5,7 +5,8 @@ import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
-import { fieldErrorsOf, readForm } from "../../lib/forms";
+import { fieldErrorsOf } from "../../lib/forms";
+import { readForm } from "../../lib/read-form.server";
 import type { Route } from "./+types/settings";
 
 export const meta: Route.MetaFunction = () => [{ title: "Settings · Manager" }];

@@ -13,7 +13,8 @@ import { SelectField } from "../../components/ui/select-field";
 import { TextField } from "../../components/ui/text-field";
 import { Avatar } from "../../components/user-menu";
 import { getRequestContext } from "../../context";
-import { firstMessages, formId, readForm } from "../../lib/forms";
+import { firstMessages, formId, lengthLimit } from "../../lib/forms";
+import { readForm } from "../../lib/read-form.server";
 import type { Route } from "./+types/users";
 
 export const meta: Route.MetaFunction = () => [{ title: "Users · Manager" }];
@@ -174,6 +175,7 @@ function InviteForm({ result }: { result: ActionData | undefined }) {
             defaultValue={values.first_name}
             error={errors.first_name}
             required
+            {...lengthLimit(inviteSchema.shape.first_name)}
           />
           <TextField
             id="invite-last-name"
@@ -183,6 +185,7 @@ function InviteForm({ result }: { result: ActionData | undefined }) {
             defaultValue={values.last_name}
             error={errors.last_name}
             required
+            {...lengthLimit(inviteSchema.shape.last_name)}
           />
           <TextField
             id="invite-email"

@@ -5,7 +5,8 @@ import { AuthCard } from "../../components/auth-card";
 import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
-import { fieldFailureOf, firstMessages, rateLimitOf, readForm } from "../../lib/forms";
+import { fieldFailureOf, firstMessages, rateLimitOf } from "../../lib/forms";
+import { readForm } from "../../lib/read-form.server";
 import type { Route } from "./+types/forgot-password";
 
 export const meta: Route.MetaFunction = () => [

@@ -15,7 +15,7 @@ import { validate } from "../../../lib/validation";
 import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
-import { readForm } from "../../lib/forms";
+import { readForm } from "../../lib/read-form.server";
 import type { Route } from "./+types/login";
 
 export const meta: Route.MetaFunction = () => [

@@ -6,7 +6,8 @@ import { AuthCard } from "../../components/auth-card";
 import { NewPasswordFields } from "../../components/new-password-fields";
 import { Notice } from "../../components/ui/notice";
 import { getRequestContext } from "../../context";
-import { fieldErrorsOf, firstMessages, readForm } from "../../lib/forms";
+import { fieldErrorsOf, firstMessages } from "../../lib/forms";
+import { readForm } from "../../lib/read-form.server";
 import type { Route } from "./+types/reset-password";
 
 export const meta: Route.MetaFunction = () => [

@@ -6,7 +6,8 @@ import { JoinForm } from "../../components/public/join-form";
 import { PageHero } from "../../components/public/page-hero";
 import { Notice } from "../../components/ui/notice";
 import { getRequestContext } from "../../context";
-import { fieldFailureOf, firstMessages, rateLimitOf, readForm } from "../../lib/forms";
+import { fieldFailureOf, firstMessages, rateLimitOf } from "../../lib/forms";
+import { readForm } from "../../lib/read-form.server";
 import { seoMeta } from "../../lib/seo";
 import type { Route } from "./+types/join";
 

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { AppError } from "../../lib/errors";
+import { AppError } from "./errors";
 
 export type Body = Record<string, unknown>;
 

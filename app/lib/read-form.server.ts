@@ -1,0 +1,18 @@
+import { parseBody } from "../../lib/request-body";
+
+/**
+ * The submitted form of a page action as a plain object, read by the same
+ * streaming parser as the API, with its limits on parts, fields, files and
+ * name lengths (413): `request.formData()` has none. A body that is not a form
+ * is a 415, a malformed one a 400 — the client's error, never a 500.
+ * A repeated field gives its last value, as a form post's single fields do.
+ */
+export async function readForm(request: Request): Promise<Record<string, FormDataEntryValue>> {
+  const { body } = await parseBody(request, ["urlencoded", "multipart"]);
+  const form: Record<string, FormDataEntryValue> = {};
+  for (const [name, value] of Object.entries(body)) {
+    const last = Array.isArray(value) ? value.at(-1) : value;
+    if (typeof last === "string" || last instanceof File) form[name] = last;
+  }
+  return form;
+}
