@@ -7,15 +7,16 @@ export const ROLES = ["admin", "member"] as const;
 export type RoleName = (typeof ROLES)[number];
 
 /** The user as every adapter shows it (SPEC §3 'Logged-in user'). */
-export type PublicUser = {
-  id: number;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone_number: string | null;
-  avatar: string | null;
-  role: { name: RoleName };
-};
+export const publicUserSchema = z.object({
+  id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  phone_number: z.string().nullable(),
+  avatar: z.string().nullable(),
+  role: z.object({ name: z.enum(ROLES) }),
+});
+export type PublicUser = z.output<typeof publicUserSchema>;
 
 export const emailSchema = z
   .string({ error: "Email is required." })
@@ -46,12 +47,13 @@ export const USER_STATUSES = ["active", "invited", "deactivated"] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 
 /** A user as the users screen shows them. */
-export type AdminUser = PublicUser & {
-  status: UserStatus;
-  created_at: string;
+export const adminUserSchema = publicUserSchema.extend({
+  status: z.enum(USER_STATUSES),
+  created_at: z.string(),
   /** When the pending invitation's link stops working; null when none is pending. */
-  invitation_expires_at: string | null;
-};
+  invitation_expires_at: z.string().nullable(),
+});
+export type AdminUser = z.output<typeof adminUserSchema>;
 
 export const userListSchema = z.object({
   search: z

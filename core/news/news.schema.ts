@@ -20,19 +20,25 @@ export const postsQuerySchema = z.object({
 });
 export type PostsQuery = z.output<typeof postsQuerySchema>;
 
-export type PostSummary = {
-  id: number;
-  slug: string;
-  title: string;
-  excerpt: string;
-  author_name: string | null;
-  image: string | null;
-  image_width: number | null;
-  image_height: number | null;
-  published_at: string;
-};
+/** A post in a list, as every adapter answers it (the OpenAPI document shows this schema). */
+export const postSummarySchema = z.object({
+  id: z.number().int(),
+  slug: z.string(),
+  title: z.string(),
+  excerpt: z.string(),
+  author_name: z.string().nullable(),
+  image: z.string().nullable(),
+  image_width: z.number().int().nullable(),
+  image_height: z.number().int().nullable(),
+  published_at: z.string(),
+});
+export type PostSummary = z.output<typeof postSummarySchema>;
 
-export type Post = Omit<PostSummary, "excerpt"> & { content: string; image_srcset: string | null };
+/** A whole post: the list's fields without the excerpt, with the sanitized content and the image's sizes. */
+export const postSchema = postSummarySchema
+  .omit({ excerpt: true })
+  .extend({ content: z.string(), image_srcset: z.string().nullable() });
+export type Post = z.output<typeof postSchema>;
 
 /** "11-2026" → the UTC half-open range [2026-11-01, 2026-12-01). */
 export function monthRange(filter: string): { from: string; to: string } {

@@ -1,5 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import { adminListSchema, type Post, postInputSchema } from "../../core/news/news.schema";
+import {
+  adminListSchema,
+  type Post,
+  postInputSchema,
+  postSchema,
+  postSummarySchema,
+} from "../../core/news/news.schema";
 import type { Runtime } from "../env";
 import { fileField } from "./admin-media";
 import { anyJson, apiRouter, declare, success } from "./contract";
@@ -17,7 +23,7 @@ const postBody = postInputSchema.extend({
   image_width: z.unknown().optional().openapi({ description: "Ignored: the size is read from the file." }),
   image_height: z.unknown().optional().openapi({ description: "Ignored: the size is read from the file." }),
 });
-const postAnswer = success({ post: anyJson });
+const postAnswer = success({ post: postSchema.extend({ image_delete_url: z.string().nullable() }) });
 const notFound = "Post not found.";
 
 /** SPEC §7 'News' (admin): list, create, update, delete, delete the image. */
@@ -37,7 +43,7 @@ export function adminNewsRoutes(runtime: Runtime) {
       query: adminListSchema,
       response: {
         schema: success({
-          data: anyJson,
+          data: z.array(postSummarySchema),
           current_page: z.number(),
           last_page: z.number(),
           next_page_url: z.string().nullable(),

@@ -1,5 +1,6 @@
+import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { inviteSchema, userChangeSchema, userListSchema } from "../../core/accounts/accounts.schema";
+import { adminUserSchema, inviteSchema, userChangeSchema, userListSchema } from "../../core/accounts/accounts.schema";
 import { sessionCookie } from "../../core/auth/auth.cookie";
 import type { AppEnv, Runtime } from "../env";
 import { idParams } from "./admin-news";
@@ -7,7 +8,7 @@ import { newPasswordBody, sessionAnswer } from "./auth";
 import { anyJson, apiRouter, declare, success } from "./contract";
 import { access, currentAuth, idParam, ok } from "./http";
 
-const userAnswer = success({ user: anyJson });
+const userAnswer = success({ user: adminUserSchema });
 
 /** The users screen's API (admin only), and accepting an invitation (public, by its token). */
 export function adminUsersRoutes(runtime: Runtime) {
@@ -29,7 +30,7 @@ export function adminUsersRoutes(runtime: Runtime) {
       tag,
       summary: "List users (search, role, status, page)",
       query: userListSchema,
-      response: { schema: success({ data: anyJson }).loose() },
+      response: { schema: success({ data: z.array(adminUserSchema) }).loose() },
     },
     async (c, { query }) => ok(c, await services.accounts.list(query)),
   );

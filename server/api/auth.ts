@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { publicUserSchema } from "../../core/accounts/accounts.schema";
 import { forgotPasswordSchema, passwordCheckSchema, tokenPasswordSchema } from "../../core/accounts/password.schema";
 import { RESET_REQUESTED } from "../../core/accounts/password-reset.schema";
 import { profileSchema } from "../../core/accounts/profile.schema";
@@ -10,7 +11,7 @@ import { anyJson, apiRouter, declare, success } from "./contract";
 import { access, currentAuth, ok, uploadedImage } from "./http";
 
 /** What a session's answer holds (login, accepting an invitation). */
-export const sessionAnswer = success({ access_token: z.string(), expires_at: z.string(), user: anyJson });
+export const sessionAnswer = success({ access_token: z.string(), expires_at: z.string(), user: publicUserSchema });
 export const messageAnswer = success({ message: z.string() });
 /**
  * A field the service checks itself, against stored data: a reset or invitation token is checked
@@ -64,7 +65,7 @@ export function authRoutes(runtime: Runtime) {
       access: access.member,
       tag,
       summary: "The signed-in user",
-      response: { schema: success({ user: anyJson }) },
+      response: { schema: success({ user: publicUserSchema }) },
     },
     (c) => ok(c, { user: c.var.auth?.user }),
   );
@@ -95,7 +96,7 @@ export function authRoutes(runtime: Runtime) {
       tag,
       summary: "Update one's own profile (and password)",
       body: { schema: profileSchema },
-      response: { schema: success({ user: anyJson }) },
+      response: { schema: success({ user: publicUserSchema }) },
       errors: [429],
     },
     async (c, { body }) => {

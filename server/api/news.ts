@@ -1,12 +1,12 @@
 import { z } from "@hono/zod-openapi";
-import { postsQuerySchema } from "../../core/news/news.schema";
+import { postSchema, postSummarySchema, postsQuerySchema } from "../../core/news/news.schema";
 import type { Runtime } from "../env";
 import { anyJson, apiRouter, declare, success } from "./contract";
 import { access, ok } from "./http";
 
 const slugParams = z.object({ slug: z.string() });
 export const pageAnswer = success({
-  data: anyJson,
+  data: z.array(postSummarySchema),
   current_page: z.number(),
   last_page: z.number(),
   per_page: z.number(),
@@ -50,7 +50,7 @@ export function newsRoutes(runtime: Runtime) {
       tag,
       summary: "A post by its slug",
       params: slugParams,
-      response: { schema: success({ data: anyJson }) },
+      response: { schema: success({ data: postSchema }) },
       errors: [404],
     },
     async (c, { params }) => ok(c, { data: await services.news.getBySlug(params.slug) }),
@@ -65,7 +65,7 @@ export function newsRoutes(runtime: Runtime) {
       tag,
       summary: "The latest posts but the one with this slug",
       params: slugParams,
-      response: { schema: success({ data: anyJson }) },
+      response: { schema: success({ data: z.array(postSummarySchema) }) },
     },
     async (c, { params }) => ok(c, { data: await services.news.latestExcept(params.slug) }),
   );

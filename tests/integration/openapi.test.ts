@@ -104,6 +104,32 @@ describe("GET /api/openapi.json", () => {
     expect(doc.components.schemas.Error.required).toEqual(["status", "message", "errors"]);
   });
 
+  it("describes the posts and users it answers with, field by field", () => {
+    // biome-ignore lint/suspicious/noExplicitAny: walking the JSON schema of an answer
+    const answer = (method: string, path: string): any =>
+      operation(method, path)?.responses["200"]?.content?.["application/json"]?.schema;
+    const post = answer("GET", "/getPostBySlug/:slug").properties.data;
+    expect(Object.keys(post.properties)).toEqual(
+      expect.arrayContaining([
+        "id",
+        "slug",
+        "title",
+        "content",
+        "author_name",
+        "image",
+        "image_srcset",
+        "published_at",
+      ]),
+    );
+    expect(answer("POST", "/getPosts").properties.data.items.properties).toHaveProperty("excerpt");
+    expect(answer("GET", "/dashboard/users").properties.data.items.properties.status.enum).toEqual([
+      "active",
+      "invited",
+      "deactivated",
+    ]);
+    expect(answer("POST", "/login").properties.user.properties.role.properties.name.enum).toEqual(["admin", "member"]);
+  });
+
   it("declares the Bearer token and the session cookie", () => {
     expect(doc.components.securitySchemes).toEqual({
       bearerAuth: expect.objectContaining({ type: "http", scheme: "bearer" }),
