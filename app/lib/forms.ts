@@ -49,6 +49,21 @@ export function firstMessages(errors: Record<string, string[]>): Record<string, 
  * declared once, in the schema, and the browser stops typing where the server would refuse.
  */
 export function lengthLimit(field: unknown): { maxLength?: number } {
-  const max = (field as { maxLength?: number | null }).maxLength;
-  return typeof max === "number" ? { maxLength: max } : {};
+  const max = maxLengthOf(field, 0);
+  return max === undefined ? {} : { maxLength: max };
+}
+
+type SchemaLike = {
+  maxLength?: number | null;
+  unwrap?: () => unknown;
+  def?: { in?: unknown; out?: unknown };
+};
+
+/** A string schema's maximum length, also inside optional, default and pipe (preprocess) wrappers. */
+function maxLengthOf(field: unknown, depth: number): number | undefined {
+  const schema = field as SchemaLike | null;
+  if (!schema || depth > 5) return undefined;
+  if (typeof schema.maxLength === "number") return schema.maxLength;
+  if (typeof schema.unwrap === "function") return maxLengthOf(schema.unwrap(), depth + 1);
+  return maxLengthOf(schema.def?.out, depth + 1) ?? maxLengthOf(schema.def?.in, depth + 1);
 }

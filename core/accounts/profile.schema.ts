@@ -8,9 +8,9 @@ import { isEmailAddress, isPhoneNumber } from "../../lib/validation";
 const optionalText = (max: number, label: string) =>
   z
     .string({ error: `${label} must be text.` })
+    .trim()
+    .max(max, { error: `${label} must be at most ${max} characters.` })
     .nullish()
-    .transform((v) => (typeof v === "string" ? v.trim() : ""))
-    .refine((v) => v.length <= max, { error: `${label} must be at most ${max} characters.` })
     .transform((v) => v || undefined);
 
 export const profileSchema = z.object({

@@ -10,7 +10,7 @@ import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
 import { Avatar } from "../../components/user-menu";
 import { getRequestContext } from "../../context";
-import { fieldFailureOf, firstMessages, rateLimitOf } from "../../lib/forms";
+import { fieldFailureOf, firstMessages, lengthLimit, rateLimitOf } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
 import { useRootData } from "../../root";
 import type { Route } from "./+types/user-settings";
@@ -162,6 +162,7 @@ export default function UserSettings({ actionData }: Route.ComponentProps) {
                 autoComplete="given-name"
                 placeholder={user?.first_name}
                 error={errors("profile").first_name}
+                {...lengthLimit(profileSchema.shape.first_name)}
               />
               <TextField
                 id="last_name"
@@ -170,6 +171,7 @@ export default function UserSettings({ actionData }: Route.ComponentProps) {
                 autoComplete="family-name"
                 placeholder={user?.last_name}
                 error={errors("profile").last_name}
+                {...lengthLimit(profileSchema.shape.last_name)}
               />
             </div>
             <TextField
@@ -180,6 +182,7 @@ export default function UserSettings({ actionData }: Route.ComponentProps) {
               autoComplete="email"
               placeholder={user?.email}
               error={errors("profile").email}
+              {...lengthLimit(profileSchema.shape.email)}
             />
             <TextField
               id="phone_number"
@@ -189,6 +192,7 @@ export default function UserSettings({ actionData }: Route.ComponentProps) {
               autoComplete="tel"
               placeholder={user?.phone_number ?? ""}
               error={errors("profile").phone_number}
+              {...lengthLimit(profileSchema.shape.phone_number)}
             />
             <button type="submit" className="btn-primary" disabled={busy("profile")}>
               {busy("profile") ? "Saving…" : "Save profile"}

@@ -1,11 +1,12 @@
 import { useEffect } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { toast } from "sonner";
+import { settingsUpdateSchema } from "../../../core/settings/settings.schema";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
-import { fieldErrorsOf } from "../../lib/forms";
+import { fieldErrorsOf, lengthLimit } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
 import type { Route } from "./+types/settings";
 
@@ -73,6 +74,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
               type={field.type}
               defaultValue={values[field.key] ?? ""}
               error={errors[field.key]?.[0]}
+              {...lengthLimit(settingsUpdateSchema.shape[field.key])}
             />
             {"hint" in field ? <p className="mt-1 text-xs text-slate-500">{field.hint}</p> : null}
           </div>
