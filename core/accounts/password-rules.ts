@@ -8,10 +8,9 @@ import { PASSWORD_MIN } from "./password.schema";
  * Rules for a new password (issue 6, issue 11 §8): at least 10 characters, not
  * easy to guess (zxcvbn-ts with its list of about 40 000 common passwords and
  * English words, names and keyboard patterns), not the account's e-mail, and
- * confirmed. Server-only: the dictionaries weigh megabytes.
+ * confirmed. Server-only: the dictionaries weigh megabytes (the browser reads
+ * PASSWORD_MIN from password.schema.ts).
  */
-export { PASSWORD_MIN };
-
 export const PASSWORD_TOO_COMMON = "This password is too common. Choose another one.";
 export const PASSWORD_TOO_GUESSABLE =
   "This password is too easy to guess. Make it longer, for example with a few unrelated words.";
