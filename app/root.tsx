@@ -12,7 +12,7 @@ import {
 import { Toaster } from "sonner";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { LogoMark } from "./components/logo";
+import { LogoMark } from "./components/layout/logo";
 import { getRequestContext } from "./context";
 import { CHUNK_RELOAD_KEY, shouldReloadForChunkError } from "./lib/chunk-reload";
 import { useNonce } from "./lib/nonce";

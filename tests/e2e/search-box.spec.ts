@@ -1,4 +1,4 @@
-import { SEARCH_DEBOUNCE_MS } from "../../app/components/public/search-box";
+import { SEARCH_DEBOUNCE_MS } from "../../app/components/search/search-box";
 import { expect, expectAccessible, test } from "./fixtures";
 
 /** SPEC §2 'Search box': 'Clicking outside clears it' — the text and the results, not only the panel. */

@@ -1,8 +1,8 @@
 import { ArrowLeft, LogIn, LogOut } from "lucide-react";
 import { Form, Link, Outlet } from "react-router";
 import { DEFAULT_SETTINGS } from "../../../core/settings/settings.schema";
-import { Logo } from "../../components/logo";
-import { UserMenu } from "../../components/user-menu";
+import { UserMenu } from "../../components/account/user-menu";
+import { Logo } from "../../components/layout/logo";
 import { guards } from "../../lib/guards";
 import { useRootData } from "../../root";
 

@@ -1,7 +1,7 @@
 import { Link, Outlet } from "react-router";
 import { DEFAULT_SETTINGS } from "../../../core/settings/settings.schema";
-import { AccountHeader } from "../../components/account-header";
-import { CompactFooter } from "../../components/site-footer";
+import { AccountHeader } from "../../components/account/account-header";
+import { CompactFooter } from "../../components/layout/site-footer";
 import { useRootData } from "../../root";
 
 /** SPEC §2 'Member layout (login)': back-to-home, Become a member, and a footer. */

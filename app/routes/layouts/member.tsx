@@ -1,8 +1,8 @@
 import { Outlet } from "react-router";
 import { DEFAULT_SETTINGS } from "../../../core/settings/settings.schema";
-import { AccountHeader } from "../../components/account-header";
-import { CompactFooter } from "../../components/site-footer";
-import { UserMenu } from "../../components/user-menu";
+import { AccountHeader } from "../../components/account/account-header";
+import { UserMenu } from "../../components/account/user-menu";
+import { CompactFooter } from "../../components/layout/site-footer";
 import { guards } from "../../lib/guards";
 import { useRootData } from "../../root";
 

@@ -1,8 +1,8 @@
 import { Outlet } from "react-router";
 import { DEFAULT_SETTINGS } from "../../../core/settings/settings.schema";
-import { PublicFooter } from "../../components/public/public-footer";
-import { ProgressBar, RouteCover, ScrollToTop } from "../../components/public/route-feedback";
-import { SiteHeader } from "../../components/public/site-header";
+import { PublicFooter } from "../../components/layout/public-footer";
+import { ProgressBar, RouteCover, ScrollToTop } from "../../components/layout/route-feedback";
+import { SiteHeader } from "../../components/layout/site-header";
 import { useRootData } from "../../root";
 
 /** SPEC §2 'Public layout'. Header and footer render server-side from the settings: no request waterfall. */

@@ -13,7 +13,7 @@ import { takeFlash } from "../../lib/flash.server";
 import { actionRefusal, formId } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
 import { useLoadMore } from "../../lib/use-load-more";
-import type { Route } from "./+types/news-list";
+import type { Route } from "./+types/manage-news";
 
 export const meta: Route.MetaFunction = () => [{ title: "News · Manager" }];
 

@@ -2,7 +2,7 @@ import { FilePenLine } from "lucide-react";
 import { Link } from "react-router";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { getRequestContext } from "../../context";
-import type { Route } from "./+types/pages";
+import type { Route } from "./+types/manage-pages";
 
 export const meta: Route.MetaFunction = () => [{ title: "Pages · Manager" }];
 

@@ -2,7 +2,7 @@ import { CheckCircle2 } from "lucide-react";
 import { Link } from "react-router";
 import { safeRedirectPath } from "../../../core/auth/auth.schema";
 import { thanksFor } from "../../../core/join/join.schema";
-import { PageHero } from "../../components/public/page-hero";
+import { PageHero } from "../../components/layout/page-hero";
 import type { Route } from "./+types/join-thanks";
 
 /** The thank-you page of the join form without JavaScript; the text follows the page it was sent from. */

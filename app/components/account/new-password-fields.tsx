@@ -1,5 +1,5 @@
-import { PASSWORD_MIN } from "../../core/accounts/password.schema";
-import { TextField } from "./ui/text-field";
+import { PASSWORD_MIN } from "../../../core/accounts/password.schema";
+import { TextField } from "../ui/text-field";
 
 /** A new password with the rules spelled out, and its confirmation (reset, welcome and settings pages). */
 export function NewPasswordFields({

@@ -2,7 +2,7 @@ import { data, Link } from "react-router";
 import { CMS_GROUPS } from "../../../core/pages/fixed-pages";
 import { AppError } from "../../../lib/errors";
 import { htmlToText } from "../../../lib/html";
-import { PageHero } from "../../components/public/page-hero";
+import { PageHero } from "../../components/layout/page-hero";
 import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";
 import { isActive } from "../../lib/site-map";

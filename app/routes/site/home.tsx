@@ -1,7 +1,7 @@
 import { ArrowRight, Radio, ShieldCheck, Waves } from "lucide-react";
 import { Link } from "react-router";
 import { DEFAULT_SETTINGS } from "../../../core/settings/settings.schema";
-import { UpcomingMeetings } from "../../components/meetings/upcoming-meetings";
+import { UpcomingMeetings } from "../../components/events/upcoming-meetings";
 import { PostCard } from "../../components/news/post-card";
 import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";

@@ -1,7 +1,7 @@
 import { ExternalLink, Search } from "lucide-react";
 import { Form, Link } from "react-router";
 import { uploadUrl } from "../../../lib/uploads";
-import { PageHero } from "../../components/public/page-hero";
+import { PageHero } from "../../components/layout/page-hero";
 import { getRequestContext } from "../../context";
 import { optionalPage } from "../../lib/cms";
 import { seoMeta } from "../../lib/seo";

@@ -2,7 +2,7 @@ import { ArrowRight, CalendarDays, Info } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { type Meeting, meetingTypeLabel } from "../../../core/meetings/meetings.schema";
-import { PageHero } from "../public/page-hero";
+import { PageHero } from "../layout/page-hero";
 import { Breadcrumbs } from "../ui/breadcrumbs";
 import { formatDateRange } from "./format";
 import { FormatLabel, LocationLabel } from "./meeting-badges";

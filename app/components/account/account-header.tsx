@@ -1,8 +1,8 @@
 import { ArrowLeft } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import type { SiteSettings } from "../../core/settings/settings.schema";
-import { Logo } from "./logo";
+import type { SiteSettings } from "../../../core/settings/settings.schema";
+import { Logo } from "../layout/logo";
 
 /**
  * The white header of the login and member layouts: the logo, the Back-to-home link, and the account actions.

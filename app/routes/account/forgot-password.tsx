@@ -1,7 +1,7 @@
 import { KeyRound } from "lucide-react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { RESET_REQUESTED } from "../../../core/accounts/password-reset.schema";
-import { AuthCard } from "../../components/auth-card";
+import { AuthCard } from "../../components/account/auth-card";
 import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";

@@ -5,9 +5,9 @@ import { requestKindOf } from "../../../core/join/join.schema";
 import { ABOUT_PAGES, SERVICES_PAGES } from "../../../core/pages/fixed-pages";
 import type { SiteSettings } from "../../../core/settings/settings.schema";
 import { MEETINGS_PAGES } from "../../lib/site-map";
-import { Logo } from "../logo";
-import { UserMenu } from "../user-menu";
-import { JoinForm } from "./join-form";
+import { UserMenu } from "../account/user-menu";
+import { JoinForm } from "../join/join-form";
+import { Logo } from "./logo";
 import { PrivacyDialog } from "./privacy-dialog";
 import { SocialIcons } from "./social-icons";
 

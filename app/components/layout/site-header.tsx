@@ -3,10 +3,10 @@ import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import type { PublicUser } from "../../../core/accounts/accounts.schema";
 import type { SiteSettings } from "../../../core/settings/settings.schema";
-import { Logo } from "../logo";
-import { UserMenu } from "../user-menu";
+import { UserMenu } from "../account/user-menu";
+import { SearchBox } from "../search/search-box";
+import { Logo } from "./logo";
 import { MainNav } from "./main-nav";
-import { SearchBox } from "./search-box";
 import { SocialIcons } from "./social-icons";
 
 /** SPEC §2 and §9: the header hides while scrolling down past 128 px and comes back on the way up. */

@@ -1,4 +1,4 @@
-import { PageHero } from "../../components/public/page-hero";
+import { PageHero } from "../../components/layout/page-hero";
 import { getRequestContext } from "../../context";
 import { optionalPage } from "../../lib/cms";
 import { seoMeta } from "../../lib/seo";

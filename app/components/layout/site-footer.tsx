@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { SiteSettings } from "../../core/settings/settings.schema";
+import type { SiteSettings } from "../../../core/settings/settings.schema";
 import { Logo } from "./logo";
 
 /** The compact footer of the login and member layouts; the public footer is richer. */

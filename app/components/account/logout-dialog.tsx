@@ -1,6 +1,6 @@
 import { Dialog } from "radix-ui";
 import { Form } from "react-router";
-import { useCloseOnNavigation } from "../lib/use-close-on-navigation";
+import { useCloseOnNavigation } from "../../lib/use-close-on-navigation";
 
 /** SPEC §2 'Logout modal': closes on route change, max width 450. */
 export function LogoutDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {

@@ -2,7 +2,7 @@ import { ChevronDown, LogOut, Settings, UserRound } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { useState } from "react";
 import { Link } from "react-router";
-import type { PublicUser } from "../../core/accounts/accounts.schema";
+import type { PublicUser } from "../../../core/accounts/accounts.schema";
 import { LogoutDialog } from "./logout-dialog";
 
 function initials(user: PublicUser) {

@@ -4,6 +4,7 @@ import { data, Form, useNavigation } from "react-router";
 import { type AdminUser, inviteSchema, userChangeSchema, userListSchema } from "../../../core/accounts/accounts.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
+import { Avatar } from "../../components/account/user-menu";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
 import { FilterForm } from "../../components/ui/filter-form";
@@ -11,11 +12,10 @@ import { Notice } from "../../components/ui/notice";
 import { Pager } from "../../components/ui/pager";
 import { SelectField } from "../../components/ui/select-field";
 import { TextField } from "../../components/ui/text-field";
-import { Avatar } from "../../components/user-menu";
 import { getRequestContext } from "../../context";
 import { firstMessages, formId, lengthLimit } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
-import type { Route } from "./+types/users";
+import type { Route } from "./+types/manage-users";
 
 export const meta: Route.MetaFunction = () => [{ title: "Users · Manager" }];
 

@@ -12,7 +12,7 @@ import { getRequestContext } from "../../context";
 import { setFlash } from "../../lib/flash.server";
 import { fieldFailureOf, lengthLimit } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
-import type { Route } from "./+types/news-edit";
+import type { Route } from "./+types/manage-news-edit";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
   { title: `${loaderData?.post ? "Edit post" : "New post"} · Manager` },

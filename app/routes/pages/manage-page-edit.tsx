@@ -10,7 +10,7 @@ import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
 import { fieldErrorsOf, lengthLimit } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
-import type { Route } from "./+types/page-edit";
+import type { Route } from "./+types/manage-page-edit";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
   { title: `Edit ${loaderData?.page.title ?? "page"} · Manager` },

@@ -4,8 +4,8 @@ import { INVITATION_LINK_INVALID } from "../../../core/accounts/invitation.schem
 import { tokenPasswordSchema } from "../../../core/accounts/password.schema";
 import { sessionCookie } from "../../../core/auth/auth.cookie";
 import { isAppError } from "../../../lib/errors";
-import { AuthCard } from "../../components/auth-card";
-import { NewPasswordFields } from "../../components/new-password-fields";
+import { AuthCard } from "../../components/account/auth-card";
+import { NewPasswordFields } from "../../components/account/new-password-fields";
 import { Notice } from "../../components/ui/notice";
 import { getRequestContext } from "../../context";
 import { fieldErrorsOf, firstMessages } from "../../lib/forms";

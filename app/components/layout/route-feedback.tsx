@@ -1,7 +1,7 @@
 import { ArrowUp } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useLocation, useNavigation } from "react-router";
-import { LogoMark } from "../logo";
+import { LogoMark } from "./logo";
 
 /** SPEC §9: progress bar throttle 200 ms and duration 5 s; cover removed after 800 ms, fading over 1000 ms. */
 export const PROGRESS_THROTTLE_MS = 200;

@@ -11,7 +11,7 @@ import { SelectField } from "../../components/ui/select-field";
 import { getRequestContext } from "../../context";
 import { actionRefusal, formId } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
-import type { Route } from "./+types/requests";
+import type { Route } from "./+types/manage-requests";
 
 export const meta: Route.MetaFunction = () => [{ title: "Join requests · Manager" }];
 
