@@ -20,7 +20,8 @@ export const loginSchema = z.object({
   }),
   remember: checkbox,
 });
-export type LoginInput = z.input<typeof loginSchema>;
+/** Credentials as the login schema leaves them (e-mail trimmed); `remember` defaults to off. */
+export type LoginInput = Omit<z.output<typeof loginSchema>, "remember"> & { remember?: boolean };
 
 /**
  * Where to go after login: only a same-origin path is followed; anything else

@@ -5,11 +5,10 @@ import { AppError } from "../../lib/errors";
 import { createLogger, type Logger } from "../../lib/logger";
 import { dummyPasswordHash, verifyPassword } from "../../lib/password";
 import { hashToken, newToken } from "../../lib/tokens";
-import { parseOrThrow } from "../../lib/validation";
 import { type PublicUser, toPublicUser } from "../accounts/accounts.schema";
 import type { Limit, RateLimitService } from "../rate-limit/rate-limit.service";
 import { type AuthRepository, createAuthRepository } from "./auth.repository";
-import { LOGIN_FAILED_MESSAGE, type LoginInput, loginSchema } from "./auth.schema";
+import { LOGIN_FAILED_MESSAGE, type LoginInput } from "./auth.schema";
 
 /** A session without 'Remember me' ends with the browser and, server-side, after 12 hours (or SESSION_TTL if shorter). */
 export const SHORT_SESSION_SECONDS = 12 * 3600;
@@ -114,13 +113,13 @@ export function createAuthService(deps: {
       client: LoginClient,
       options: { endingSession?: string | null } = {},
     ): Promise<LoginResult> {
-      const parsed = parseOrThrow(loginSchema, input);
-      const email = parsed.email.toLowerCase();
+      // Parsed where it arrived (the route's contract, the login form's schema): not again here.
+      const email = input.email.toLowerCase();
       const limits = loginLimits(email, client.ip);
       await assertNotLocked(email, limits, client);
 
       const user = await repository.findUserByEmail(email);
-      const passwordOk = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), parsed.password);
+      const passwordOk = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
       if (!user?.password_hash || !passwordOk || user.is_active !== 1) {
         await rateLimit.record([limits.account, limits.ip]);
         // The account's id only: what was typed may be a stranger's address, or a password in the wrong field.
@@ -146,7 +145,7 @@ export function createAuthService(deps: {
 
       // A browser signing in again replaces its session: the earlier one ends rather than lingering.
       if (options.endingSession) await repository.deleteByTokenHash(hashToken(options.endingSession));
-      return startSession(user, parsed.remember, client);
+      return startSession(user, input.remember ?? false, client);
     },
 
     /**
