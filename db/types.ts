@@ -19,6 +19,8 @@ export interface UsersTable {
   role: "admin" | "member";
   password_hash: string | null;
   is_active: Flag;
+  /** SHA-256 of the secret in the member's private calendar feed URL (migration 0008). */
+  calendar_token_hash: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -119,6 +121,15 @@ export interface MeetingsTable {
   registration: string | null;
   content_title: string | null;
   content: string | null;
+  /** IANA zone (migration 0008); schedule times are wall-clock times in it. */
+  timezone: Generated<string>;
+  visibility: Generated<"public" | "members">;
+  registration_open: Generated<Flag>;
+  /** The last day (YYYY-MM-DD, in the meeting's zone) registrations are taken; null: until the meeting starts. */
+  registration_closes_on: string | null;
+  capacity: number | null;
+  /** ICS SEQUENCE: raised on every change to the meeting, its schedule or sponsors. */
+  sequence: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -201,6 +212,8 @@ export interface SearchDocumentsTable {
   url: string;
   title: string;
   body: string;
+  /** Who may find it: 'members' entries are only searched for signed-in users (migration 0008). */
+  audience: Generated<"public" | "members">;
   updated_at: Timestamp;
 }
 

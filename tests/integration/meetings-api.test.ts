@@ -1,3 +1,4 @@
+import type { Insertable } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MEETINGS_PER_PAGE } from "../../core/meetings/meetings.schema";
 import type { Database } from "../../db/types";
@@ -8,7 +9,7 @@ let t: TestContext;
 const NOW = new Date("2026-11-22T12:00:00.000Z");
 const STAMP = "2026-01-01T00:00:00.000Z";
 
-type MeetingRow = Omit<Database["meetings"], "id">;
+type MeetingRow = Insertable<Database["meetings"]>;
 
 function meeting(slug: string, type: string, start: string, end: string | null, extra: Partial<MeetingRow> = {}) {
   return {

@@ -1,0 +1,120 @@
+/**
+ * Wall-clock times in IANA time zones, with the zone data Node carries (ICU): a meeting's
+ * schedule says "14:00" in the meeting's zone, whatever the server's zone is, and DST
+ * changes are the tz database's business, not ours.
+ */
+
+/** Europe/London, America/Argentina/Buenos_Aires, UTC: names, never offsets such as "+01:00". */
+const ZONE_NAME = /^(?:UTC|[A-Za-z][A-Za-z_-]*(?:\/[A-Za-z0-9][A-Za-z0-9_+-]*){1,2})$/;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** One formatter per zone and purpose: building one costs about as much as a hundred uses. */
+function formatter(zone: string, purpose: "parts" | "abbreviation"): Intl.DateTimeFormat {
+  const key = `${purpose}:${zone}`;
+  let found = formatters.get(key);
+  if (!found) {
+    found =
+      purpose === "parts"
+        ? new Intl.DateTimeFormat("en-GB", {
+            timeZone: zone,
+            hourCycle: "h23",
+            year: "numeric",
+            month: "2-digit",
+            day: "2-digit",
+            hour: "2-digit",
+            minute: "2-digit",
+            second: "2-digit",
+          })
+        : new Intl.DateTimeFormat("en-GB", { timeZone: zone, timeZoneName: "short" });
+    formatters.set(key, found);
+  }
+  return found;
+}
+
+/** Whether `name` is an IANA zone this runtime knows (aliases such as Asia/Calcutta included). */
+export function isTimeZone(name: string): boolean {
+  if (name.length > 64 || !ZONE_NAME.test(name)) return false;
+  try {
+    formatter(name, "parts");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+type WallClock = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+
+function wallClockAt(instant: Date, zone: string): WallClock {
+  const parts: Record<string, number> = {};
+  for (const part of formatter(zone, "parts").formatToParts(instant)) {
+    if (part.type !== "literal") parts[part.type] = Number(part.value);
+  }
+  return {
+    year: parts.year,
+    month: parts.month,
+    day: parts.day,
+    hour: parts.hour,
+    minute: parts.minute,
+    second: parts.second,
+  };
+}
+
+/** The zone's offset from UTC at an instant, in minutes (CET: 60, New York in winter: −300). */
+export function offsetMinutes(instant: Date, zone: string): number {
+  const w = wallClockAt(instant, zone);
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
+}
+
+/**
+ * The instant a wall-clock time in a zone stands for: `zonedTime("2026-10-25", "14:00",
+ * "Europe/Amsterdam")` is 13:00 UTC (CET, the day summer time ends). A time that does not exist
+ * (skipped by a spring-forward) is read with the offset before the change, as calendar apps do;
+ * a time that occurs twice (fall-back) is its first occurrence.
+ */
+export function zonedTime(date: string, time: string, zone: string): Date {
+  const [year, month, day] = date.split("-").map(Number);
+  const [hour, minute] = time.split(":").map(Number);
+  const asUtc = Date.UTC(year, month - 1, day, hour, minute);
+  // The offset an hour either side of the guess covers every change the tz database has.
+  const before = offsetMinutes(new Date(asUtc - 3 * 3_600_000), zone);
+  const after = offsetMinutes(new Date(asUtc + 3 * 3_600_000), zone);
+  const first = new Date(asUtc - before * 60_000);
+  if (before === after) return first;
+  const second = new Date(asUtc - after * 60_000);
+  const matches = (candidate: Date) => {
+    const w = wallClockAt(candidate, zone);
+    return w.hour === hour && w.minute === minute && w.day === day;
+  };
+  if (matches(first)) return first;
+  if (matches(second)) return second;
+  return first;
+}
+
+/** The zone's short name at an instant: "CET", "CEST", "EST", or "GMT+8" where the zone has no letters. */
+export function zoneAbbreviation(instant: Date, zone: string): string {
+  const part = formatter(zone, "abbreviation")
+    .formatToParts(instant)
+    .find((p) => p.type === "timeZoneName");
+  return part?.value ?? zone;
+}
+
+/** "+01:00" for an offset in minutes, as ISO 8601 and schema.org write it. */
+export function isoOffset(minutes: number): string {
+  const sign = minutes < 0 ? "-" : "+";
+  const abs = Math.abs(minutes);
+  return `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
+}
+
+/** "2026-10-25T14:00:00+01:00": a wall-clock time in a zone, with the offset it has on that day. */
+export function isoWithOffset(date: string, time: string, zone: string): string {
+  const instant = zonedTime(date, time, zone);
+  return `${date}T${time}:00${isoOffset(offsetMinutes(instant, zone))}`;
+}
+
+/** Today's date (YYYY-MM-DD) in a zone. */
+export function dateIn(instant: Date, zone: string): string {
+  const w = wallClockAt(instant, zone);
+  return `${w.year}-${String(w.month).padStart(2, "0")}-${String(w.day).padStart(2, "0")}`;
+}
