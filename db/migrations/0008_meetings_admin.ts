@@ -53,12 +53,7 @@ export async function up(db: AnyDb): Promise<void> {
     .execute();
 
   await db.schema.alterTable("users").addColumn("calendar_token_hash", "text").execute();
-  await db.schema
-    .createIndex("users_calendar_token_idx")
-    .on("users")
-    .column("calendar_token_hash")
-    .unique()
-    .execute();
+  await db.schema.createIndex("users_calendar_token_idx").on("users").column("calendar_token_hash").unique().execute();
 }
 
 export async function down(db: AnyDb): Promise<void> {
@@ -68,7 +63,14 @@ export async function down(db: AnyDb): Promise<void> {
   await db.schema.dropIndex("join_requests_meeting_idx").execute();
   await db.schema.dropIndex("meetings_created_idx").execute();
   await db.schema.dropIndex("meetings_visibility_start_idx").execute();
-  for (const column of ["sequence", "capacity", "registration_closes_on", "registration_open", "visibility", "timezone"]) {
+  for (const column of [
+    "sequence",
+    "capacity",
+    "registration_closes_on",
+    "registration_open",
+    "visibility",
+    "timezone",
+  ]) {
     await db.schema.alterTable("meetings").dropColumn(column).execute();
   }
 }

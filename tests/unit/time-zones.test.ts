@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  dateIn,
-  isoWithOffset,
-  isTimeZone,
-  offsetMinutes,
-  zoneAbbreviation,
-  zonedTime,
-} from "../../lib/time-zones";
+import { dateIn, isoWithOffset, isTimeZone, offsetMinutes, zoneAbbreviation, zonedTime } from "../../lib/time-zones";
 
 describe("time zones", () => {
   it("knows IANA names and refuses offsets, paths and made-up zones", () => {
