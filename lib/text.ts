@@ -27,3 +27,16 @@ export function showsSomething(html: string): boolean {
     .trim();
   return text.length > 0 || /<img\s/i.test(html);
 }
+
+/**
+ * Plain text of several lines (a description), cleaned as `cleanTitle` cleans each line: line
+ * breaks of any kind become "\n", no more than one blank line in a row, trimmed.
+ */
+export function cleanLines(value: string): string {
+  return value
+    .split(/\r\n|\r|\n/)
+    .map(cleanTitle)
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
