@@ -40,6 +40,11 @@ export const postSchema = postSummarySchema
   .extend({ content: z.string(), image_srcset: z.string().nullable() });
 export type Post = z.output<typeof postSchema>;
 
+/** The months that have posts, newest first, as month filters. */
+export const dateFiltersSchema = z
+  .array(z.string().regex(MONTH_FILTER))
+  .meta({ description: "Months with posts, newest first, as MM-YYYY.", example: ["11-2026", "10-2026"] });
+
 /** "11-2026" → the UTC half-open range [2026-11-01, 2026-12-01). */
 export function monthRange(filter: string): { from: string; to: string } {
   const [, month, year] = MONTH_FILTER.exec(filter) ?? [];

@@ -4,8 +4,8 @@ import { adminUserSchema, inviteSchema, userChangeSchema, userListSchema } from 
 import { sessionCookie } from "../../core/auth/auth.cookie";
 import type { AppEnv, Runtime } from "../env";
 import { idParams } from "./admin-news";
-import { newPasswordBody, sessionAnswer } from "./auth";
-import { anyJson, apiRouter, declare, success } from "./contract";
+import { messageAnswer, newPasswordBody, sessionAnswer } from "./auth";
+import { apiRouter, declare, success } from "./contract";
 import { access, currentAuth, idParam, ok } from "./http";
 
 const userAnswer = success({ user: adminUserSchema });
@@ -90,7 +90,7 @@ export function adminUsersRoutes(runtime: Runtime) {
       tag,
       summary: "Delete a user",
       params: idParams,
-      response: { schema: success({ message: anyJson }) },
+      response: { schema: messageAnswer },
       errors: [404],
     },
     async (c) => {

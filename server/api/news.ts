@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { postSchema, postSummarySchema, postsQuerySchema } from "../../core/news/news.schema";
+import { dateFiltersSchema, postSchema, postSummarySchema, postsQuerySchema } from "../../core/news/news.schema";
 import type { Runtime } from "../env";
-import { anyJson, apiRouter, declare, pageAnswer, success } from "./contract";
+import { apiRouter, declare, pageAnswer, success } from "./contract";
 import { access, ok } from "./http";
 
 const slugParams = z.object({ slug: z.string() });
@@ -70,7 +70,7 @@ export function newsRoutes(runtime: Runtime) {
       access: access.public,
       tag,
       summary: "The months that have posts",
-      response: { schema: success({ data: anyJson }) },
+      response: { schema: success({ data: dateFiltersSchema }) },
     },
     async (c) => ok(c, { data: await services.news.dateFilters() }),
   );
