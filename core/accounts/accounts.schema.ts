@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { UserRow } from "../../db/types";
-import { lenientPageSchema } from "../../lib/pagination";
+import { lenientPageSchema, pageSchema } from "../../lib/pagination";
 import { flagSchema, isEmailAddress } from "../../lib/validation";
 
 export const ROLES = ["admin", "member"] as const;
@@ -66,6 +66,17 @@ export const userListSchema = z.object({
   page: lenientPageSchema,
 });
 export type UserListQuery = z.output<typeof userListSchema>;
+
+/** A page of the users screen, with the filters as understood. */
+export const adminUserListSchema = pageSchema(adminUserSchema).extend({
+  query: z.object({
+    search: z.string(),
+    role: z.enum(ROLES).optional(),
+    status: z.enum(USER_STATUSES).optional(),
+    page: z.number().int(),
+  }),
+});
+export type AdminUserList = z.output<typeof adminUserListSchema>;
 
 const nameField = (label: string) =>
   z

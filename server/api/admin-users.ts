@@ -1,6 +1,11 @@
-import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { adminUserSchema, inviteSchema, userChangeSchema, userListSchema } from "../../core/accounts/accounts.schema";
+import {
+  adminUserListSchema,
+  adminUserSchema,
+  inviteSchema,
+  userChangeSchema,
+  userListSchema,
+} from "../../core/accounts/accounts.schema";
 import { sessionCookie } from "../../core/auth/auth.cookie";
 import type { AppEnv, Runtime } from "../env";
 import { idParams } from "./admin-news";
@@ -30,7 +35,7 @@ export function adminUsersRoutes(runtime: Runtime) {
       tag,
       summary: "List users (search, role, status, page)",
       query: userListSchema,
-      response: { schema: success({ data: z.array(adminUserSchema) }).loose() },
+      response: { schema: success(adminUserListSchema.shape) },
     },
     async (c, { query }) => ok(c, await services.accounts.list(query)),
   );

@@ -57,9 +57,6 @@ export function success<T extends z.ZodRawShape>(shape: T) {
   return z.object({ status: z.literal("success"), ...shape });
 }
 
-/** A value the document names but does not detail (yet): any JSON. */
-export const anyJson = z.unknown();
-
 /** A page of a list of `item` (lib/pagination), with the address of the next page for loading more. */
 export function pageAnswer<T extends z.ZodType>(item: T) {
   return success({ ...pageSchema(item).shape, next_page_url: z.string().nullable() });
