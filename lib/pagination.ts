@@ -1,13 +1,16 @@
 import { z } from "zod";
 
-/** One page of a list, as every paginated answer carries it (SPEC §7). */
-export type Page<T> = {
-  data: T[];
-  current_page: number;
-  per_page: number;
-  total: number;
-  last_page: number;
-};
+/** One page of a list, as every paginated answer carries it (SPEC §7); its type derives from the schema. */
+export function pageSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    data: z.array(item),
+    current_page: z.number().int(),
+    per_page: z.number().int(),
+    total: z.number().int(),
+    last_page: z.number().int(),
+  });
+}
+export type Page<T> = z.output<ReturnType<typeof pageSchema<z.ZodType<T>>>>;
 
 export function pageOf<T>(data: T[], page: number, perPage: number, total: number): Page<T> {
   return { data, current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) };

@@ -1,21 +1,23 @@
 import { z } from "zod";
 import type { UserRow } from "../../db/types";
-import { lenientPageSchema } from "../../lib/pagination";
+import { lenientPageSchema, pageSchema } from "../../lib/pagination";
 import { flagSchema, isEmailAddress } from "../../lib/validation";
 
 export const ROLES = ["admin", "member"] as const;
 export type RoleName = (typeof ROLES)[number];
 
 /** The user as every adapter shows it (SPEC §3 'Logged-in user'). */
-export const publicUserSchema = z.object({
-  id: z.number().int(),
-  first_name: z.string(),
-  last_name: z.string(),
-  email: z.string(),
-  phone_number: z.string().nullable(),
-  avatar: z.string().nullable(),
-  role: z.object({ name: z.enum(ROLES) }),
-});
+export const publicUserSchema = z
+  .object({
+    id: z.number().int(),
+    first_name: z.string(),
+    last_name: z.string(),
+    email: z.string(),
+    phone_number: z.string().nullable(),
+    avatar: z.string().nullable(),
+    role: z.object({ name: z.enum(ROLES) }),
+  })
+  .meta({ id: "PublicUser" });
 export type PublicUser = z.output<typeof publicUserSchema>;
 
 export const emailSchema = z
@@ -47,12 +49,14 @@ export const USER_STATUSES = ["active", "invited", "deactivated"] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 
 /** A user as the users screen shows them. */
-export const adminUserSchema = publicUserSchema.extend({
-  status: z.enum(USER_STATUSES),
-  created_at: z.string(),
-  /** When the pending invitation's link stops working; null when none is pending. */
-  invitation_expires_at: z.string().nullable(),
-});
+export const adminUserSchema = publicUserSchema
+  .extend({
+    status: z.enum(USER_STATUSES),
+    created_at: z.string(),
+    /** When the pending invitation's link stops working; null when none is pending. */
+    invitation_expires_at: z.string().nullable(),
+  })
+  .meta({ id: "AdminUser" });
 export type AdminUser = z.output<typeof adminUserSchema>;
 
 export const userListSchema = z.object({
@@ -66,6 +70,17 @@ export const userListSchema = z.object({
   page: lenientPageSchema,
 });
 export type UserListQuery = z.output<typeof userListSchema>;
+
+/** A page of the users screen, with the filters as understood. */
+export const adminUserListSchema = pageSchema(adminUserSchema).extend({
+  query: z.object({
+    search: z.string(),
+    role: z.enum(ROLES).optional(),
+    status: z.enum(USER_STATUSES).optional(),
+    page: z.number().int(),
+  }),
+});
+export type AdminUserList = z.output<typeof adminUserListSchema>;
 
 const nameField = (label: string) =>
   z

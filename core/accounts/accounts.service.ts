@@ -10,6 +10,7 @@ import type { FileStorage } from "../../lib/storage";
 import { parseOrThrow } from "../../lib/validation";
 import {
   type AdminUser,
+  type AdminUserList,
   type CreateUserInput,
   createUserSchema,
   LAST_ADMIN,
@@ -96,7 +97,7 @@ export function createAccountsService(deps: {
     },
 
     /** The users screen: search in names and e-mails, filter by role and status, 25 a page. */
-    async list(query: UserListQuery) {
+    async list(query: UserListQuery): Promise<AdminUserList> {
       const [rows, total] = await Promise.all([
         users.list(query, (query.page - 1) * USERS_PER_PAGE, USERS_PER_PAGE, clock().toISOString()),
         users.count(query),

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { lenientPageSchema } from "../../lib/pagination";
+import { lenientPageSchema, pageSchema } from "../../lib/pagination";
 import { flagSchema, isEmailAddress, isPhoneNumber } from "../../lib/validation";
+import { mailStatusSchema } from "../mail/mail.schema";
 
 /**
  * SPEC §5 'Join / registration form': one schema for the browser (errors as
@@ -54,8 +55,13 @@ export const joinContextSchema = z.object({
 export const joinSubmissionSchema = joinSchema.extend(joinContextSchema.shape);
 export type JoinSubmission = z.output<typeof joinSubmissionSchema>;
 
+/** A request to join the association, or a registration for a meeting. */
+export const JOIN_KINDS = ["join", "registration"] as const;
+export type JoinKind = (typeof JOIN_KINDS)[number];
+export const JOIN_STATUSES = ["open", "handled"] as const;
+
 /** Registration pages: the spec names conference pages; meeting pages register too. */
-export function requestKindOf(pagePath: string | null): "join" | "registration" {
+export function requestKindOf(pagePath: string | null): JoinKind {
   return pagePath && /^\/(conference|workshop|events\/)/.test(pagePath) ? "registration" : "join";
 }
 
@@ -65,8 +71,8 @@ export function thanksFor(pagePath: string): string {
 }
 
 export const joinListSchema = z.object({
-  kind: z.enum(["join", "registration"]).optional().catch(undefined),
-  status: z.enum(["open", "handled"]).optional().catch(undefined),
+  kind: z.enum(JOIN_KINDS).optional().catch(undefined),
+  status: z.enum(JOIN_STATUSES).optional().catch(undefined),
   meeting: z.coerce.number().int().positive().optional().catch(undefined),
   search: z
     .string()
@@ -78,3 +84,38 @@ export const joinListSchema = z.object({
 export const joinHandledSchema = z.object({ handled: flagSchema("handled must be true or false.") });
 
 export type JoinListQuery = z.output<typeof joinListSchema>;
+
+/** A request as the admin's inbox shows it, with the mails it caused. */
+export const joinRequestSchema = z
+  .object({
+    id: z.number().int(),
+    kind: z.enum(JOIN_KINDS),
+    meeting_id: z.number().int().nullable(),
+    meeting_title: z.string().nullable(),
+    company_name: z.string(),
+    representative_name: z.string(),
+    email: z.string(),
+    phone_number: z.string(),
+    page_path: z.string().nullable().meta({ description: "The page the form was sent from." }),
+    ip: z.string().nullable(),
+    handled_at: z.string().nullable(),
+    created_at: z.string(),
+    mails: z.array(mailStatusSchema),
+  })
+  .meta({ id: "JoinRequest" });
+export type JoinRequest = z.output<typeof joinRequestSchema>;
+
+/** A page of the inbox, with the filters as understood and the meetings one may filter by. */
+export const joinRequestListSchema = pageSchema(joinRequestSchema).extend({
+  query: z.object({
+    kind: z.enum(JOIN_KINDS).optional(),
+    status: z.enum(JOIN_STATUSES).optional(),
+    meeting: z.number().int().optional(),
+    search: z.string(),
+    page: z.number().int(),
+  }),
+  meetings: z
+    .array(z.object({ id: z.number().int(), title: z.string() }))
+    .meta({ description: "The meetings that have registrations, newest first." }),
+});
+export type JoinRequestList = z.output<typeof joinRequestListSchema>;

@@ -8,7 +8,13 @@ import type { MailService, NewMail } from "../mail/mail.service";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { SettingsService } from "../settings/settings.service";
 import { createJoinRepository, type JoinRepository } from "./join.repository";
-import { type JoinFields, type JoinListQuery, type JoinSubmission, requestKindOf } from "./join.schema";
+import {
+  type JoinFields,
+  type JoinListQuery,
+  type JoinRequestList,
+  type JoinSubmission,
+  requestKindOf,
+} from "./join.schema";
 
 /** A person takes longer than this to fill four fields; a script does not. */
 export const MIN_FILL_MS = 3000;
@@ -130,7 +136,7 @@ export function createJoinService(deps: {
       return { stored: true, id };
     },
 
-    async list(query: JoinListQuery) {
+    async list(query: JoinListQuery): Promise<JoinRequestList> {
       const [rows, total] = await Promise.all([
         repository.list(query, (query.page - 1) * PER_PAGE, PER_PAGE),
         repository.count(query),

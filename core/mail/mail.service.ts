@@ -4,6 +4,7 @@ import { addSeconds, type Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import type { MailTransport } from "../../lib/mail";
 import { createMailRepository, type MailRepository, type NewMail } from "./mail.repository";
+import type { MailStatus } from "./mail.schema";
 
 export type { NewMail } from "./mail.repository";
 
@@ -11,8 +12,6 @@ export type { NewMail } from "./mail.repository";
 export const RETRY_DELAYS_SECONDS = [60, 300, 1800, 7200, 43200];
 const SEND_LOCK_SECONDS = 120;
 const BATCH = 20;
-
-export type MailStatus = Awaited<ReturnType<MailRepository["forJoinRequests"]>>[number];
 
 /**
  * The outgoing mail queue. `queue` stores and returns at once; `deliverDue`
@@ -96,7 +95,7 @@ export function createMailService(deps: {
      * wait share it. Answers how many were sent.
      */
     deliverDue,
-    forJoinRequests: (ids: number[]) => repository.forJoinRequests(ids),
+    forJoinRequests: (ids: number[]): Promise<MailStatus[]> => repository.forJoinRequests(ids),
     async resend(id: number): Promise<void> {
       if (!(await repository.requeue(id, clock().toISOString()))) {
         throw new AppError("not_found", "There is no failed mail with this id.");

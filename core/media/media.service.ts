@@ -3,8 +3,7 @@ import { storeImage } from "../../lib/images";
 import type { FileStorage } from "../../lib/storage";
 import { uploadUrl } from "../../lib/uploads";
 import { invalidInput } from "../../lib/validation";
-
-export type ContentImage = { url: string; width: number; height: number; srcset: string | null };
+import type { ContentImage } from "./media.schema";
 
 /** Images placed inside rich content (news, pages) from the editor. */
 export function createMediaService(deps: { storage: FileStorage }) {

@@ -50,50 +50,80 @@ export const meetingsQuerySchema = z.object({
 });
 export type MeetingsQuery = z.output<typeof meetingsQuerySchema>;
 
-export type MeetingImage = {
-  id: number;
-  url: string;
-  srcset: string | null;
-  width: number | null;
-  height: number | null;
-};
+/** A meeting's picture: the stored image's address and its resized variants. */
+export const meetingImageSchema = z
+  .object({
+    id: z.number().int(),
+    url: z.string(),
+    srcset: z.string().nullable(),
+    width: z.number().int().nullable(),
+    height: z.number().int().nullable(),
+  })
+  .meta({ id: "MeetingImage" });
+export type MeetingImage = z.output<typeof meetingImageSchema>;
 
-export type MeetingSummary = {
-  id: number;
-  slug: string;
-  title: string;
-  type: string;
-  meeting_type: string | null;
-  organization: string | null;
-  start_date: string;
-  end_date: string | null;
-  location: string | null;
-  content_title: string | null;
-  image: MeetingImage | null;
-};
+const isoDate = z.string().meta({ description: "A date, YYYY-MM-DD.", example: "2026-11-22" });
 
-export type Schedule = {
-  id: number;
-  event_id: number;
-  meeting_date: string;
-  is_evening: boolean;
-  start: string | null;
-  finish: string | null;
-  meeting_date_info: string | null;
-  description: string | null;
-};
+/** A meeting in a list, as every adapter answers it: with its first image. */
+export const meetingSummarySchema = z
+  .object({
+    id: z.number().int(),
+    slug: z.string(),
+    title: z.string(),
+    type: z.string().meta({ description: `Usually one of: ${MEETING_TYPES.join(", ")}.` }),
+    meeting_type: z.string().nullable(),
+    organization: z.string().nullable(),
+    start_date: isoDate,
+    end_date: isoDate.nullable(),
+    location: z.string().nullable(),
+    content_title: z.string().nullable(),
+    // A union, not .nullable(): zod-to-openapi 9 would mark the MeetingImage component itself nullable.
+    image: z.union([meetingImageSchema, z.null()]),
+  })
+  .meta({ id: "MeetingSummary" });
+export type MeetingSummary = z.output<typeof meetingSummarySchema>;
 
-export type Sponsor = { id: number; name: string; link: string | null; image: string | null };
+/** One item of a meeting's programme. */
+export const scheduleSchema = z
+  .object({
+    id: z.number().int(),
+    event_id: z.number().int(),
+    meeting_date: isoDate,
+    is_evening: z.boolean(),
+    start: z.string().nullable(),
+    finish: z.string().nullable(),
+    meeting_date_info: z.string().nullable(),
+    description: z.string().nullable(),
+  })
+  .meta({ id: "Schedule" });
+export type Schedule = z.output<typeof scheduleSchema>;
 
-export type Meeting = Omit<MeetingSummary, "image"> & {
-  information: string | null;
-  health: string | null;
-  registration: string | null;
-  content: string | null;
-  images: MeetingImage[];
-  schedules: Schedule[];
-  sponsors: Sponsor[];
-};
+export const sponsorSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    link: z.string().nullable().meta({ description: "An absolute http(s) address, or null." }),
+    image: z.string().nullable(),
+  })
+  .meta({ id: "Sponsor" });
+export type Sponsor = z.output<typeof sponsorSchema>;
+
+const richText = z.string().nullable().meta({ description: "Sanitized HTML; null when empty." });
+
+/** A whole meeting: the summary's fields without its first image, with its texts, images, programme and sponsors. */
+export const meetingSchema = meetingSummarySchema
+  .omit({ image: true })
+  .extend({
+    information: richText,
+    health: richText,
+    registration: richText,
+    content: richText,
+    images: z.array(meetingImageSchema),
+    schedules: z.array(scheduleSchema),
+    sponsors: z.array(sponsorSchema),
+  })
+  .meta({ id: "Meeting" });
+export type Meeting = z.output<typeof meetingSchema>;
 
 export function meetingTypeLabel(type: string): string {
   return MEETING_TYPE_LABELS[type as MeetingType] ?? type.charAt(0).toUpperCase() + type.slice(1);

@@ -63,7 +63,8 @@ const richText = (html: string | null) => {
   return clean || null;
 };
 
-function summary(row: SummaryRow, image: ImageRow | undefined): MeetingSummary {
+/** The fields a list and a whole meeting share. */
+function common(row: SummaryRow): Omit<MeetingSummary, "image"> {
   return {
     id: row.id,
     slug: row.slug,
@@ -75,8 +76,11 @@ function summary(row: SummaryRow, image: ImageRow | undefined): MeetingSummary {
     end_date: row.end_date,
     location: row.location,
     content_title: row.content_title,
-    image: image ? toImage(image) : null,
   };
+}
+
+function summary(row: SummaryRow, image: ImageRow | undefined): MeetingSummary {
+  return { ...common(row), image: image ? toImage(image) : null };
 }
 
 /** Meetings as visitors read them (SPEC §3 'Meeting/event', §7 'Meetings'). Admin writes come later. */
@@ -107,7 +111,8 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
       repository.sponsorsOf(row.id),
     ]);
     return {
-      ...summary(row, undefined),
+      // Its images are all in `images`: no `image` of the list's.
+      ...common(row),
       information: richText(row.information),
       health: richText(row.health),
       registration: richText(row.registration),

@@ -21,24 +21,32 @@ export const postsQuerySchema = z.object({
 export type PostsQuery = z.output<typeof postsQuerySchema>;
 
 /** A post in a list, as every adapter answers it (the OpenAPI document shows this schema). */
-export const postSummarySchema = z.object({
-  id: z.number().int(),
-  slug: z.string(),
-  title: z.string(),
-  excerpt: z.string(),
-  author_name: z.string().nullable(),
-  image: z.string().nullable(),
-  image_width: z.number().int().nullable(),
-  image_height: z.number().int().nullable(),
-  published_at: z.string(),
-});
+export const postSummarySchema = z
+  .object({
+    id: z.number().int(),
+    slug: z.string(),
+    title: z.string(),
+    excerpt: z.string(),
+    author_name: z.string().nullable(),
+    image: z.string().nullable(),
+    image_width: z.number().int().nullable(),
+    image_height: z.number().int().nullable(),
+    published_at: z.string(),
+  })
+  .meta({ id: "PostSummary" });
 export type PostSummary = z.output<typeof postSummarySchema>;
 
 /** A whole post: the list's fields without the excerpt, with the sanitized content and the image's sizes. */
 export const postSchema = postSummarySchema
   .omit({ excerpt: true })
-  .extend({ content: z.string(), image_srcset: z.string().nullable() });
+  .extend({ content: z.string(), image_srcset: z.string().nullable() })
+  .meta({ id: "Post" });
 export type Post = z.output<typeof postSchema>;
+
+/** The months that have posts, newest first, as month filters. */
+export const dateFiltersSchema = z
+  .array(z.string().regex(MONTH_FILTER))
+  .meta({ description: "Months with posts, newest first, as MM-YYYY.", example: ["11-2026", "10-2026"] });
 
 /** "11-2026" → the UTC half-open range [2026-11-01, 2026-12-01). */
 export function monthRange(filter: string): { from: string; to: string } {

@@ -24,4 +24,14 @@ export const pageUpdateSchema = z.object({
 });
 export type PageUpdate = z.input<typeof pageUpdateSchema>;
 
-export type Page = { url: string; title: string; content: string; updated_at: string };
+/** A CMS page as every adapter answers it: its content is sanitized HTML. */
+export const pageSchema = z
+  .object({ url: z.string(), title: z.string(), content: z.string(), updated_at: z.string() })
+  .meta({ id: "Page" });
+export type Page = z.output<typeof pageSchema>;
+
+/** A page in the admin's list and the sitemap: without its content. */
+export const pageSummarySchema = z
+  .object({ id: z.number().int(), url: z.string(), title: z.string(), updated_at: z.string() })
+  .meta({ id: "PageSummary" });
+export type PageSummary = z.output<typeof pageSummarySchema>;

@@ -7,7 +7,7 @@ import { parseOrThrow } from "../../lib/validation";
 import type { SearchService } from "../search/search.service";
 import { CMS_GROUPS, PAGE_IN_PREPARATION } from "./fixed-pages";
 import { createPagesRepository } from "./pages.repository";
-import { type Page, type PageUpdate, pageUpdateSchema, pageUrlSchema } from "./pages.schema";
+import { type Page, type PageSummary, type PageUpdate, pageUpdateSchema, pageUrlSchema } from "./pages.schema";
 
 /** CMS pages: about, services, tributes, privacy policy and the like. */
 export function createPagesService(deps: { db: Kysely<Database>; search: SearchService; clock: Clock }) {
@@ -47,7 +47,7 @@ export function createPagesService(deps: { db: Kysely<Database>; search: SearchS
       );
     },
 
-    async listPages() {
+    async listPages(): Promise<PageSummary[]> {
       return repository.list();
     },
 

@@ -4,15 +4,14 @@ import type { Database, Executor } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { escapeHtml, htmlToText } from "../../lib/html";
 import { createSearchRepository, MATCH_END, MATCH_START } from "./search.repository";
-
-export type SearchResult = { url: string; title: string; content: string; subtitle: string };
+import type { SearchResult } from "./search.schema";
 
 const MAX_QUERY_LENGTH = 200;
 const MAX_TERMS = 8;
 const RESULT_LIMIT = 20;
 
-/** What a result is, as the search panel's subtitle says it. */
-const SUBTITLES: Record<string, string> = {
+/** Each kind's subtitle in the search panel. */
+const SUBTITLES: Record<string, SearchResult["subtitle"]> = {
   page: "Page",
   news: "News",
   meeting: "Meetings",

@@ -35,16 +35,20 @@ export const settingsUpdateSchema = z
   .partial();
 export type SettingsUpdate = z.input<typeof settingsUpdateSchema>;
 
-/** The keys of SPEC §1 and §3 plus the site's name and tagline. */
-export const SETTING_KEYS = [
-  "site.name",
-  "site.tagline",
-  "site.email",
-  "site.phone",
-  "site.twitter",
-  "site.youtube",
-  "site.linkedin",
-] as const;
+/** The site settings as every adapter answers them: the keys of SPEC §1 and §3 plus the site's name and tagline. */
+export const siteSettingsSchema = z
+  .object({
+    "site.name": z.string(),
+    "site.tagline": z.string(),
+    "site.email": z.string(),
+    "site.phone": z.string(),
+    "site.twitter": z.string(),
+    "site.youtube": z.string(),
+    "site.linkedin": z.string(),
+  })
+  .meta({ id: "SiteSettings" });
+export type SiteSettings = z.output<typeof siteSettingsSchema>;
+export const SETTING_KEYS = siteSettingsSchema.keyof().options;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
 /** What header and footer show (SPEC §1): the contact keys and the company name. */
@@ -56,7 +60,6 @@ export const CONTACT_KEYS = [
   "site.linkedin",
   "site.name",
 ] as const;
-export type SiteSettings = Record<SettingKey, string>;
 
 export const DEFAULT_SETTINGS: SiteSettings = {
   "site.name": "Masthead",

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { contentImageSchema } from "../../core/media/media.schema";
 import type { Runtime } from "../env";
-import { anyJson, apiRouter, declare, success } from "./contract";
+import { apiRouter, declare, success } from "./contract";
 import { access, ok, uploadedImage } from "./http";
 
 /** Uploads for the rich-text editor: an image to place inside news or page content. */
@@ -15,7 +16,7 @@ export function adminMediaRoutes({ services }: Runtime) {
       tag: "Media",
       summary: "Upload an image for rich-text content",
       body: { schema: imageUpload("image"), encodings: ["multipart"] },
-      response: { status: 201, schema: success({ image: anyJson }) },
+      response: { status: 201, schema: success({ image: contentImageSchema }) },
       errors: [507],
     },
     async (c, { raw }) => ok(c, { image: await services.media.storeContentImage(await uploadedImage(raw)) }, 201),

@@ -8,7 +8,7 @@ import {
 } from "../../core/news/news.schema";
 import type { Runtime } from "../env";
 import { fileField } from "./admin-media";
-import { anyJson, apiRouter, declare, success } from "./contract";
+import { apiRouter, declare, pageAnswer, success } from "./contract";
 import { access, idParam, ok, uploadedImage } from "./http";
 
 /** The admin's post, with the address its image is deleted at (SPEC §7). */
@@ -42,12 +42,7 @@ export function adminNewsRoutes(runtime: Runtime) {
       summary: "List posts (search, page)",
       query: adminListSchema,
       response: {
-        schema: success({
-          data: z.array(postSummarySchema),
-          current_page: z.number(),
-          last_page: z.number(),
-          next_page_url: z.string().nullable(),
-        }).loose(),
+        schema: pageAnswer(postSummarySchema),
       },
     },
     async (c, { query }) => {
@@ -103,7 +98,7 @@ export function adminNewsRoutes(runtime: Runtime) {
       tag,
       summary: "Delete a post",
       params: idParams,
-      response: { schema: success({}).loose() },
+      response: { schema: success({ slug: z.string().openapi({ description: "The deleted post's slug." }) }) },
       errors: [404],
     },
     async (c) => ok(c, await services.news.remove(idParam(c, notFound))),

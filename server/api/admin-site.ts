@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { pageUpdateSchema } from "../../core/pages/pages.schema";
-import { settingsUpdateSchema } from "../../core/settings/settings.schema";
+import { pageSchema, pageSummarySchema, pageUpdateSchema } from "../../core/pages/pages.schema";
+import { settingsUpdateSchema, siteSettingsSchema } from "../../core/settings/settings.schema";
 import type { Runtime } from "../env";
-import { anyJson, apiRouter, declare, success } from "./contract";
+import { apiRouter, declare, success } from "./contract";
 import { access, ok } from "./http";
 
 /** A page's address after a prefix: `about/history` (it may contain slashes). */
@@ -24,7 +24,7 @@ export function adminSiteRoutes(runtime: Runtime) {
       access: access.admin,
       tag,
       summary: "List the CMS pages",
-      response: { schema: success({ data: anyJson }) },
+      response: { schema: success({ data: z.array(pageSummarySchema) }) },
     },
     async (c) => ok(c, { data: await services.pages.listPages() }),
   );
@@ -39,7 +39,7 @@ export function adminSiteRoutes(runtime: Runtime) {
       summary: "Update a CMS page",
       params: pageUrlParams,
       body: { schema: pageUpdateSchema },
-      response: { schema: success({ page: anyJson }) },
+      response: { schema: success({ page: pageSchema }) },
       errors: [404],
     },
     async (c, { body }) => {
@@ -57,7 +57,7 @@ export function adminSiteRoutes(runtime: Runtime) {
       access: access.admin,
       tag,
       summary: "Read the site settings",
-      response: { schema: success({ data: anyJson }) },
+      response: { schema: success({ data: siteSettingsSchema }) },
     },
     async (c) => ok(c, { data: await services.settings.getAll() }),
   );
@@ -71,7 +71,7 @@ export function adminSiteRoutes(runtime: Runtime) {
       tag,
       summary: "Update the site settings",
       body: { schema: settingsUpdateSchema },
-      response: { schema: success({ data: anyJson }) },
+      response: { schema: success({ data: siteSettingsSchema }) },
     },
     async (c, { body }) => ok(c, { data: await services.settings.update(body) }),
   );

@@ -1,11 +1,16 @@
-import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { adminUserSchema, inviteSchema, userChangeSchema, userListSchema } from "../../core/accounts/accounts.schema";
+import {
+  adminUserListSchema,
+  adminUserSchema,
+  inviteSchema,
+  userChangeSchema,
+  userListSchema,
+} from "../../core/accounts/accounts.schema";
 import { sessionCookie } from "../../core/auth/auth.cookie";
 import type { AppEnv, Runtime } from "../env";
 import { idParams } from "./admin-news";
-import { newPasswordBody, sessionAnswer } from "./auth";
-import { anyJson, apiRouter, declare, success } from "./contract";
+import { messageAnswer, newPasswordBody, sessionAnswer } from "./auth";
+import { apiRouter, declare, success } from "./contract";
 import { access, currentAuth, idParam, ok } from "./http";
 
 const userAnswer = success({ user: adminUserSchema });
@@ -30,7 +35,7 @@ export function adminUsersRoutes(runtime: Runtime) {
       tag,
       summary: "List users (search, role, status, page)",
       query: userListSchema,
-      response: { schema: success({ data: z.array(adminUserSchema) }).loose() },
+      response: { schema: success(adminUserListSchema.shape) },
     },
     async (c, { query }) => ok(c, await services.accounts.list(query)),
   );
@@ -90,7 +95,7 @@ export function adminUsersRoutes(runtime: Runtime) {
       tag,
       summary: "Delete a user",
       params: idParams,
-      response: { schema: success({ message: anyJson }) },
+      response: { schema: messageAnswer },
       errors: [404],
     },
     async (c) => {

@@ -7,7 +7,7 @@ import { clearSessionCookie, sessionCookie } from "../../core/auth/auth.cookie";
 import { loginSchema } from "../../core/auth/auth.schema";
 import type { Runtime } from "../env";
 import { imageUpload } from "./admin-media";
-import { anyJson, apiRouter, declare, success } from "./contract";
+import { apiRouter, declare, success } from "./contract";
 import { access, currentAuth, ok, uploadedImage } from "./http";
 
 /** What a session's answer holds (login, accepting an invitation). */
@@ -147,7 +147,7 @@ export function authRoutes(runtime: Runtime) {
       tag,
       summary: "Set one's avatar (the file in `avatar` or `image`)",
       body: { schema: imageUpload("avatar").extend(imageUpload("image").shape), encodings: ["multipart"] },
-      response: { schema: success({ avatar: anyJson }) },
+      response: { schema: success({ avatar: z.string().openapi({ description: "The new avatar's address." }) }) },
       errors: [507],
     },
     async (c, { raw }) => {

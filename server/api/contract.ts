@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { pageSchema } from "../../lib/pagination";
 import { ALL_ENCODINGS, type Body, type Encoding } from "../../lib/request-body";
 import { fieldErrors, invalidInput, validate } from "../../lib/validation";
 import type { AppEnv } from "../env";
@@ -56,8 +57,10 @@ export function success<T extends z.ZodRawShape>(shape: T) {
   return z.object({ status: z.literal("success"), ...shape });
 }
 
-/** A value the document names but does not detail (yet): any JSON. */
-export const anyJson = z.unknown();
+/** A page of a list of `item` (lib/pagination), with the address of the next page for loading more. */
+export function pageAnswer<T extends z.ZodType>(item: T) {
+  return success({ ...pageSchema(item).shape, next_page_url: z.string().nullable() });
+}
 
 const MEDIA_TYPES: Record<Encoding, string> = {
   json: "application/json",

@@ -1,9 +1,14 @@
 import { z } from "@hono/zod-openapi";
-import { joinHandledSchema, joinListSchema, joinSubmissionSchema } from "../../core/join/join.schema";
+import {
+  joinHandledSchema,
+  joinListSchema,
+  joinRequestListSchema,
+  joinSubmissionSchema,
+} from "../../core/join/join.schema";
 import { toCsv } from "../../lib/csv";
 import type { Runtime } from "../env";
 import { idParams } from "./admin-news";
-import { anyJson, apiRouter, declare, success } from "./contract";
+import { apiRouter, declare, success } from "./contract";
 import { access, idParam, ok } from "./http";
 
 const done = success({});
@@ -43,7 +48,7 @@ export function joinRoutes({ services, logger }: Runtime) {
       tag,
       summary: "List join and registration requests",
       query: joinListSchema,
-      response: { schema: success({ data: anyJson }).loose() },
+      response: { schema: success(joinRequestListSchema.shape) },
     },
     async (c, { query }) => ok(c, await services.join.list(query)),
   );

@@ -1,9 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { meetingsQuerySchema } from "../../core/meetings/meetings.schema";
+import { meetingSchema, meetingSummarySchema, meetingsQuerySchema } from "../../core/meetings/meetings.schema";
 import type { Runtime } from "../env";
-import { anyJson, apiRouter, declare, success } from "./contract";
+import { apiRouter, declare, pageAnswer, success } from "./contract";
 import { access, ok } from "./http";
-import { pageAnswer } from "./news";
 
 /** SPEC §7 'Meetings' (public reads). Load-more is a GET of next_page_url. */
 export function meetingsRoutes(runtime: Runtime) {
@@ -20,7 +19,7 @@ export function meetingsRoutes(runtime: Runtime) {
       tag,
       summary: "List meetings (type, start date, page)",
       query: meetingsQuerySchema,
-      response: { schema: pageAnswer },
+      response: { schema: pageAnswer(meetingSummarySchema) },
     },
     async (c, { query }) => {
       const page = await services.meetings.list(query);
@@ -44,7 +43,7 @@ export function meetingsRoutes(runtime: Runtime) {
       tag,
       summary: "A meeting by its slug",
       params: z.object({ slug: z.string() }),
-      response: { schema: success({ event: anyJson }) },
+      response: { schema: success({ event: meetingSchema }) },
       errors: [404],
     },
     async (c, { params }) => ok(c, { event: await services.meetings.getBySlug(params.slug) }),

@@ -1,18 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { postSchema, postSummarySchema, postsQuerySchema } from "../../core/news/news.schema";
+import { dateFiltersSchema, postSchema, postSummarySchema, postsQuerySchema } from "../../core/news/news.schema";
 import type { Runtime } from "../env";
-import { anyJson, apiRouter, declare, success } from "./contract";
+import { apiRouter, declare, pageAnswer, success } from "./contract";
 import { access, ok } from "./http";
 
 const slugParams = z.object({ slug: z.string() });
-export const pageAnswer = success({
-  data: z.array(postSummarySchema),
-  current_page: z.number(),
-  last_page: z.number(),
-  per_page: z.number(),
-  total: z.number(),
-  next_page_url: z.string().nullable(),
-});
 
 /** SPEC §7 'News' (public reads). Load-more is a POST to next_page_url with the same body. */
 export function newsRoutes(runtime: Runtime) {
@@ -32,7 +24,7 @@ export function newsRoutes(runtime: Runtime) {
       // Without its default: a page in the query (next_page_url) wins over the body's only when it is there.
       query: z.object({ page: postsQuerySchema.shape.page.unwrap().optional() }),
       body: { schema: postsQuerySchema },
-      response: { schema: pageAnswer },
+      response: { schema: pageAnswer(postSummarySchema) },
     },
     async (c, { query, body }) => {
       const page = await services.news.list({ ...body, page: query.page ?? body.page });
@@ -78,7 +70,7 @@ export function newsRoutes(runtime: Runtime) {
       access: access.public,
       tag,
       summary: "The months that have posts",
-      response: { schema: success({ data: anyJson }) },
+      response: { schema: success({ data: dateFiltersSchema }) },
     },
     async (c) => ok(c, { data: await services.news.dateFilters() }),
   );

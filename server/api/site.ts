@@ -1,8 +1,9 @@
 import { z } from "@hono/zod-openapi";
+import { searchResultSchema } from "../../core/search/search.schema";
 import { CONTACT_KEYS } from "../../core/settings/settings.schema";
 import type { Runtime } from "../env";
 import { pageUrlParams } from "./admin-site";
-import { anyJson, apiRouter, declare, success } from "./contract";
+import { apiRouter, declare, success } from "./contract";
 import { access, ok } from "./http";
 
 /** SPEC §7 'Session, search, pages, contact': the public site's read calls. */
@@ -55,7 +56,7 @@ export function siteRoutes(runtime: Runtime) {
       tag,
       summary: "Search the site",
       query: z.object({ search_query: z.string().optional() }),
-      response: { schema: success({ results: anyJson }) },
+      response: { schema: success({ results: z.array(searchResultSchema) }) },
     },
     async (c, { query }) => ok(c, { results: await services.search.search(query.search_query ?? "") }),
   );

@@ -27,6 +27,40 @@ type Operation = {
 const operation = (method: string, path: string): Operation | undefined =>
   doc.paths?.[documentPath(path)]?.[method.toLowerCase()];
 
+// biome-ignore lint/suspicious/noExplicitAny: a JSON schema of the document
+type Schema = any;
+/** A schema with its `$ref` followed to the component it names. */
+const resolved = (schema: Schema): Schema =>
+  typeof schema?.$ref === "string" ? resolved(doc.components.schemas[schema.$ref.split("/").pop()]) : schema;
+/** The JSON schema of an operation's success answer. */
+const answer = (method: string, path: string, status = "200"): Schema =>
+  operation(method, path)?.responses[status]?.content?.["application/json"]?.schema;
+
+/**
+ * Where a schema (and what it contains, through references) is the empty schema `{}`,
+ * which says nothing of the value: as paths such as `properties.data.items`.
+ */
+function undescribed(schema: Schema, at = "", seen = new Set<string>()): string[] {
+  if (typeof schema !== "object" || schema === null) return [];
+  if (typeof schema.$ref === "string") {
+    if (seen.has(schema.$ref)) return [];
+    return undescribed(resolved(schema), `${at}→${schema.$ref.split("/").pop()}`, new Set(seen).add(schema.$ref));
+  }
+  const { description: _, example: __, ...rest } = schema;
+  if (Object.keys(rest).length === 0) return [at || "(the answer)"];
+  const inner: [string, Schema][] = [
+    ...Object.entries(schema.properties ?? {}).map(([key, value]): [string, Schema] => [`properties.${key}`, value]),
+    ...(schema.items ? [["items", schema.items] as [string, Schema]] : []),
+    ...(schema.additionalProperties !== undefined && schema.additionalProperties !== false
+      ? [["additionalProperties", schema.additionalProperties] as [string, Schema]]
+      : []),
+    ...(["anyOf", "oneOf", "allOf"] as const).flatMap((key) =>
+      (schema[key] ?? []).map((value: Schema, i: number): [string, Schema] => [`${key}.${i}`, value]),
+    ),
+  ];
+  return inner.flatMap(([key, value]) => undescribed(value, at ? `${at}.${key}` : key, seen));
+}
+
 describe("GET /api/openapi.json", () => {
   it("is a valid OpenAPI 3.1 document", async () => {
     expect(doc.openapi).toMatch(/^3\.1\./);
@@ -105,10 +139,7 @@ describe("GET /api/openapi.json", () => {
   });
 
   it("describes the posts and users it answers with, field by field", () => {
-    // biome-ignore lint/suspicious/noExplicitAny: walking the JSON schema of an answer
-    const answer = (method: string, path: string): any =>
-      operation(method, path)?.responses["200"]?.content?.["application/json"]?.schema;
-    const post = answer("GET", "/getPostBySlug/:slug").properties.data;
+    const post = resolved(answer("GET", "/getPostBySlug/:slug").properties.data);
     expect(Object.keys(post.properties)).toEqual(
       expect.arrayContaining([
         "id",
@@ -121,13 +152,70 @@ describe("GET /api/openapi.json", () => {
         "published_at",
       ]),
     );
-    expect(answer("POST", "/getPosts").properties.data.items.properties).toHaveProperty("excerpt");
-    expect(answer("GET", "/dashboard/users").properties.data.items.properties.status.enum).toEqual([
+    expect(resolved(answer("POST", "/getPosts").properties.data.items).properties).toHaveProperty("excerpt");
+    expect(resolved(answer("GET", "/dashboard/users").properties.data.items).properties.status.enum).toEqual([
       "active",
       "invited",
       "deactivated",
     ]);
-    expect(answer("POST", "/login").properties.user.properties.role.properties.name.enum).toEqual(["admin", "member"]);
+    expect(resolved(answer("POST", "/login").properties.user).properties.role.properties.name.enum).toEqual([
+      "admin",
+      "member",
+    ]);
+  });
+
+  it("describes every JSON answer: no response schema, nor any part of one, is the empty schema {}", () => {
+    const problems: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Operation>>)) {
+      // The document answers itself: its shape is the OpenAPI specification's, not ours to repeat.
+      if (path === "/api/openapi.json") continue;
+      for (const [method, op] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          for (const [mediaType, content] of Object.entries(response.content ?? {})) {
+            for (const at of undescribed(content.schema)) {
+              problems.push(`${method.toUpperCase()} ${path} ${status} ${mediaType}: ${at}`);
+            }
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("names the entities it answers with as components, none of them nullable in itself", () => {
+    const components = doc.components.schemas as Record<string, Schema>;
+    for (const name of [
+      "PostSummary",
+      "Post",
+      "PublicUser",
+      "AdminUser",
+      "Page",
+      "PageSummary",
+      "SiteSettings",
+      "SearchResult",
+      "ContentImage",
+      "MeetingSummary",
+      "Meeting",
+      "MeetingImage",
+      "Schedule",
+      "Sponsor",
+      "JoinRequest",
+      "MailStatus",
+    ]) {
+      expect(components, name).toHaveProperty(name);
+    }
+    // A field that may be null says so where it is used (anyOf [$ref, null]), never in the component.
+    const nullable = Object.entries(components)
+      .filter(([, schema]) => [schema.type].flat().includes("null"))
+      .map(([name]) => name);
+    expect(nullable).toEqual([]);
+    const meeting = resolved(answer("GET", "/meetings/:slug").properties.event);
+    expect(Object.keys(meeting.properties)).toEqual(
+      expect.arrayContaining(["slug", "start_date", "images", "schedules", "sponsors", "content"]),
+    );
+    expect(resolved(answer("GET", "/meetings").properties.data.items).properties.image).toEqual({
+      anyOf: [{ $ref: "#/components/schemas/MeetingImage" }, { type: "null" }],
+    });
   });
 
   it("declares the Bearer token and the session cookie", () => {

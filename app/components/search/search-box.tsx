@@ -1,7 +1,7 @@
 import { Search } from "lucide-react";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { Form, Link, useLocation } from "react-router";
-import type { SearchResult } from "../../../core/search/search.service";
+import type { SearchResult } from "../../../core/search/search.schema";
 
 /** SPEC §5 'Search' and §9: 400 ms debounce. */
 export const SEARCH_DEBOUNCE_MS = 400;

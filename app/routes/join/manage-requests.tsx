@@ -1,7 +1,7 @@
 import { CheckCircle2, Download, Mail, RotateCcw } from "lucide-react";
 import { data, Form, useFetcher } from "react-router";
 import { joinListSchema } from "../../../core/join/join.schema";
-import type { MailStatus } from "../../../core/mail/mail.service";
+import type { MailStatus } from "../../../core/mail/mail.schema";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
 import { FilterForm } from "../../components/ui/filter-form";
