@@ -29,3 +29,23 @@ export function slugify(title: string, prefix = "post"): string {
     .replace(/-+$/g, "");
   return slug || `${prefix}-${shortHash(clean)}`;
 }
+
+/**
+ * Inserts tried for one row when another write takes its slug first; past the first few, the slug
+ * gets a random suffix, so that concurrent creates with one title end in distinct slugs well within
+ * this bound.
+ */
+export const SLUG_ATTEMPTS = 8;
+const NUMBERED_ATTEMPTS = 3;
+
+/** The slug a new row gets: its base if free, else the next free number, else (under contention) a random suffix. */
+export async function freeSlug(
+  slugsLike: (base: string) => Promise<string[]>,
+  base: string,
+  attempt: number,
+): Promise<string> {
+  if (attempt >= NUMBERED_ATTEMPTS) return `${base}-${Math.random().toString(36).slice(2, 8)}`;
+  const taken = new Set(await slugsLike(base));
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}

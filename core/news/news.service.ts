@@ -7,7 +7,7 @@ import { excerptOf, hasContent, sanitizeRichText } from "../../lib/html";
 import { imageFiles, imageSrcSet } from "../../lib/image-variants";
 import { storeImage } from "../../lib/images";
 import { type Page, pageOf } from "../../lib/pagination";
-import { slugify } from "../../lib/slug";
+import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
 import type { FileStorage } from "../../lib/storage";
 import { uploadUrl } from "../../lib/uploads";
 import { invalidInput } from "../../lib/validation";
@@ -27,14 +27,6 @@ import {
 
 const LATEST_COUNT = 4;
 
-/**
- * Inserts tried for one post when another write takes its slug first; past
- * the first few, the slug gets a random suffix, so concurrent creates with one
- * title end in distinct slugs well within this bound.
- */
-const SLUG_ATTEMPTS = 8;
-const NUMBERED_ATTEMPTS = 3;
-
 type Row = Awaited<ReturnType<NewsRepository["list"]>>[number];
 
 function summary(row: Row): PostSummary {
@@ -49,14 +41,6 @@ function summary(row: Row): PostSummary {
     image_height: row.image_height,
     published_at: row.published_at,
   };
-}
-
-/** The slug a new post gets: its base if free, else the next free number, else (under contention) a random suffix. */
-async function freeSlug(news: NewsRepository, base: string, attempt: number): Promise<string> {
-  if (attempt >= NUMBERED_ATTEMPTS) return `${base}-${Math.random().toString(36).slice(2, 8)}`;
-  const taken = new Set(await news.slugsLike(base));
-  if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
 /** News posts as visitors read them (SPEC §3 'News post', §7 'News'). */
@@ -183,7 +167,7 @@ export function createNewsService(deps: {
           const row = await db.transaction().execute(async (trx) => {
             const news = createNewsRepository(trx);
             const inserted = await news.insert({
-              slug: await freeSlug(news, base, attempt),
+              slug: await freeSlug(news.slugsLike, base, attempt),
               title: data.title,
               content: data.content,
               excerpt: data.excerpt,
