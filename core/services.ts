@@ -23,6 +23,7 @@ import { createMailService } from "./mail/mail.service";
 import { createMediaService } from "./media/media.service";
 import { createMeetingsRepository } from "./meetings/meetings.repository";
 import { createMeetingsService } from "./meetings/meetings.service";
+import { createMeetingsAdminService } from "./meetings/meetings-admin.service";
 import { createMembersRepository } from "./members/members.repository";
 import { createMembersService } from "./members/members.service";
 import { createNewsService } from "./news/news.service";
@@ -124,6 +125,14 @@ export function createServices(deps: {
     news: createNewsService({ db: deps.db, search, storage: deps.storage, clock }),
     media: createMediaService({ storage: deps.storage }),
     meetings,
+    meetingsAdmin: createMeetingsAdminService({
+      db: deps.db,
+      search,
+      storage: deps.storage,
+      clock,
+      defaultTimeZone: async () => (await settings.getAll())["site.timezone"],
+      read: (row) => meetings.getBySlug(row.slug, { signedIn: true }),
+    }),
     members: createMembersService({ repository: createMembersRepository(deps.db) }),
     pages: createPagesService({ db: deps.db, search, clock }),
     settings,
@@ -137,7 +146,7 @@ export function createServices(deps: {
       clock,
       ratePerHour: deps.joinRatePerHour ?? 30,
       captcha: deps.captcha,
-      meetingFor: (pagePath) => meetings.forRegistrationPath(pagePath),
+      meetingFor: (pagePath, viewer) => meetings.forRegistrationPath(pagePath, viewer),
     }),
   };
 }

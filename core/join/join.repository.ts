@@ -46,6 +46,27 @@ export function createJoinRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(row?.n ?? 0);
     },
+    /** Registrations for one meeting (join_requests_meeting_idx), against its capacity. */
+    async countForMeeting(meetingId: number): Promise<number> {
+      const row = await db
+        .selectFrom("join_requests")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("meeting_id", "=", meetingId)
+        .where("kind", "=", "registration")
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+    async countsForMeetings(meetingIds: number[]): Promise<Map<number, number>> {
+      if (meetingIds.length === 0) return new Map();
+      const rows = await db
+        .selectFrom("join_requests")
+        .select(["meeting_id", (eb) => eb.fn.countAll<number>().as("n")])
+        .where("meeting_id", "in", meetingIds)
+        .where("kind", "=", "registration")
+        .groupBy("meeting_id")
+        .execute();
+      return new Map(rows.map((r) => [Number(r.meeting_id), Number(r.n)]));
+    },
     /** The meetings that have registrations, for the inbox's filter. */
     async meetingsWithRequests() {
       return db

@@ -5,6 +5,7 @@ import { AppError } from "../../lib/errors";
 import { pageOf } from "../../lib/pagination";
 import { invalidInput } from "../../lib/validation";
 import type { MailService, NewMail } from "../mail/mail.service";
+import { registrationState } from "../meetings/meetings.schema";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { SettingsService } from "../settings/settings.service";
 import { createJoinRepository, type JoinRepository } from "./join.repository";
@@ -23,8 +24,11 @@ const RATE_WINDOW_SECONDS = 3600;
 
 export type JoinOutcome = { stored: true; id: number } | { stored: false; reason: "spam" };
 
-/** Finds the meeting a registration page is about (the meetings area supplies it). */
-export type MeetingLookup = (pagePath: string) => Promise<{ id: number; title: string } | null>;
+/** Finds the meeting a registration page is about, as this sender may see it (the meetings area supplies it). */
+export type MeetingLookup = (
+  pagePath: string,
+  viewer: { signedIn: boolean },
+) => Promise<(Parameters<typeof registrationState>[0] & { id: number; title: string }) | null>;
 
 /** Checks a captcha token (reCAPTCHA when configured). */
 export type CaptchaCheck = { required: boolean; verify(token: string, ip: string | null): Promise<boolean> };
@@ -56,8 +60,14 @@ export function createJoinService(deps: {
   const { repository, mail, settings, clock } = deps;
 
   return {
-    /** `client.trusted`: a signed-in API client, which the captcha does not apply to. */
-    async submit(input: JoinSubmission, client: { ip: string | null; trusted?: boolean }): Promise<JoinOutcome> {
+    /**
+     * `client.trusted`: a signed-in API client, which the captcha does not apply to;
+     * `client.signedIn`: a signed-in sender, who may register for members-only meetings.
+     */
+    async submit(
+      input: JoinSubmission,
+      client: { ip: string | null; trusted?: boolean; signedIn?: boolean },
+    ): Promise<JoinOutcome> {
       const { page_path, website, started_at, captcha_token, ...fields } = input;
       const context = { page_path, website, started_at, captcha_token };
       if (context.website?.trim()) return { stored: false, reason: "spam" };
@@ -78,7 +88,13 @@ export function createJoinService(deps: {
 
       const kind = requestKindOf(context.page_path);
       const meeting =
-        kind === "registration" && deps.meetingFor ? await deps.meetingFor(context.page_path ?? "") : null;
+        kind === "registration" && deps.meetingFor
+          ? await deps.meetingFor(context.page_path ?? "", { signedIn: client.signedIn ?? false })
+          : null;
+      if (meeting) {
+        const state = registrationState(meeting, await repository.countForMeeting(meeting.id), clock());
+        if (!state.open) throw invalidInput({ page_path: [state.message] });
+      }
       const now = clock().toISOString();
       const site = await settings.getAll();
       const mailsFor = (id: number) => {
@@ -148,6 +164,9 @@ export function createJoinService(deps: {
       const data = rows.map((row) => ({ ...row, mails: mails.filter((m) => m.join_request_id === row.id) }));
       return { ...pageOf(data, query.page, PER_PAGE, total), query, meetings };
     },
+
+    /** How many registrations each meeting has (meetings without any are left out). */
+    registrationCounts: (meetingIds: number[]) => repository.countsForMeetings(meetingIds),
 
     /** Requests not yet handled, for the admin home. */
     countOpen: () => repository.count({ status: "open", search: "" }),

@@ -1,5 +1,5 @@
-import type { ExpressionBuilder, Kysely } from "kysely";
-import type { Database } from "../../db/types";
+import type { Expression, ExpressionBuilder, Insertable, Updateable } from "kysely";
+import type { Database, Executor, MeetingsTable, SchedulesTable, SponsorsTable } from "../../db/types";
 
 const SUMMARY = [
   "id",
@@ -12,10 +12,21 @@ const SUMMARY = [
   "end_date",
   "location",
   "content_title",
+  "timezone",
+  "visibility",
 ] as const;
 
-/** Dates are YYYY-MM-DD text on both dialects, so they compare as strings. */
-export type MeetingsFilter = { type?: string | null; from?: string | null };
+/**
+ * Dates are YYYY-MM-DD text on both dialects, so they compare as strings.
+ * `publicOnly`: what a visitor may see (members-only meetings left out);
+ * `matching`: a subquery of meeting ids (the search module's full-text match).
+ */
+export type MeetingsFilter = {
+  type?: string | null;
+  from?: string | null;
+  publicOnly: boolean;
+  matching?: Expression<number>;
+};
 
 /**
  * Which meetings count as not yet over on `today`: those ending today or later,
@@ -27,18 +38,24 @@ export type Horizon = { today: string; earliestStart: string };
 type Eb = ExpressionBuilder<Database, "meetings">;
 const endOf = (eb: Eb) => eb.fn.coalesce("end_date", "start_date");
 
-export function createMeetingsRepository(db: Kysely<Database>) {
+/** Runs on the executor it is given: the database, or the transaction of a write. */
+export function createMeetingsRepository(db: Executor) {
+  function visible(publicOnly: boolean) {
+    const query = db.selectFrom("meetings");
+    return publicOnly ? query.where("visibility", "=", "public") : query;
+  }
+
   function filtered(filter: MeetingsFilter) {
-    let query = db.selectFrom("meetings");
-    // (type, start_date, id) or (start_date, id): equality first, then the range.
+    // (visibility, start_date, id), (type, start_date, id) or (start_date, id): equality first, then the range.
+    let query = visible(filter.publicOnly);
     if (filter.type) query = query.where("type", "=", filter.type);
     if (filter.from) query = query.where("start_date", ">=", filter.from);
+    if (filter.matching) query = query.where("id", "in", filter.matching);
     return query;
   }
 
-  function notOver(type: string | null | undefined, horizon: Horizon) {
-    let query = db
-      .selectFrom("meetings")
+  function notOver(type: string | null | undefined, horizon: Horizon, publicOnly: boolean) {
+    let query = visible(publicOnly)
       .where("start_date", ">=", horizon.earliestStart)
       .where((eb) => eb(endOf(eb), ">=", horizon.today));
     if (type) query = query.where("type", "=", type);
@@ -46,17 +63,21 @@ export function createMeetingsRepository(db: Kysely<Database>) {
   }
 
   /** The complement of notOver: everything that started before today and is over (or began too long ago). */
-  function over(type: string | null | undefined, horizon: Horizon) {
-    let query = db
-      .selectFrom("meetings")
+  function over(type: string | null | undefined, horizon: Horizon, publicOnly: boolean) {
+    let query = visible(publicOnly)
       .where("start_date", "<", horizon.today)
       .where((eb) => eb.or([eb("start_date", "<", horizon.earliestStart), eb(endOf(eb), "<", horizon.today)]));
     if (type) query = query.where("type", "=", type);
     return query;
   }
 
+  const count = async (query: ReturnType<typeof visible>) => {
+    const row = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  };
+
   return {
-    /** Calendar order (earliest first), for the public API. */
+    /** Calendar order (earliest first), for the API and the calendar's filtered list. */
     async list(filter: MeetingsFilter, offset: number, limit: number) {
       return filtered(filter)
         .select([...SUMMARY])
@@ -66,30 +87,40 @@ export function createMeetingsRepository(db: Kysely<Database>) {
         .limit(limit)
         .execute();
     },
-    async count(filter: MeetingsFilter): Promise<number> {
-      const row = await filtered(filter)
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
+    count: (filter: MeetingsFilter) => count(filtered(filter)),
+
+    /** The admin list: every meeting, the newest created first (meetings_created_idx), searchable. */
+    async adminList(matching: Expression<number> | undefined, offset: number, limit: number) {
+      let query = db.selectFrom("meetings");
+      if (matching) query = query.where("id", "in", matching);
+      return query
+        .select([...SUMMARY, "registration_open", "registration_closes_on", "capacity", "created_at"])
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .offset(offset)
+        .limit(limit)
+        .execute();
     },
+    async adminCount(matching: Expression<number> | undefined): Promise<number> {
+      let query = db.selectFrom("meetings");
+      if (matching) query = query.where("id", "in", matching);
+      return count(query);
+    },
+
     /** Meetings not yet over, soonest first. */
-    async upcoming(type: string | null | undefined, horizon: Horizon, limit: number) {
-      return notOver(type, horizon)
+    async upcoming(type: string | null | undefined, horizon: Horizon, limit: number, publicOnly: boolean) {
+      return notOver(type, horizon, publicOnly)
         .select([...SUMMARY])
         .orderBy("start_date", "asc")
         .orderBy("id", "asc")
         .limit(limit)
         .execute();
     },
-    async countUpcoming(horizon: Horizon): Promise<number> {
-      const row = await notOver(null, horizon)
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
-    },
+    countUpcoming: (horizon: Horizon) => count(notOver(null, horizon, false)),
+
     /** Meetings that are over, most recent first. */
-    async past(type: string | null | undefined, horizon: Horizon, offset: number, limit: number) {
-      return over(type, horizon)
+    async past(type: string | null | undefined, horizon: Horizon, offset: number, limit: number, publicOnly: boolean) {
+      return over(type, horizon, publicOnly)
         .select([...SUMMARY])
         .orderBy("start_date", "desc")
         .orderBy("id", "desc")
@@ -97,15 +128,54 @@ export function createMeetingsRepository(db: Kysely<Database>) {
         .limit(limit)
         .execute();
     },
-    async countPast(type: string | null | undefined, horizon: Horizon): Promise<number> {
-      const row = await over(type, horizon)
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
+    countPast: (type: string | null | undefined, horizon: Horizon, publicOnly: boolean) =>
+      count(over(type, horizon, publicOnly)),
+
+    /** Meetings starting in [from, to) in calendar order, for the month grid and the calendar feeds. */
+    async between(from: string, to: string, publicOnly: boolean, limit: number) {
+      return visible(publicOnly)
+        .selectAll()
+        .where("start_date", ">=", from)
+        .where("start_date", "<", to)
+        .orderBy("start_date", "asc")
+        .orderBy("id", "asc")
+        .limit(limit)
+        .execute();
     },
+
     async findBySlug(slug: string) {
       return db.selectFrom("meetings").selectAll().where("slug", "=", slug).executeTakeFirst();
     },
+    async findById(id: number) {
+      return db.selectFrom("meetings").selectAll().where("id", "=", id).executeTakeFirst();
+    },
+    async slugsLike(base: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom("meetings")
+        .select("slug")
+        .where((eb) => eb.or([eb("slug", "=", base), eb("slug", "like", `${base}-%`)]))
+        .execute();
+      return rows.map((r) => r.slug);
+    },
+    async insert(row: Insertable<MeetingsTable>) {
+      return db.insertInto("meetings").values(row).returningAll().executeTakeFirstOrThrow();
+    },
+    async update(id: number, values: Updateable<MeetingsTable>) {
+      return db.updateTable("meetings").set(values).where("id", "=", id).returningAll().executeTakeFirst();
+    },
+    /** A change calendar apps must pick up: the next ICS SEQUENCE. */
+    async touch(id: number, now: string) {
+      return db
+        .updateTable("meetings")
+        .set((eb) => ({ sequence: eb("sequence", "+", 1), updated_at: now }))
+        .where("id", "=", id)
+        .returningAll()
+        .executeTakeFirst();
+    },
+    async remove(id: number) {
+      return db.deleteFrom("meetings").where("id", "=", id).returningAll().executeTakeFirst();
+    },
+
     /** The images of some meetings, in their order (meeting_images_meeting_idx). */
     async imagesOf(meetingIds: number[]) {
       if (meetingIds.length === 0) return [];
@@ -118,17 +188,63 @@ export function createMeetingsRepository(db: Kysely<Database>) {
         .orderBy("id")
         .execute();
     },
+    async addImages(rows: Insertable<Database["meeting_images"]>[]) {
+      if (rows.length === 0) return;
+      await db.insertInto("meeting_images").values(rows).execute();
+    },
+    async lastImagePosition(meetingId: number): Promise<number> {
+      const row = await db
+        .selectFrom("meeting_images")
+        .select((eb) => eb.fn.max("position").as("position"))
+        .where("meeting_id", "=", meetingId)
+        .executeTakeFirst();
+      return Number(row?.position ?? -1);
+    },
+    /** An image only through its meeting: an id of another meeting's image finds nothing. */
+    async removeImage(meetingId: number, imageId: number) {
+      return db
+        .deleteFrom("meeting_images")
+        .where("id", "=", imageId)
+        .where("meeting_id", "=", meetingId)
+        .returning(["id", "path"])
+        .executeTakeFirst();
+    },
+
     /** A meeting's programme by day and start time (schedules_event_idx); untimed items open their day. */
-    async schedulesOf(meetingId: number) {
+    async schedulesOf(meetingIds: number[]) {
+      if (meetingIds.length === 0) return [];
       return db
         .selectFrom("schedules")
         .selectAll()
-        .where("event_id", "=", meetingId)
+        .where("event_id", "in", meetingIds)
+        .orderBy("event_id")
         .orderBy("meeting_date")
         .orderBy("start", (ob) => ob.asc().nullsFirst())
         .orderBy("id")
         .execute();
     },
+    async insertSchedule(row: Insertable<SchedulesTable>) {
+      return db.insertInto("schedules").values(row).returningAll().executeTakeFirstOrThrow();
+    },
+    /** Only through its meeting, as images are. */
+    async updateSchedule(meetingId: number, id: number, values: Updateable<SchedulesTable>) {
+      return db
+        .updateTable("schedules")
+        .set(values)
+        .where("id", "=", id)
+        .where("event_id", "=", meetingId)
+        .returningAll()
+        .executeTakeFirst();
+    },
+    async removeSchedule(meetingId: number, id: number) {
+      return db
+        .deleteFrom("schedules")
+        .where("id", "=", id)
+        .where("event_id", "=", meetingId)
+        .returning("id")
+        .executeTakeFirst();
+    },
+
     async sponsorsOf(meetingId: number) {
       return db
         .selectFrom("sponsors")
@@ -138,11 +254,49 @@ export function createMeetingsRepository(db: Kysely<Database>) {
         .orderBy("id")
         .execute();
     },
-    /** Slugs and dates for the sitemap; bounded by the sitemap protocol's 50 000 entries. */
+    async findSponsor(meetingId: number, id: number) {
+      return db
+        .selectFrom("sponsors")
+        .selectAll()
+        .where("id", "=", id)
+        .where("event_id", "=", meetingId)
+        .executeTakeFirst();
+    },
+    async insertSponsor(row: Insertable<SponsorsTable>) {
+      return db.insertInto("sponsors").values(row).returningAll().executeTakeFirstOrThrow();
+    },
+    async lastSponsorPosition(meetingId: number): Promise<number> {
+      const row = await db
+        .selectFrom("sponsors")
+        .select((eb) => eb.fn.max("position").as("position"))
+        .where("event_id", "=", meetingId)
+        .executeTakeFirst();
+      return Number(row?.position ?? -1);
+    },
+    async updateSponsor(meetingId: number, id: number, values: Updateable<SponsorsTable>) {
+      return db
+        .updateTable("sponsors")
+        .set(values)
+        .where("id", "=", id)
+        .where("event_id", "=", meetingId)
+        .returningAll()
+        .executeTakeFirst();
+    },
+    async removeSponsor(meetingId: number, id: number) {
+      return db
+        .deleteFrom("sponsors")
+        .where("id", "=", id)
+        .where("event_id", "=", meetingId)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /** Slugs and dates for the sitemap (public meetings only); bounded by the sitemap protocol's 50 000 entries. */
     async allForSitemap() {
       return db
         .selectFrom("meetings")
         .select(["slug", "updated_at"])
+        .where("visibility", "=", "public")
         .orderBy("start_date", "desc")
         .limit(4_000)
         .execute();

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { pageNumberSchema } from "../../lib/pagination";
+import { cleanLines, cleanTitle } from "../../lib/text";
+import { dateIn, isTimeZone } from "../../lib/time-zones";
 
 /** SPEC §3 'Meeting/event' type values, and how visitors read them. */
 export const MEETING_TYPES = ["conference", "workshop", "meeting", "webinar"] as const;
@@ -50,6 +52,10 @@ export const meetingsQuerySchema = z.object({
 });
 export type MeetingsQuery = z.output<typeof meetingsQuerySchema>;
 
+/** Who may see a meeting: everyone (default) or signed-in members only. */
+export const MEETING_VISIBILITIES = ["public", "members"] as const;
+export type MeetingVisibility = (typeof MEETING_VISIBILITIES)[number];
+
 /** A meeting's picture: the stored image's address and its resized variants. */
 export const meetingImageSchema = z
   .object({
@@ -77,6 +83,10 @@ export const meetingSummarySchema = z
     end_date: isoDate.nullable(),
     location: z.string().nullable(),
     content_title: z.string().nullable(),
+    timezone: z
+      .string()
+      .meta({ description: "The IANA time zone the programme's times are in.", example: "Europe/London" }),
+    visibility: z.enum(MEETING_VISIBILITIES).meta({ description: "`members`: shown to signed-in users only." }),
     // A union, not .nullable(): zod-to-openapi 9 would mark the MeetingImage component itself nullable.
     image: z.union([meetingImageSchema, z.null()]),
   })
@@ -108,6 +118,16 @@ export const sponsorSchema = z
   .meta({ id: "Sponsor" });
 export type Sponsor = z.output<typeof sponsorSchema>;
 
+/** Whether the registration form takes requests for a meeting (issue 13 'Registrations'). */
+export const registrationSettingsSchema = z
+  .object({
+    open: z.boolean(),
+    closes_on: isoDate.nullable().meta({ description: "The last day registrations are taken, in the meeting's zone." }),
+    capacity: z.number().int().nullable(),
+  })
+  .meta({ id: "RegistrationSettings" });
+export type RegistrationSettings = z.output<typeof registrationSettingsSchema>;
+
 const richText = z.string().nullable().meta({ description: "Sanitized HTML; null when empty." });
 
 /** A whole meeting: the summary's fields without its first image, with its texts, images, programme and sponsors. */
@@ -121,10 +141,245 @@ export const meetingSchema = meetingSummarySchema
     images: z.array(meetingImageSchema),
     schedules: z.array(scheduleSchema),
     sponsors: z.array(sponsorSchema),
+    registration_settings: registrationSettingsSchema,
+    sequence: z.number().int().meta({ description: "Raised on every change (the calendar files' SEQUENCE)." }),
+    updated_at: z.string(),
   })
   .meta({ id: "Meeting" });
 export type Meeting = z.output<typeof meetingSchema>;
 
 export function meetingTypeLabel(type: string): string {
   return MEETING_TYPE_LABELS[type as MeetingType] ?? type.charAt(0).toUpperCase() + type.slice(1);
+}
+
+const DATE_MESSAGE = (label: string) => `The ${label} must be a date such as 2026-11-22.`;
+const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+/** Multipart bodies skip falsy values (SPEC §3 'Form helper rules'): absent, null and "" all mean "not given". */
+const given = (v: unknown) => (v === undefined || v === null || v === "" ? undefined : v);
+const flag = z
+  .union([z.boolean(), z.string(), z.number()])
+  .optional()
+  .transform((v) => v === true || v === "on" || v === "true" || v === "1" || v === 1);
+
+/** A single line (a location, an organization): cleaned as titles are; null when empty. */
+const line = (label: string, max: number) =>
+  z.preprocess(
+    given,
+    z
+      .string()
+      .overwrite(cleanTitle)
+      .max(max, { error: `The ${label} may not be longer than ${max} characters.` })
+      .optional()
+      .transform((v) => v || null),
+  );
+
+const richTextInput = z.preprocess(
+  given,
+  z
+    .string()
+    .max(500_000, { error: "The text is too long." })
+    .optional()
+    .transform((v) => v ?? null),
+);
+
+const optionalDate = (label: string) =>
+  z.preprocess(
+    given,
+    z
+      .string()
+      .refine(isIsoDate, { error: DATE_MESSAGE(label) })
+      .optional()
+      .transform((v) => v ?? null),
+  );
+
+/**
+ * An admin's meeting (SPEC §7 'POST /dashboard/meeting', issue 13): every field of SPEC §3 plus the
+ * time zone, visibility and registration settings. An update replaces every field (the admin's form
+ * sends them all); images are added, never replaced.
+ */
+export const meetingInputSchema = z
+  .object({
+    title: z
+      .string({ error: "The title field is required." })
+      .overwrite(cleanTitle)
+      .min(1, { error: "The title field is required." })
+      .max(200, { error: "The title may not be longer than 200 characters." }),
+    type: z.enum(MEETING_TYPES, { error: `The type must be one of: ${MEETING_TYPES.join(", ")}.` }),
+    meeting_type: line("meeting type", 120),
+    organization: line("organization", 200),
+    start_date: z
+      .string({ error: "The start date field is required." })
+      .min(1, { error: "The start date field is required." })
+      .refine(isIsoDate, { error: DATE_MESSAGE("start date") }),
+    end_date: optionalDate("end date"),
+    location: line("location", 200),
+    information: richTextInput,
+    health: richTextInput,
+    registration: richTextInput,
+    content_title: line("content title", 200),
+    content: richTextInput,
+    timezone: z.preprocess(
+      given,
+      z
+        .string()
+        .refine(isTimeZone, { error: "The time zone must be a time zone name such as Europe/London." })
+        .optional()
+        .transform((v) => v ?? null),
+    ),
+    visibility: z.preprocess(
+      given,
+      z.enum(MEETING_VISIBILITIES, { error: "The visibility must be public or members." }).default("public"),
+    ),
+    registration_status: z.preprocess(
+      given,
+      z.enum(["open", "closed"], { error: "Registration must be open or closed." }).default("open"),
+    ),
+    registration_closes_on: optionalDate("closing date"),
+    capacity: z.preprocess(
+      given,
+      z.coerce
+        .number({ error: "The capacity must be a whole number." })
+        .int({ error: "The capacity must be a whole number." })
+        .min(1, { error: "The capacity must be at least 1." })
+        .max(1_000_000, { error: "The capacity may not be more than 1000000." })
+        .optional()
+        .transform((v) => v ?? null),
+    ),
+  })
+  .superRefine((value, ctx) => {
+    if (value.end_date && value.end_date < value.start_date) {
+      ctx.addIssue({ code: "custom", path: ["end_date"], message: "The end date may not be before the start date." });
+    }
+  });
+export type MeetingInput = z.input<typeof meetingInputSchema>;
+/** A meeting as the service takes it, parsed by meetingInputSchema. */
+export type MeetingData = z.output<typeof meetingInputSchema>;
+
+/** One item of the programme (SPEC §7 '…/schedule'); `id` and `event_id` in the body are ignored (the path says them). */
+export const scheduleInputSchema = z
+  .object({
+    meeting_date: z
+      .string({ error: "The date field is required." })
+      .min(1, { error: "The date field is required." })
+      .refine(isIsoDate, { error: DATE_MESSAGE("date") }),
+    is_evening: flag,
+    start: z.preprocess(
+      given,
+      z
+        .string()
+        .regex(TIME, { error: "The start time must be a time such as 09:30." })
+        .optional()
+        .transform((v) => v ?? null),
+    ),
+    finish: z.preprocess(
+      given,
+      z
+        .string()
+        .regex(TIME, { error: "The finish time must be a time such as 17:00." })
+        .optional()
+        .transform((v) => v ?? null),
+    ),
+    meeting_date_info: line("day's note", 200),
+    description: z.preprocess(
+      given,
+      z
+        .string()
+        .overwrite(cleanLines)
+        .max(2000, { error: "The description may not be longer than 2000 characters." })
+        .optional()
+        .transform((v) => v || null),
+    ),
+  })
+  .superRefine((value, ctx) => {
+    if (value.finish && !value.start) {
+      ctx.addIssue({ code: "custom", path: ["start"], message: "A session with a finish time needs a start time." });
+    }
+    if (value.start && value.finish && value.finish <= value.start) {
+      ctx.addIssue({ code: "custom", path: ["finish"], message: "The finish time must be after the start time." });
+    }
+  });
+export type ScheduleData = z.output<typeof scheduleInputSchema>;
+
+/** A sponsor (SPEC §7 '…/sponsor'): name, link and a logo file (read from the body's files). */
+export const sponsorInputSchema = z.object({
+  name: z
+    .string({ error: "The name field is required." })
+    .overwrite(cleanTitle)
+    .min(1, { error: "The name field is required." })
+    .max(200, { error: "The name may not be longer than 200 characters." }),
+  link: z.preprocess(
+    given,
+    z
+      .string()
+      .trim()
+      .max(500, { error: "The link may not be longer than 500 characters." })
+      .refine(isWebAddress, { error: "The link must be an http:// or https:// address." })
+      .optional()
+      .transform((v) => v ?? null),
+  ),
+});
+export type SponsorData = z.output<typeof sponsorInputSchema>;
+
+/** An absolute http(s) address with a host: what a sponsor's link may be. */
+export function isWebAddress(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The admin list's query (SPEC §7 'GET /dashboard/meeting with search'). */
+export const meetingsAdminQuerySchema = z.object({
+  search: z
+    .union([z.string(), z.null()])
+    .optional()
+    .transform((v) => (v ?? "").trim().slice(0, 200)),
+  page: pageNumberSchema,
+});
+export type MeetingsAdminQuery = z.output<typeof meetingsAdminQuerySchema>;
+
+/** A meeting's address on the site: under /events for everyone, under /dashboard/events in the members' area. */
+export function meetingUrl(slug: string, area: "public" | "members" = "public"): string {
+  return area === "members" ? `/dashboard/events/${slug}` : `/events/${slug}`;
+}
+
+/** Whether a meeting's registration form takes requests now, and if not, why (issue 13 'Registrations'). */
+export type RegistrationState =
+  | { open: true }
+  | { open: false; reason: "closed" | "deadline" | "over" | "full"; message: string };
+
+const LONG_DATE = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+
+/**
+ * Open, closed by the admin, past its closing day, over, or full: the closing day and the
+ * meeting's last day end at midnight in the meeting's own zone.
+ */
+export function registrationState(
+  meeting: {
+    registration_settings: RegistrationSettings;
+    start_date: string;
+    end_date: string | null;
+    timezone: string;
+  },
+  registrations: number,
+  now: Date,
+): RegistrationState {
+  const settings = meeting.registration_settings;
+  const today = dateIn(now, meeting.timezone);
+  if (!settings.open) {
+    return { open: false, reason: "closed", message: "Registration for this meeting is closed." };
+  }
+  if ((meeting.end_date ?? meeting.start_date) < today) {
+    return { open: false, reason: "over", message: "This meeting has taken place: registration is closed." };
+  }
+  if (settings.closes_on && settings.closes_on < today) {
+    const day = LONG_DATE.format(new Date(`${settings.closes_on}T00:00:00Z`));
+    return { open: false, reason: "deadline", message: `Registration for this meeting closed on ${day}.` };
+  }
+  if (settings.capacity !== null && registrations >= settings.capacity) {
+    return { open: false, reason: "full", message: "This meeting is full: registration is closed." };
+  }
+  return { open: true };
 }

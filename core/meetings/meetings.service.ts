@@ -1,9 +1,10 @@
 import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
-import { sanitizeRichText } from "../../lib/html";
+import { htmlToText, sanitizeRichText } from "../../lib/html";
 import { imageSrcSet } from "../../lib/image-variants";
 import { type Page, pageOf } from "../../lib/pagination";
 import { uploadUrl } from "../../lib/uploads";
+import type { CalendarMeeting } from "./meetings.calendar";
 import type { Horizon, MeetingsRepository } from "./meetings.repository";
 import {
   type FeaturedType,
@@ -12,6 +13,10 @@ import {
   type MeetingImage,
   type MeetingSummary,
   type MeetingsQuery,
+  meetingUrl,
+  type RegistrationSettings,
+  type RegistrationState,
+  registrationState,
   type Schedule,
   type Sponsor,
 } from "./meetings.schema";
@@ -26,6 +31,20 @@ export const ONGOING_WINDOW_DAYS = 31;
 /** The upcoming list is short by nature; this bounds it all the same. */
 export const UPCOMING_LIMIT = 50;
 
+/** A month grid shows at most this many meetings (a month of daily webinars fits). */
+const MONTH_LIMIT = 200;
+
+/** The calendar feeds: meetings of the last 12 months and everything to come, bounded. */
+const FEED_PAST_DAYS = 366;
+const FEED_LIMIT = 1_000;
+
+/**
+ * Who is reading: visitors see public meetings only; any signed-in user (member or admin)
+ * sees members-only ones too (issue 13 'Visibility').
+ */
+export type Viewer = { signedIn: boolean };
+export const VISITOR: Viewer = { signedIn: false };
+
 export type Calendar = {
   upcoming: MeetingSummary[];
   /** True when there are more upcoming meetings than UPCOMING_LIMIT. */
@@ -35,15 +54,29 @@ export type Calendar = {
 
 type SummaryRow = Awaited<ReturnType<MeetingsRepository["list"]>>[number];
 type ImageRow = Awaited<ReturnType<MeetingsRepository["imagesOf"]>>[number];
+type ScheduleRow = Awaited<ReturnType<MeetingsRepository["schedulesOf"]>>[number];
 type FullRow = NonNullable<Awaited<ReturnType<MeetingsRepository["findBySlug"]>>>;
 
-function toImage(row: ImageRow): MeetingImage {
+export function toMeetingImage(row: Pick<ImageRow, "id" | "path" | "width" | "height">): MeetingImage {
   return {
     id: row.id,
     url: uploadUrl(row.path),
     srcset: imageSrcSet(row.path),
     width: row.width,
     height: row.height,
+  };
+}
+
+export function toSchedule(s: ScheduleRow): Schedule {
+  return {
+    id: s.id,
+    event_id: s.event_id,
+    meeting_date: s.meeting_date,
+    is_evening: Boolean(s.is_evening),
+    start: s.start,
+    finish: s.finish,
+    meeting_date_info: s.meeting_date_info,
+    description: s.description,
   };
 }
 
@@ -56,6 +89,10 @@ function safeLink(link: string | null): string | null {
   } catch {
     return null;
   }
+}
+
+export function toSponsor(s: { id: number; name: string; link: string | null; image: string | null }): Sponsor {
+  return { id: s.id, name: s.name, link: safeLink(s.link), image: s.image ? uploadUrl(s.image) : null };
 }
 
 const richText = (html: string | null) => {
@@ -76,14 +113,32 @@ function common(row: SummaryRow): Omit<MeetingSummary, "image"> {
     end_date: row.end_date,
     location: row.location,
     content_title: row.content_title,
+    timezone: row.timezone,
+    visibility: row.visibility,
   };
 }
 
 function summary(row: SummaryRow, image: ImageRow | undefined): MeetingSummary {
-  return { ...common(row), image: image ? toImage(image) : null };
+  return { ...common(row), image: image ? toMeetingImage(image) : null };
 }
 
-/** Meetings as visitors read them (SPEC §3 'Meeting/event', §7 'Meetings'). Admin writes come later. */
+export function registrationSettingsOf(
+  row: Pick<FullRow, "registration_open" | "registration_closes_on" | "capacity">,
+) {
+  return {
+    open: row.registration_open === 1,
+    closes_on: row.registration_closes_on,
+    capacity: row.capacity,
+  } satisfies RegistrationSettings;
+}
+
+/** Whether an online meeting: webinars, and meetings whose location or kind says so. */
+export function isOnline(meeting: Pick<MeetingSummary, "type" | "meeting_type" | "location">): boolean {
+  if (meeting.type === "webinar") return true;
+  return /\b(online|virtual|webinar)\b/i.test(`${meeting.meeting_type ?? ""} ${meeting.location ?? ""}`);
+}
+
+/** Meetings as visitors and members read them (SPEC §3 'Meeting/event', §7 'Meetings'). */
 export function createMeetingsService(deps: { repository: MeetingsRepository; clock: Clock }) {
   const { repository, clock } = deps;
 
@@ -107,7 +162,7 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
   async function full(row: FullRow): Promise<Meeting> {
     const [images, schedules, sponsors] = await Promise.all([
       repository.imagesOf([row.id]),
-      repository.schedulesOf(row.id),
+      repository.schedulesOf([row.id]),
       repository.sponsorsOf(row.id),
     ]);
     return {
@@ -117,43 +172,35 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
       health: richText(row.health),
       registration: richText(row.registration),
       content: richText(row.content),
-      images: images.map(toImage),
-      schedules: schedules.map(
-        (s): Schedule => ({
-          id: s.id,
-          event_id: s.event_id,
-          meeting_date: s.meeting_date,
-          is_evening: Boolean(s.is_evening),
-          start: s.start,
-          finish: s.finish,
-          meeting_date_info: s.meeting_date_info,
-          description: s.description,
-        }),
-      ),
-      sponsors: sponsors.map(
-        (s): Sponsor => ({
-          id: s.id,
-          name: s.name,
-          link: safeLink(s.link),
-          image: s.image ? uploadUrl(s.image) : null,
-        }),
-      ),
+      images: images.map(toMeetingImage),
+      schedules: schedules.map(toSchedule),
+      sponsors: sponsors.map(toSponsor),
+      registration_settings: registrationSettingsOf(row),
+      sequence: row.sequence,
+      updated_at: row.updated_at,
     };
   }
 
-  /** The next meeting of a type not yet over, else the most recent past one. */
+  /** The next meeting of a type not yet over, else the most recent past one (public meetings only). */
   async function featuredSummary(type: FeaturedType) {
     const h = horizon();
-    const [next] = await repository.upcoming(type, h, 1);
-    return next ?? (await repository.past(type, h, 0, 1))[0];
+    const [next] = await repository.upcoming(type, h, 1, true);
+    return next ?? (await repository.past(type, h, 0, 1, true))[0];
   }
 
   const paged = <T>(data: T[], page: number, total: number): Page<T> => pageOf(data, page, MEETINGS_PER_PAGE, total);
 
+  /** A meeting by slug as this viewer may see it; a members-only one is not found for visitors. */
+  async function visibleBySlug(slug: string, viewer: Viewer) {
+    const row = slug.length <= 200 ? await repository.findBySlug(slug) : undefined;
+    if (!row || (row.visibility !== "public" && !viewer.signedIn)) return undefined;
+    return row;
+  }
+
   return {
     /** SPEC §7 'GET /meetings': calendar order, type and start date (on or after) when set. */
-    async list(query: MeetingsQuery): Promise<Page<MeetingSummary>> {
-      const filter = { type: query.type, from: query.start_date };
+    async list(query: MeetingsQuery, viewer: Viewer): Promise<Page<MeetingSummary>> {
+      const filter = { type: query.type, from: query.start_date, publicOnly: !viewer.signedIn };
       const [rows, total] = await Promise.all([
         repository.list(filter, (query.page - 1) * MEETINGS_PER_PAGE, MEETINGS_PER_PAGE),
         repository.count(filter),
@@ -165,13 +212,14 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
      * The events calendar: meetings not yet over (soonest first) and a page of
      * past ones (most recent first). Later pages carry only the past list.
      */
-    async calendar(query: { type: string | null; page: number }): Promise<Calendar> {
+    async calendar(query: { type: string | null; page: number }, viewer: Viewer): Promise<Calendar> {
       const h = horizon();
+      const publicOnly = !viewer.signedIn;
       const offset = (query.page - 1) * MEETINGS_PER_PAGE;
       const [upcomingRows, pastRows, pastTotal] = await Promise.all([
-        query.page === 1 ? repository.upcoming(query.type, h, UPCOMING_LIMIT + 1) : Promise.resolve([]),
-        repository.past(query.type, h, offset, MEETINGS_PER_PAGE),
-        repository.countPast(query.type, h),
+        query.page === 1 ? repository.upcoming(query.type, h, UPCOMING_LIMIT + 1, publicOnly) : Promise.resolve([]),
+        repository.past(query.type, h, offset, MEETINGS_PER_PAGE, publicOnly),
+        repository.countPast(query.type, h, publicOnly),
       ]);
       const [upcoming, past] = await Promise.all([
         withImages(upcomingRows.slice(0, UPCOMING_LIMIT)),
@@ -185,16 +233,30 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
       };
     },
 
-    /** The next meetings, for the home page. */
+    /**
+     * The meetings on a month's grid (YYYY-MM): those starting in it, and those that began up to
+     * a month before and run into it, in calendar order.
+     */
+    async month(month: string, type: string | null, viewer: Viewer): Promise<MeetingSummary[]> {
+      const first = `${month}-01`;
+      const [y, m] = month.split("-").map(Number);
+      const next = m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, "0")}-01`;
+      const earlier = new Date(Date.UTC(y, m - 2, 1)).toISOString().slice(0, 10);
+      const rows = await repository.between(earlier, next, !viewer.signedIn, MONTH_LIMIT);
+      const inMonth = rows.filter((row) => (row.end_date ?? row.start_date) >= first && (!type || row.type === type));
+      return withImages(inMonth);
+    },
+
     /** How many meetings are not yet over, for the admin home. */
     countUpcoming: () => repository.countUpcoming(horizon()),
 
+    /** The next public meetings, for the home page. */
     async upcoming(limit = 3): Promise<MeetingSummary[]> {
-      return withImages(await repository.upcoming(null, horizon(), limit));
+      return withImages(await repository.upcoming(null, horizon(), limit, true));
     },
 
     /**
-     * What /conference and /workshop show: the next meeting of that type not yet
+     * What /conference and /workshop show: the next public meeting of that type not yet
      * over, else the most recent past one; null when there is none at all.
      */
     async featured(type: FeaturedType): Promise<Meeting | null> {
@@ -204,21 +266,44 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
       return row ? full(row) : null;
     },
 
-    /** The meeting a registration sent from this page is for: /conference, /workshop or /events/{slug}. */
-    async forRegistrationPath(pagePath: string): Promise<{ id: number; title: string } | null> {
+    /**
+     * The meeting a registration sent from this page is for: /conference, /workshop,
+     * /events/{slug} or, for signed-in users, /dashboard/events/{slug}; with what decides
+     * whether it still takes registrations.
+     */
+    async forRegistrationPath(
+      pagePath: string,
+      viewer: Viewer,
+    ): Promise<{
+      id: number;
+      title: string;
+      registration_settings: RegistrationSettings;
+      start_date: string;
+      end_date: string | null;
+      timezone: string;
+    } | null> {
       const featuredType = pagePath === "/conference" ? "conference" : pagePath === "/workshop" ? "workshop" : null;
+      let row: FullRow | undefined;
       if (featuredType) {
-        // Only which meeting: not its images, programme and sponsors.
         const chosen = await featuredSummary(featuredType);
-        return chosen ? { id: chosen.id, title: chosen.title } : null;
+        row = chosen ? await repository.findBySlug(chosen.slug) : undefined;
+      } else {
+        const slug = /^\/(?:dashboard\/)?events\/([^/?#]{1,200})$/.exec(pagePath)?.[1];
+        row = slug ? await visibleBySlug(slug, viewer) : undefined;
       }
-      const slug = /^\/events\/([^/?#]{1,200})$/.exec(pagePath)?.[1];
-      const row = slug ? await repository.findBySlug(slug) : undefined;
-      return row ? { id: row.id, title: row.title } : null;
+      if (!row) return null;
+      return {
+        id: row.id,
+        title: row.title,
+        registration_settings: registrationSettingsOf(row),
+        start_date: row.start_date,
+        end_date: row.end_date,
+        timezone: row.timezone,
+      };
     },
 
-    async getBySlug(slug: string): Promise<Meeting> {
-      const row = slug.length <= 200 ? await repository.findBySlug(slug) : undefined;
+    async getBySlug(slug: string, viewer: Viewer): Promise<Meeting> {
+      const row = await visibleBySlug(slug, viewer);
       if (!row) throw new AppError("not_found", "Meeting not found.");
       return full(row);
     },
@@ -227,6 +312,58 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
     isUpcoming(meeting: Pick<MeetingSummary, "start_date" | "end_date">): boolean {
       const h = horizon();
       return meeting.start_date >= h.earliestStart && (meeting.end_date ?? meeting.start_date) >= h.today;
+    },
+
+    registrationState(meeting: Meeting, registrations: number): RegistrationState {
+      return registrationState(meeting, registrations, clock());
+    },
+
+    /** A meeting as the calendar files describe it (absolute URL from the site's origin). */
+    calendarEntry(meeting: Meeting, origin: string, area: "public" | "members" = "public"): CalendarMeeting {
+      return {
+        id: meeting.id,
+        slug: meeting.slug,
+        title: meeting.title,
+        type: meeting.type,
+        start_date: meeting.start_date,
+        end_date: meeting.end_date,
+        timezone: meeting.timezone,
+        location: meeting.location,
+        online: isOnline(meeting),
+        description: htmlToText(meeting.content ?? meeting.information ?? "") || null,
+        url: `${origin}${meetingUrl(meeting.slug, area)}`,
+        sequence: meeting.sequence,
+        updated_at: meeting.updated_at,
+        schedules: meeting.schedules,
+      };
+    },
+
+    /** The meetings of a calendar feed: the last 12 months and everything to come, for this viewer. */
+    async feedEntries(viewer: Viewer, origin: string): Promise<CalendarMeeting[]> {
+      const now = clock();
+      const from = new Date(now.getTime() - FEED_PAST_DAYS * 86_400_000).toISOString().slice(0, 10);
+      const rows = await repository.between(from, "9999-12-31", !viewer.signedIn, FEED_LIMIT);
+      const schedules = await repository.schedulesOf(rows.map((r) => r.id));
+      // Not Map.groupBy: Node 20 has none.
+      const byMeeting = new Map<number, ScheduleRow[]>();
+      for (const s of schedules) byMeeting.set(s.event_id, [...(byMeeting.get(s.event_id) ?? []), s]);
+      const area = viewer.signedIn ? "members" : "public";
+      return rows.map((row) => ({
+        id: row.id,
+        slug: row.slug,
+        title: row.title,
+        type: row.type,
+        start_date: row.start_date,
+        end_date: row.end_date,
+        timezone: row.timezone,
+        location: row.location,
+        online: isOnline(row),
+        description: htmlToText(richText(row.content) ?? richText(row.information) ?? "") || null,
+        url: `${origin}${meetingUrl(row.slug, area)}`,
+        sequence: row.sequence,
+        updated_at: row.updated_at,
+        schedules: (byMeeting.get(row.id) ?? []).map(toSchedule),
+      }));
     },
 
     async sitemapEntries() {

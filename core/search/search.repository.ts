@@ -2,7 +2,16 @@ import { type Expression, sql } from "kysely";
 import type { Dialect } from "../../db/connect";
 import type { Executor } from "../../db/types";
 
-export type SearchDocument = { kind: string; refId: string; url: string; title: string; body: string };
+/** `audience`: 'members' entries are found by signed-in users only (migration 0008). */
+export type Audience = "public" | "members";
+export type SearchDocument = {
+  kind: string;
+  refId: string;
+  url: string;
+  title: string;
+  body: string;
+  audience: Audience;
+};
 export type SearchHit = { kind: string; url: string; title: string; snippet: string };
 
 /** Marks around matched words in snippets; control characters never found in text, escaped later. */
@@ -20,11 +29,19 @@ export function createSearchRepository(db: Executor, dialect: Dialect) {
     async upsert(doc: SearchDocument, now: string) {
       await db
         .insertInto("search_documents")
-        .values({ kind: doc.kind, ref_id: doc.refId, url: doc.url, title: doc.title, body: doc.body, updated_at: now })
+        .values({
+          kind: doc.kind,
+          ref_id: doc.refId,
+          url: doc.url,
+          title: doc.title,
+          body: doc.body,
+          audience: doc.audience,
+          updated_at: now,
+        })
         .onConflict((oc) =>
           oc
             .columns(["kind", "ref_id"])
-            .doUpdateSet({ url: doc.url, title: doc.title, body: doc.body, updated_at: now }),
+            .doUpdateSet({ url: doc.url, title: doc.title, body: doc.body, audience: doc.audience, updated_at: now }),
         )
         .execute();
     },
@@ -53,8 +70,10 @@ export function createSearchRepository(db: Executor, dialect: Dialect) {
         where search_fts match ${match} and d.kind = ${kind})`;
     },
 
-    async search(terms: string[], limit: number): Promise<SearchHit[]> {
+    /** The best matches; with `publicOnly`, members' entries are left out inside the query, before the limit. */
+    async search(terms: string[], limit: number, publicOnly: boolean): Promise<SearchHit[]> {
       if (terms.length === 0) return [];
+      const audiences = publicOnly ? ["public"] : ["public", "members"];
       if (dialect === "postgres") {
         // Every term as a prefix, all required: 'standards' finds 'standard', 'navi' finds 'navigation'.
         const query = terms.map((t) => `${t}:*`).join(" & ");
@@ -64,7 +83,7 @@ export function createSearchRepository(db: Executor, dialect: Dialect) {
           from (
             select d.kind, d.url, d.title, d.body, q, ts_rank(d.tsv, q) as rank, d.id
             from search_documents d, to_tsquery('english', ${query}) q
-            where d.tsv @@ q
+            where d.tsv @@ q and d.audience in (${sql.join(audiences)})
             order by rank desc, d.id
             limit ${limit}
           ) ranked
@@ -77,7 +96,7 @@ export function createSearchRepository(db: Executor, dialect: Dialect) {
           snippet(search_fts, 1, ${MATCH_START}, ${MATCH_END}, ' … ', 24) as snippet
         from search_fts
         join search_documents d on d.id = search_fts.rowid
-        where search_fts match ${match}
+        where search_fts match ${match} and d.audience in (${sql.join(audiences)})
         order by bm25(search_fts, 8.0, 1.0), d.id
         limit ${limit}`.execute(db);
       return rows;

@@ -3,7 +3,7 @@ import type { Dialect } from "../../db/connect";
 import type { Database, Executor } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { escapeHtml, htmlToText } from "../../lib/html";
-import { createSearchRepository, MATCH_END, MATCH_START } from "./search.repository";
+import { type Audience, createSearchRepository, MATCH_END, MATCH_START } from "./search.repository";
 import type { SearchResult } from "./search.schema";
 
 const MAX_QUERY_LENGTH = 200;
@@ -44,6 +44,8 @@ export type IndexInput = {
   url: string;
   title: string;
   html: string;
+  /** Who may find it: everyone (default) or signed-in users only (members-only meetings, the library). */
+  audience?: Audience;
 };
 
 /**
@@ -62,6 +64,7 @@ export function createSearchService(deps: { db: Kysely<Database>; dialect: Diale
           url: input.url,
           title: input.title,
           body: htmlToText(input.html),
+          audience: input.audience ?? "public",
         },
         deps.clock().toISOString(),
       );
@@ -80,8 +83,9 @@ export function createSearchService(deps: { db: Kysely<Database>; dialect: Diale
       return repository().matchingIntegerRefIds(kind, searchTerms(query));
     },
 
-    async search(query: string): Promise<SearchResult[]> {
-      const hits = await repository().search(searchTerms(query), RESULT_LIMIT);
+    /** The site search, as this viewer may see it: visitors never find members' entries. */
+    async search(query: string, viewer: { signedIn: boolean }): Promise<SearchResult[]> {
+      const hits = await repository().search(searchTerms(query), RESULT_LIMIT, !viewer.signedIn);
       return hits.map((hit) => ({
         url: hit.url,
         title: hit.title,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isTimeZone } from "../../lib/time-zones";
 
 const optionalUrl = (network: string) =>
   z
@@ -31,6 +32,10 @@ export const settingsUpdateSchema = z
     "site.twitter": optionalUrl("Twitter"),
     "site.youtube": optionalUrl("YouTube"),
     "site.linkedin": optionalUrl("LinkedIn"),
+    "site.timezone": z
+      .string()
+      .trim()
+      .refine(isTimeZone, { error: "The time zone must be a time zone name such as Europe/London." }),
   })
   .partial();
 export type SettingsUpdate = z.input<typeof settingsUpdateSchema>;
@@ -45,6 +50,7 @@ export const siteSettingsSchema = z
     "site.twitter": z.string(),
     "site.youtube": z.string(),
     "site.linkedin": z.string(),
+    "site.timezone": z.string().meta({ description: "The time zone new meetings start in (IANA name)." }),
   })
   .meta({ id: "SiteSettings" });
 export type SiteSettings = z.output<typeof siteSettingsSchema>;
@@ -69,4 +75,5 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   "site.twitter": "",
   "site.youtube": "",
   "site.linkedin": "",
+  "site.timezone": "Europe/London",
 };

@@ -22,7 +22,7 @@ export function meetingsRoutes(runtime: Runtime) {
       response: { schema: pageAnswer(meetingSummarySchema) },
     },
     async (c, { query }) => {
-      const page = await services.meetings.list(query);
+      const page = await services.meetings.list(query, { signedIn: c.var.auth !== null });
       let next: string | null = null;
       if (page.current_page < page.last_page) {
         const params = new URLSearchParams({ page: String(page.current_page + 1) });
@@ -46,7 +46,8 @@ export function meetingsRoutes(runtime: Runtime) {
       response: { schema: success({ event: meetingSchema }) },
       errors: [404],
     },
-    async (c, { params }) => ok(c, { event: await services.meetings.getBySlug(params.slug) }),
+    async (c, { params }) =>
+      ok(c, { event: await services.meetings.getBySlug(params.slug, { signedIn: c.var.auth !== null }) }),
   );
 
   return api;

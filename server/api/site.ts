@@ -58,7 +58,8 @@ export function siteRoutes(runtime: Runtime) {
       query: z.object({ search_query: z.string().optional() }),
       response: { schema: success({ results: z.array(searchResultSchema) }) },
     },
-    async (c, { query }) => ok(c, { results: await services.search.search(query.search_query ?? "") }),
+    async (c, { query }) =>
+      ok(c, { results: await services.search.search(query.search_query ?? "", { signedIn: c.var.auth !== null }) }),
   );
 
   return api;

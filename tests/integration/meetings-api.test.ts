@@ -320,7 +320,7 @@ describe("GET /api/meetings/{slug}", () => {
 
 describe("the calendar rules (services.meetings)", () => {
   it("lists meetings not yet over soonest first, including one under way, then past ones newest first", async () => {
-    const calendar = await t.runtime.services.meetings.calendar({ type: null, page: 1 });
+    const calendar = await t.runtime.services.meetings.calendar({ type: null, page: 1 }, { signedIn: false });
     const upcoming = calendar.upcoming.map((m) => m.slug);
     expect(upcoming[0]).toBe("meeting-under-way");
     expect(upcoming).toContain("conference-2027");
@@ -339,14 +339,14 @@ describe("the calendar rules (services.meetings)", () => {
     expect(calendar.upcoming.length + calendar.past.total).toBe(25);
     expect(calendar.more_upcoming).toBe(false);
 
-    const second = await t.runtime.services.meetings.calendar({ type: null, page: 2 });
+    const second = await t.runtime.services.meetings.calendar({ type: null, page: 2 }, { signedIn: false });
     expect(second.upcoming).toEqual([]);
     expect(second.past.current_page).toBe(2);
     expect(second.past.data.length).toBe(calendar.past.total - MEETINGS_PER_PAGE);
   });
 
   it("filters the calendar by type", async () => {
-    const calendar = await t.runtime.services.meetings.calendar({ type: "conference", page: 1 });
+    const calendar = await t.runtime.services.meetings.calendar({ type: "conference", page: 1 }, { signedIn: false });
     expect(calendar.upcoming.map((m) => m.slug)).toEqual(["conference-2027"]);
     expect(calendar.past.data.map((m) => m.slug)).toEqual(["conference-2025", "conference-2024"]);
   });
@@ -370,7 +370,7 @@ describe("the calendar rules (services.meetings)", () => {
     try {
       expect(await empty.runtime.services.meetings.featured("conference")).toBeNull();
       expect(await empty.runtime.services.meetings.upcoming(3)).toEqual([]);
-      const calendar = await empty.runtime.services.meetings.calendar({ type: null, page: 1 });
+      const calendar = await empty.runtime.services.meetings.calendar({ type: null, page: 1 }, { signedIn: false });
       expect(calendar).toMatchObject({ upcoming: [], past: { data: [], total: 0, last_page: 1 } });
     } finally {
       await empty.close();

@@ -20,6 +20,12 @@ const FIELDS = [
   { key: "site.twitter", label: "Twitter page", type: "url", hint: "Full https:// address; leave empty to hide." },
   { key: "site.youtube", label: "YouTube channel", type: "url" },
   { key: "site.linkedin", label: "LinkedIn page", type: "url" },
+  {
+    key: "site.timezone",
+    label: "Default time zone for meetings",
+    type: "text",
+    hint: "A time zone name such as Europe/London or America/New_York; each meeting can have its own.",
+  },
 ] as const;
 
 export async function loader({ context, url }: Route.LoaderArgs) {

@@ -1,6 +1,7 @@
 import { CalendarDays, Filter } from "lucide-react";
 import { data, Form, Link, useNavigate } from "react-router";
 import { MEETING_TYPES, meetingsQuerySchema, meetingTypeLabel } from "../../../core/meetings/meetings.schema";
+import type { Viewer } from "../../../core/meetings/meetings.service";
 import { validate } from "../../../lib/validation";
 import { MeetingCard } from "../../components/events/meeting-card";
 import { PageHero } from "../../components/layout/page-hero";
@@ -11,6 +12,9 @@ import { useLoadMore } from "../../lib/use-load-more";
 import type { Route } from "./+types/index";
 
 /** Type and page live in the URL: shareable, and working without JavaScript. */
+/** /events is the public calendar (cached for visitors); members see theirs at /dashboard/events. */
+const VISITOR: Viewer = { signedIn: false };
+
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { services } = getRequestContext(context);
   const input = validate(meetingsQuerySchema, {
@@ -18,7 +22,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     page: url.searchParams.get("page") ?? undefined,
   });
   if (!input.success) throw data("That filter is not valid: choose a type from the list.", { status: 400 });
-  const calendar = await services.meetings.calendar({ type: input.data.type, page: input.data.page });
+  const calendar = await services.meetings.calendar({ type: input.data.type, page: input.data.page }, VISITOR);
   return {
     upcoming: calendar.upcoming,
     moreUpcoming: calendar.more_upcoming,

@@ -1,5 +1,5 @@
-import { data } from "react-router";
-import { meetingTypeLabel } from "../../../core/meetings/meetings.schema";
+import { data, redirect } from "react-router";
+import { meetingTypeLabel, meetingUrl } from "../../../core/meetings/meetings.schema";
 import { isAppError } from "../../../lib/errors";
 import { htmlToText } from "../../../lib/html";
 import { meetingDescription } from "../../components/events/format";
@@ -9,9 +9,11 @@ import { seoMeta } from "../../lib/seo";
 import type { Route } from "./+types/meeting";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const { services } = getRequestContext(context);
+  const { services, auth } = getRequestContext(context);
   try {
-    const meeting = await services.meetings.getBySlug(params.slug);
+    // Visitors never learn a members-only meeting exists (404); a signed-in user is sent to its members' page.
+    const meeting = await services.meetings.getBySlug(params.slug, { signedIn: auth !== null });
+    if (meeting.visibility === "members") return redirect(meetingUrl(meeting.slug, "members"));
     return {
       meeting,
       upcoming: services.meetings.isUpcoming(meeting),

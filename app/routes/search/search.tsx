@@ -7,7 +7,8 @@ import type { Route } from "./+types/search";
 /** The full results page: Enter in the search box, or the search form without JavaScript. */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const query = (url.searchParams.get("q") ?? "").slice(0, 200);
-  const results = query.trim() ? await getRequestContext(context).services.search.search(query) : [];
+  const { services, auth } = getRequestContext(context);
+  const results = query.trim() ? await services.search.search(query, { signedIn: auth !== null }) : [];
   return { query, results };
 }
 

@@ -1,0 +1,368 @@
+import type { Kysely } from "kysely";
+import type { Database, Executor } from "../../db/types";
+import type { Clock } from "../../lib/clock";
+import { isUniqueViolation } from "../../lib/db-errors";
+import { AppError } from "../../lib/errors";
+import { sanitizeRichText } from "../../lib/html";
+import { imageFiles } from "../../lib/image-variants";
+import { type StoredImage, storeImage } from "../../lib/images";
+import { type Page, pageOf } from "../../lib/pagination";
+import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
+import type { FileStorage } from "../../lib/storage";
+import { invalidInput } from "../../lib/validation";
+import type { SearchService } from "../search/search.service";
+import { createMeetingsRepository, type MeetingsRepository } from "./meetings.repository";
+import {
+  MEETINGS_PER_PAGE,
+  type Meeting,
+  type MeetingData,
+  type MeetingSummary,
+  type MeetingsAdminQuery,
+  meetingUrl,
+  type Schedule,
+  type ScheduleData,
+  type Sponsor,
+  type SponsorData,
+} from "./meetings.schema";
+import { registrationSettingsOf, toMeetingImage, toSchedule, toSponsor } from "./meetings.service";
+
+type Row = NonNullable<Awaited<ReturnType<MeetingsRepository["findById"]>>>;
+
+/** A meeting in the admin's list: the summary with its registration settings. */
+export type AdminMeetingSummary = MeetingSummary & { registration_settings: Meeting["registration_settings"] };
+
+const NOT_FOUND = "Meeting not found.";
+
+/**
+ * The admin side of meetings (issue 13): meetings with their images, programme and sponsors.
+ * Every write is one transaction with its search entry; image files are written before it and
+ * removed if it fails, files of removed images only after it has committed.
+ */
+export function createMeetingsAdminService(deps: {
+  db: Kysely<Database>;
+  search: SearchService;
+  storage: FileStorage;
+  clock: Clock;
+  /** The site's default zone (settings), for meetings saved without one. */
+  defaultTimeZone: () => Promise<string>;
+  /** The whole meeting as members read it (the read service), after a write. */
+  read: (row: Row) => Promise<Meeting>;
+}) {
+  const { db, search, storage, clock } = deps;
+  const repository = createMeetingsRepository(db);
+
+  async function removeFiles(keys: (string | null)[]) {
+    const files = keys.flatMap((key) => (key ? imageFiles(key) : []));
+    await Promise.allSettled(files.map((file) => storage.remove(file)));
+  }
+
+  /** Runs a write in one transaction; files written for it are removed if it does not commit. */
+  async function committing<T>(stored: StoredImage[], write: (trx: Executor) => Promise<T>): Promise<T> {
+    try {
+      return await db.transaction().execute(write);
+    } catch (error) {
+      await removeFiles(stored.map((s) => s.key));
+      throw error;
+    }
+  }
+
+  /** Stores uploaded images one after another; if one is refused, those already stored go. */
+  async function storeAll(files: Uint8Array[], folder: string, field: string): Promise<StoredImage[]> {
+    const stored: StoredImage[] = [];
+    try {
+      for (const file of files) stored.push(await storeImage(storage, folder, file, field));
+      return stored;
+    } catch (error) {
+      await removeFiles(stored.map((s) => s.key));
+      throw error;
+    }
+  }
+
+  async function index(row: Row, trx: Executor) {
+    const members = row.visibility === "members";
+    await search.index(
+      {
+        kind: "meeting",
+        refId: row.id,
+        url: meetingUrl(row.slug, members ? "members" : "public"),
+        title: row.title,
+        html: [row.location, row.organization, row.content_title, row.content, row.information]
+          .filter(Boolean)
+          .join("\n"),
+        audience: members ? "members" : "public",
+      },
+      trx,
+    );
+  }
+
+  async function existing(id: number): Promise<Row> {
+    const row = Number.isSafeInteger(id) ? await repository.findById(id) : undefined;
+    if (!row) throw new AppError("not_found", NOT_FOUND);
+    return row;
+  }
+
+  const clean = (html: string | null) => {
+    const text = html ? sanitizeRichText(html).trim() : "";
+    return text || null;
+  };
+
+  async function columns(data: MeetingData) {
+    return {
+      title: data.title,
+      type: data.type,
+      meeting_type: data.meeting_type,
+      organization: data.organization,
+      start_date: data.start_date,
+      end_date: data.end_date,
+      location: data.location,
+      information: clean(data.information),
+      health: clean(data.health),
+      registration: clean(data.registration),
+      content_title: data.content_title,
+      content: clean(data.content),
+      timezone: data.timezone ?? (await deps.defaultTimeZone()),
+      visibility: data.visibility,
+      registration_open: data.registration_status === "open" ? 1 : 0,
+      registration_closes_on: data.registration_closes_on,
+      capacity: data.capacity,
+    };
+  }
+
+  async function addImages(meetingId: number, stored: StoredImage[], trx: Executor) {
+    const meetings = createMeetingsRepository(trx);
+    const after = await meetings.lastImagePosition(meetingId);
+    const now = clock().toISOString();
+    await meetings.addImages(
+      stored.map((image, i) => ({
+        meeting_id: meetingId,
+        path: image.key,
+        width: image.width,
+        height: image.height,
+        position: after + 1 + i,
+        created_at: now,
+      })),
+    );
+  }
+
+  /** A schedule's day lies within its meeting's dates. */
+  function checkDay(meeting: Row, data: ScheduleData) {
+    const last = meeting.end_date ?? meeting.start_date;
+    if (data.meeting_date < meeting.start_date || data.meeting_date > last) {
+      throw invalidInput({
+        meeting_date: [`The date must be within the meeting's dates (${meeting.start_date} to ${last}).`],
+      });
+    }
+  }
+
+  /** A meeting whose dates move keeps its programme only if every day still fits. */
+  async function checkProgrammeFits(id: number, data: MeetingData) {
+    const last = data.end_date ?? data.start_date;
+    const outside = (await repository.schedulesOf([id])).filter(
+      (s) => s.meeting_date < data.start_date || s.meeting_date > last,
+    );
+    if (outside.length > 0) {
+      throw invalidInput({
+        start_date: [
+          `The programme has sessions on ${[...new Set(outside.map((s) => s.meeting_date))].join(", ")}: move or delete them first, or keep those days within the dates.`,
+        ],
+      });
+    }
+  }
+
+  return {
+    /** SPEC §7 'GET /dashboard/meeting': every meeting, newest first, searchable (exact totals). */
+    async adminList(query: MeetingsAdminQuery): Promise<Page<AdminMeetingSummary>> {
+      const matching = query.search ? search.matchingIds("meeting", query.search) : undefined;
+      const [rows, total] = await Promise.all([
+        repository.adminList(matching, (query.page - 1) * MEETINGS_PER_PAGE, MEETINGS_PER_PAGE),
+        repository.adminCount(matching),
+      ]);
+      const images = await repository.imagesOf(rows.map((r) => r.id));
+      const first = new Map<number, (typeof images)[number]>();
+      for (const image of images) if (!first.has(image.meeting_id)) first.set(image.meeting_id, image);
+      const data = rows.map(
+        (row): AdminMeetingSummary => ({
+          id: row.id,
+          slug: row.slug,
+          title: row.title,
+          type: row.type,
+          meeting_type: row.meeting_type,
+          organization: row.organization,
+          start_date: row.start_date,
+          end_date: row.end_date,
+          location: row.location,
+          content_title: row.content_title,
+          timezone: row.timezone,
+          visibility: row.visibility,
+          image: first.has(row.id) ? toMeetingImage(first.get(row.id) as (typeof images)[number]) : null,
+          registration_settings: registrationSettingsOf(row),
+        }),
+      );
+      return pageOf(data, query.page, MEETINGS_PER_PAGE, total);
+    },
+
+    async get(id: number): Promise<Meeting> {
+      return deps.read(await existing(id));
+    },
+
+    /** A new meeting with empty schedules and sponsors (SPEC §4); its slug from the title, unique by the database. */
+    async create(data: MeetingData, images: Uint8Array[] = []): Promise<Meeting> {
+      const values = await columns(data);
+      const stored = await storeAll(images, "meetings", "images");
+      const base = slugify(data.title, "meeting");
+      const now = clock().toISOString();
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const row = await db.transaction().execute(async (trx) => {
+            const meetings = createMeetingsRepository(trx);
+            const inserted = await meetings.insert({
+              ...values,
+              slug: await freeSlug(meetings.slugsLike, base, attempt),
+              created_at: now,
+              updated_at: now,
+            });
+            await addImages(inserted.id, stored, trx);
+            await index(inserted, trx);
+            return inserted;
+          });
+          return deps.read(row);
+        } catch (error) {
+          const slugTaken = isUniqueViolation(error, { table: "meetings", column: "slug" });
+          if (slugTaken && attempt + 1 < SLUG_ATTEMPTS) continue;
+          await removeFiles(stored.map((s) => s.key));
+          if (slugTaken) throw new AppError("conflict", "Another meeting took this title's address. Please try again.");
+          throw error;
+        }
+      }
+    },
+
+    /** Replaces a meeting's fields by id and adds the new images; the slug stays, so links keep working. */
+    async update(id: number, data: MeetingData, images: Uint8Array[] = []): Promise<Meeting> {
+      await existing(id);
+      await checkProgrammeFits(id, data);
+      const values = await columns(data);
+      const stored = await storeAll(images, "meetings", "images");
+      const row = await committing(stored, async (trx) => {
+        const meetings = createMeetingsRepository(trx);
+        const updated = await meetings.update(id, values);
+        if (!updated) throw new AppError("not_found", NOT_FOUND);
+        await addImages(id, stored, trx);
+        const touched = await meetings.touch(id, clock().toISOString());
+        if (!touched) throw new AppError("not_found", NOT_FOUND);
+        await index(touched, trx);
+        return touched;
+      });
+      return deps.read(row);
+    },
+
+    /** Deletes the meeting with its images, programme, sponsors and search entry; the files after the commit. */
+    async remove(id: number): Promise<void> {
+      await existing(id);
+      const { images, sponsors } = await committing([], async (trx) => {
+        const meetings = createMeetingsRepository(trx);
+        const images = await meetings.imagesOf([id]);
+        const sponsors = await meetings.sponsorsOf(id);
+        if (!(await meetings.remove(id))) throw new AppError("not_found", NOT_FOUND);
+        await search.remove("meeting", id, trx);
+        return { images, sponsors };
+      });
+      await removeFiles([...images.map((i) => i.path), ...sponsors.map((s) => s.image)]);
+    },
+
+    /** Removes one image of this meeting (an id of another meeting's image is not found). */
+    async removeImage(meetingId: number, imageId: number): Promise<{ image_id: number }> {
+      await existing(meetingId);
+      const removed = await committing([], async (trx) => {
+        const image = await createMeetingsRepository(trx).removeImage(meetingId, imageId);
+        if (!image) throw new AppError("not_found", "Image not found.");
+        return image;
+      });
+      await removeFiles([removed.path]);
+      return { image_id: removed.id };
+    },
+
+    async addSchedule(meetingId: number, data: ScheduleData): Promise<Schedule> {
+      checkDay(await existing(meetingId), data);
+      const row = await committing([], async (trx) => {
+        const meetings = createMeetingsRepository(trx);
+        const inserted = await meetings.insertSchedule({
+          ...data,
+          event_id: meetingId,
+          is_evening: data.is_evening ? 1 : 0,
+        });
+        await meetings.touch(meetingId, clock().toISOString());
+        return inserted;
+      });
+      return toSchedule(row);
+    },
+
+    async updateSchedule(meetingId: number, id: number, data: ScheduleData): Promise<Schedule> {
+      checkDay(await existing(meetingId), data);
+      const row = await committing([], async (trx) => {
+        const meetings = createMeetingsRepository(trx);
+        const updated = await meetings.updateSchedule(meetingId, id, { ...data, is_evening: data.is_evening ? 1 : 0 });
+        if (!updated) throw new AppError("not_found", "Schedule not found.");
+        await meetings.touch(meetingId, clock().toISOString());
+        return updated;
+      });
+      return toSchedule(row);
+    },
+
+    async removeSchedule(meetingId: number, id: number): Promise<void> {
+      await existing(meetingId);
+      await committing([], async (trx) => {
+        const meetings = createMeetingsRepository(trx);
+        if (!(await meetings.removeSchedule(meetingId, id))) throw new AppError("not_found", "Schedule not found.");
+        await meetings.touch(meetingId, clock().toISOString());
+      });
+    },
+
+    async addSponsor(meetingId: number, data: SponsorData, logo?: Uint8Array): Promise<Sponsor> {
+      await existing(meetingId);
+      const stored = logo ? await storeAll([logo], "sponsors", "image") : [];
+      const row = await committing(stored, async (trx) => {
+        const meetings = createMeetingsRepository(trx);
+        const position = (await meetings.lastSponsorPosition(meetingId)) + 1;
+        return meetings.insertSponsor({
+          event_id: meetingId,
+          name: data.name,
+          link: data.link,
+          image: stored[0]?.key ?? null,
+          position,
+        });
+      });
+      return toSponsor(row);
+    },
+
+    /** Replaces the name and link; a new logo replaces the old one (whose files go after the commit). */
+    async updateSponsor(meetingId: number, id: number, data: SponsorData, logo?: Uint8Array): Promise<Sponsor> {
+      await existing(meetingId);
+      const stored = logo ? await storeAll([logo], "sponsors", "image") : [];
+      const { before, row } = await committing(stored, async (trx) => {
+        const meetings = createMeetingsRepository(trx);
+        const before = await meetings.findSponsor(meetingId, id);
+        if (!before) throw new AppError("not_found", "Sponsor not found.");
+        const row = await meetings.updateSponsor(meetingId, id, {
+          name: data.name,
+          link: data.link,
+          ...(stored[0] ? { image: stored[0].key } : {}),
+        });
+        if (!row) throw new AppError("not_found", "Sponsor not found.");
+        return { before, row };
+      });
+      if (stored[0] && before.image !== stored[0].key) await removeFiles([before.image]);
+      return toSponsor(row);
+    },
+
+    async removeSponsor(meetingId: number, id: number): Promise<void> {
+      await existing(meetingId);
+      const removed = await committing([], async (trx) => {
+        const sponsor = await createMeetingsRepository(trx).removeSponsor(meetingId, id);
+        if (!sponsor) throw new AppError("not_found", "Sponsor not found.");
+        return sponsor;
+      });
+      await removeFiles([removed.image]);
+    },
+  };
+}
+export type MeetingsAdminService = ReturnType<typeof createMeetingsAdminService>;
