@@ -110,6 +110,22 @@ export async function uploadedImage(body: Body, field = "image"): Promise<Uint8A
   return image.size > 0 ? new Uint8Array(await image.arrayBuffer()) : undefined;
 }
 
+/**
+ * The files of a list field (`images[]`, SPEC §3 'Form helper rules'): none when absent or an
+ * empty value ("no images"); anything that is not a file is a 422 beside the field.
+ */
+export async function uploadedImages(body: Body, field = "images"): Promise<Uint8Array[]> {
+  const value = body[field];
+  const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+  const files: Uint8Array[] = [];
+  for (const item of items) {
+    if (item === "") continue;
+    if (!(item instanceof File)) throw invalidInput({ [field]: ["Each image must be a file."] });
+    if (item.size > 0) files.push(new Uint8Array(await item.arrayBuffer()));
+  }
+  return files;
+}
+
 /** The positive integer `:id` of a route; anything else is the given not-found. */
 export function idParam(c: Context<AppEnv>, notFound: string): number {
   const id = parseId(c.req.param("id"));

@@ -4,6 +4,7 @@ import { AppError } from "../../lib/errors";
 import type { AppEnv, Runtime } from "../env";
 import type { DeclaredRoute } from "../middleware/method-override";
 import { adminMediaRoutes } from "./admin-media";
+import { adminMeetingsRoutes } from "./admin-meetings";
 import { adminNewsRoutes } from "./admin-news";
 import { adminSiteRoutes } from "./admin-site";
 import { adminUsersRoutes } from "./admin-users";
@@ -95,6 +96,7 @@ export function createApi(runtime: Runtime) {
   api.route("/", meetingsRoutes(runtime));
   api.route("/", adminSiteRoutes(runtime));
   api.route("/", adminNewsRoutes(runtime));
+  api.route("/", adminMeetingsRoutes(runtime));
   api.route("/", adminMediaRoutes(runtime));
   api.route("/", adminUsersRoutes(runtime));
   api.route("/", joinRoutes(runtime));

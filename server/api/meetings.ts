@@ -34,21 +34,26 @@ export function meetingsRoutes(runtime: Runtime) {
     },
   );
 
-  declare(
-    api,
-    {
-      method: "get",
-      path: "/meetings/:slug",
-      access: access.public,
-      tag,
-      summary: "A meeting by its slug",
-      params: z.object({ slug: z.string() }),
-      response: { schema: success({ event: meetingSchema }) },
-      errors: [404],
-    },
-    async (c, { params }) =>
-      ok(c, { event: await services.meetings.getBySlug(params.slug, { signedIn: c.var.auth !== null }) }),
-  );
+  // SPEC §7 'GET /dashboard/getMeetingBySlug/{slug}', and the shorter /meetings/{slug}: one handler.
+  for (const path of ["/dashboard/getMeetingBySlug/:slug", "/meetings/:slug"]) {
+    declare(
+      api,
+      {
+        method: "get",
+        path,
+        access: access.public,
+        tag,
+        summary: "A meeting by its slug, with its programme, sponsors and images",
+        description:
+          "Public meetings for anyone; members-only ones for signed-in users (404 for everyone else, as for an unknown slug).",
+        params: z.object({ slug: z.string() }),
+        response: { schema: success({ event: meetingSchema }) },
+        errors: [404],
+      },
+      async (c, { params }) =>
+        ok(c, { event: await services.meetings.getBySlug(params.slug, { signedIn: c.var.auth !== null }) }),
+    );
+  }
 
   return api;
 }

@@ -1,0 +1,303 @@
+import { z } from "@hono/zod-openapi";
+import {
+  type Meeting,
+  meetingInputSchema,
+  meetingSchema,
+  meetingSummarySchema,
+  meetingsAdminQuerySchema,
+  registrationSettingsSchema,
+  scheduleInputSchema,
+  scheduleSchema,
+  sponsorInputSchema,
+  sponsorSchema,
+} from "../../core/meetings/meetings.schema";
+import { AppError } from "../../lib/errors";
+import { parseId } from "../../lib/ids";
+import type { Runtime } from "../env";
+import { fileField } from "./admin-media";
+import { apiRouter, declare, pageAnswer, success } from "./contract";
+import { access, ok, uploadedImage, uploadedImages } from "./http";
+
+const MEETING_NOT_FOUND = "Meeting not found.";
+
+/** The admin's meeting: each image with the address it is deleted at (SPEC §7 'DELETE of an image'). */
+function withLinks(meeting: Meeting) {
+  return {
+    ...meeting,
+    images: meeting.images.map((image) => ({
+      ...image,
+      delete_url: `/api/dashboard/meeting/${meeting.id}/image/${image.id}`,
+    })),
+  };
+}
+
+const adminMeetingSchema = meetingSchema
+  .extend({
+    images: z.array(
+      meetingSchema.shape.images.element.extend({
+        delete_url: z.string().meta({ description: "DELETE here removes the image from the meeting." }),
+      }),
+    ),
+  })
+  .meta({ id: "AdminMeeting" });
+
+const adminSummarySchema = meetingSummarySchema
+  .extend({ registration_settings: registrationSettingsSchema })
+  .meta({ id: "AdminMeetingSummary" });
+
+const meetingBody = meetingInputSchema.extend({
+  "images[]": z.array(fileField).optional().openapi({ description: "Images to add (several per request)." }),
+});
+const sponsorBody = sponsorInputSchema.extend({ image: fileField.optional().openapi({ description: "The logo." }) });
+const scheduleBody = scheduleInputSchema;
+
+const idText = z.string().openapi({ description: "A positive integer id.", example: "1" });
+const meetingParams = z.object({ id: idText });
+const childParams = z.object({ eventId: idText, id: idText });
+const eventParams = z.object({ eventId: idText });
+const imageParams = z.object({ id: idText, imageId: idText });
+
+/** A positive integer id of the path, or the given not-found (never a 422 for an id). */
+function pathId(raw: string, notFound: string): number {
+  const id = parseId(raw);
+  if (id === null) throw new AppError("not_found", notFound);
+  return id;
+}
+
+/** SPEC §7 'Meetings' (admin): meetings, their images, programme and sponsors. */
+export function adminMeetingsRoutes(runtime: Runtime) {
+  const { services } = runtime;
+  const admin = services.meetingsAdmin;
+  const api = apiRouter();
+  const tag = "Meetings (admin)";
+
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/dashboard/meeting",
+      access: access.admin,
+      tag,
+      summary: "List meetings, newest first (search, page)",
+      description: "Load-more is a GET of `next_page_url` (which carries the search).",
+      query: meetingsAdminQuerySchema,
+      response: { schema: pageAnswer(adminSummarySchema) },
+    },
+    async (c, { query }) => {
+      const page = await admin.adminList(query);
+      let next: string | null = null;
+      if (page.current_page < page.last_page) {
+        const params = new URLSearchParams({ page: String(page.current_page + 1) });
+        if (query.search) params.set("search", query.search);
+        next = `/api/dashboard/meeting?${params}`;
+      }
+      return ok(c, { ...page, next_page_url: next });
+    },
+  );
+
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/dashboard/meeting/:id",
+      access: access.admin,
+      tag,
+      summary: "A meeting with its images, programme and sponsors",
+      params: meetingParams,
+      response: { schema: success({ event: adminMeetingSchema }) },
+      errors: [404],
+    },
+    async (c, { params }) => ok(c, { event: withLinks(await admin.get(pathId(params.id, MEETING_NOT_FOUND))) }),
+  );
+
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/meeting",
+      access: access.admin,
+      tag,
+      summary: "Create a meeting",
+      description: "Starts with an empty programme and no sponsors (SPEC §4).",
+      body: { schema: meetingBody },
+      response: { status: 201, schema: success({ event: adminMeetingSchema }) },
+      errors: [507],
+    },
+    async (c, { body, raw }) => {
+      const event = await admin.create(body, await uploadedImages(raw));
+      return ok(c, { event: withLinks(event) }, 201);
+    },
+  );
+
+  declare(
+    api,
+    {
+      method: "patch",
+      path: "/dashboard/meeting/:id",
+      access: access.admin,
+      tag,
+      summary: "Update a meeting",
+      description: "Every field is replaced; `images[]` are added to the meeting's images.",
+      params: meetingParams,
+      body: { schema: meetingBody },
+      response: { schema: success({ event: adminMeetingSchema }) },
+      errors: [404, 507],
+    },
+    async (c, { params, body, raw }) => {
+      const id = pathId(params.id, MEETING_NOT_FOUND);
+      return ok(c, { event: withLinks(await admin.update(id, body, await uploadedImages(raw))) });
+    },
+  );
+
+  declare(
+    api,
+    {
+      method: "delete",
+      path: "/dashboard/meeting/:id",
+      access: access.admin,
+      tag,
+      summary: "Delete a meeting with its images, programme and sponsors",
+      params: meetingParams,
+      response: { schema: success({}) },
+      errors: [404],
+    },
+    async (c, { params }) => {
+      await admin.remove(pathId(params.id, MEETING_NOT_FOUND));
+      return ok(c);
+    },
+  );
+
+  declare(
+    api,
+    {
+      method: "delete",
+      path: "/dashboard/meeting/:id/image/:imageId",
+      access: access.admin,
+      tag,
+      summary: "Delete one of a meeting's images",
+      params: imageParams,
+      response: { schema: success({ image_id: z.number().int() }) },
+      errors: [404],
+    },
+    async (c, { params }) =>
+      ok(c, await admin.removeImage(pathId(params.id, MEETING_NOT_FOUND), pathId(params.imageId, "Image not found."))),
+  );
+
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/meeting/:eventId/schedule",
+      access: access.admin,
+      tag,
+      summary: "Add a session to a meeting's programme",
+      description: "`id` and `event_id` in the body are ignored: the path names the meeting.",
+      params: eventParams,
+      body: { schema: scheduleBody },
+      response: { status: 201, schema: success({ schedule: scheduleSchema }) },
+      errors: [404],
+    },
+    async (c, { params, body }) => {
+      const schedule = await admin.addSchedule(pathId(params.eventId, MEETING_NOT_FOUND), body);
+      return ok(c, { schedule }, 201);
+    },
+  );
+
+  declare(
+    api,
+    {
+      method: "patch",
+      path: "/dashboard/meeting/:eventId/schedule/:id",
+      access: access.admin,
+      tag,
+      summary: "Update a session (of this meeting only)",
+      params: childParams,
+      body: { schema: scheduleBody },
+      response: { schema: success({ schedule: scheduleSchema }) },
+      errors: [404],
+    },
+    async (c, { params, body }) => {
+      const meetingId = pathId(params.eventId, MEETING_NOT_FOUND);
+      const schedule = await admin.updateSchedule(meetingId, pathId(params.id, "Schedule not found."), body);
+      return ok(c, { schedule });
+    },
+  );
+
+  declare(
+    api,
+    {
+      method: "delete",
+      path: "/dashboard/meeting/:eventId/schedule/:id",
+      access: access.admin,
+      tag,
+      summary: "Delete a session (of this meeting only)",
+      params: childParams,
+      response: { schema: success({}) },
+      errors: [404],
+    },
+    async (c, { params }) => {
+      await admin.removeSchedule(pathId(params.eventId, MEETING_NOT_FOUND), pathId(params.id, "Schedule not found."));
+      return ok(c);
+    },
+  );
+
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/meeting/:eventId/sponsor",
+      access: access.admin,
+      tag,
+      summary: "Add a sponsor (name, link, logo)",
+      params: eventParams,
+      body: { schema: sponsorBody },
+      response: { status: 201, schema: success({ sponsor: sponsorSchema }) },
+      errors: [404, 507],
+    },
+    async (c, { params, body, raw }) => {
+      const meetingId = pathId(params.eventId, MEETING_NOT_FOUND);
+      const sponsor = await admin.addSponsor(meetingId, body, await uploadedImage(raw));
+      return ok(c, { sponsor }, 201);
+    },
+  );
+
+  declare(
+    api,
+    {
+      method: "patch",
+      path: "/dashboard/meeting/:eventId/sponsor/:id",
+      access: access.admin,
+      tag,
+      summary: "Update a sponsor (of this meeting only); a new logo replaces the old",
+      params: childParams,
+      body: { schema: sponsorBody },
+      response: { schema: success({ sponsor: sponsorSchema }) },
+      errors: [404, 507],
+    },
+    async (c, { params, body, raw }) => {
+      const meetingId = pathId(params.eventId, MEETING_NOT_FOUND);
+      const id = pathId(params.id, "Sponsor not found.");
+      return ok(c, { sponsor: await admin.updateSponsor(meetingId, id, body, await uploadedImage(raw)) });
+    },
+  );
+
+  declare(
+    api,
+    {
+      method: "delete",
+      path: "/dashboard/meeting/:eventId/sponsor/:id",
+      access: access.admin,
+      tag,
+      summary: "Delete a sponsor (of this meeting only)",
+      params: childParams,
+      response: { schema: success({}) },
+      errors: [404],
+    },
+    async (c, { params }) => {
+      await admin.removeSponsor(pathId(params.eventId, MEETING_NOT_FOUND), pathId(params.id, "Sponsor not found."));
+      return ok(c);
+    },
+  );
+
+  return api;
+}
