@@ -7,6 +7,7 @@ import { ping, probeWrite } from "../db/connect";
 import { isStorageFull, STORAGE_FULL_MESSAGE } from "../lib/errors";
 import { UPLOADS_PATH } from "../lib/uploads";
 import { createApi, declaredRoutes } from "./api";
+import { calendarRoutes } from "./calendars";
 import type { AppEnv, Runtime } from "./env";
 import { errorBody, handleError } from "./errors";
 import { limitBodies } from "./middleware/body-limit";
@@ -158,6 +159,7 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
   const api = createApi(runtime);
   app.use("/api/*", methodOverride(declaredRoutes(api), overriddenDispatch(api, logger)));
   app.route("/api", api);
+  app.route("/", calendarRoutes(runtime));
 
   if (options.build) {
     if (config.pageCacheBytes > 0) {

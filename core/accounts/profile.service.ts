@@ -3,6 +3,7 @@ import { AppError } from "../../lib/errors";
 import { removeAvatarFiles, storeAvatar } from "../../lib/images";
 import { hashPassword, verifyPassword } from "../../lib/password";
 import type { FileStorage } from "../../lib/storage";
+import { hashToken, newToken } from "../../lib/tokens";
 import { uploadUrl } from "../../lib/uploads";
 import { invalidInput, validate } from "../../lib/validation";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
@@ -108,6 +109,35 @@ export function createProfileService(deps: {
     },
 
     /** Whether the current password is right; rate limited per user, and says nothing more. */
+    /**
+     * A new secret address for the member's private calendar feed (issue 13): only its hash is
+     * kept, so the address is shown once, when made; making a new one ends the old one.
+     */
+    async renewCalendarToken(userId: number): Promise<string> {
+      await currentUser(userId);
+      const token = newToken();
+      await users.update(userId, { calendar_token_hash: hashToken(token), updated_at: clock().toISOString() });
+      return token;
+    },
+
+    /** Ends the private calendar feed: its address stops working. */
+    async endCalendarFeed(userId: number): Promise<void> {
+      await currentUser(userId);
+      await users.update(userId, { calendar_token_hash: null, updated_at: clock().toISOString() });
+    },
+
+    /** Whether the member has a private calendar feed (its address cannot be shown again). */
+    async hasCalendarFeed(userId: number): Promise<boolean> {
+      return (await currentUser(userId)).calendar_token_hash !== null;
+    },
+
+    /** The signed-in-like reader of a private feed: the active user whose token it is, or null. */
+    async calendarFeedOwner(token: string): Promise<{ id: number } | null> {
+      if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+      const row = await users.findByCalendarToken(hashToken(token));
+      return row ? { id: row.id } : null;
+    },
+
     async checkPassword(userId: number, password: string): Promise<boolean> {
       await checkLimit(userId);
       if (password === "" || password.length > 200) return false;

@@ -61,6 +61,15 @@ function userQueries(db: Kysely<Database>) {
     async findByEmail(email: string): Promise<UserRow | undefined> {
       return db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
     },
+    /** The active user a private calendar feed's token belongs to (users_calendar_token_idx). */
+    async findByCalendarToken(tokenHash: string): Promise<UserRow | undefined> {
+      return db
+        .selectFrom("users")
+        .selectAll()
+        .where("calendar_token_hash", "=", tokenHash)
+        .where("is_active", "=", 1)
+        .executeTakeFirst();
+    },
     async insert(row: NewUserRow): Promise<UserRow> {
       return db.insertInto("users").values(row).returningAll().executeTakeFirstOrThrow().catch(emailTakenOnRace);
     },

@@ -1,4 +1,4 @@
-import { KeyRound, UserRound } from "lucide-react";
+import { CalendarDays, KeyRound, UserRound } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, useNavigation } from "react-router";
 import { toast } from "sonner";
@@ -17,13 +17,34 @@ import type { Route } from "./+types/user-settings";
 
 export const meta: Route.MetaFunction = () => [{ title: "Settings · Members area" }];
 
-type ActionData = { intent: string; errors?: Record<string, string>; saved?: string };
+type ActionData = {
+  intent: string;
+  errors?: Record<string, string>;
+  saved?: string;
+  /** The private calendar feed's new address: shown once, only its hash is kept. */
+  feedUrl?: string;
+};
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services, auth } = getRequestContext(context);
+  if (!auth) throw data("Sign in first.", { status: 401 });
+  return { hasCalendarFeed: await services.profile.hasCalendarFeed(auth.user.id) };
+}
 
 /** One action for both forms; the intent says which. Empty fields are left as they are (SPEC §4). */
 export async function action({ request, context }: Route.ActionArgs) {
   const { services, auth } = getRequestContext(context);
   if (!auth) throw data("Sign in first.", { status: 401 });
   const form = await readForm(request);
+  if (form.intent === "calendar-feed") {
+    const token = await services.profile.renewCalendarToken(auth.user.id);
+    const feedUrl = `${getRequestContext(context).origin}/calendar/${token}.ics`;
+    return data<ActionData>({ intent: "calendar-feed", saved: "Your private calendar address is ready.", feedUrl });
+  }
+  if (form.intent === "end-calendar-feed") {
+    await services.profile.endCalendarFeed(auth.user.id);
+    return data<ActionData>({ intent: "calendar-feed", saved: "Your private calendar address no longer works." });
+  }
   if (form.intent === "avatar" || form.intent === "remove-avatar") {
     try {
       if (form.intent === "remove-avatar") await services.profile.removeAvatar(auth.user.id);
@@ -83,7 +104,7 @@ function Section({ title, icon, children }: { title: string; icon: React.ReactNo
 }
 
 /** SPEC §2 'User menu' → Settings: profile and password. */
-export default function UserSettings({ actionData }: Route.ComponentProps) {
+export default function UserSettings({ actionData, loaderData }: Route.ComponentProps) {
   const user = useRootData()?.user;
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
@@ -221,7 +242,70 @@ export default function UserSettings({ actionData }: Route.ComponentProps) {
             </button>
           </Form>
         </Section>
+        <CalendarFeed hasFeed={loaderData.hasCalendarFeed} feedUrl={actionData?.feedUrl} busy={busy} />
       </div>
+    </div>
+  );
+}
+
+/**
+ * The member's private calendar feed (issue 13 'Calendars'): every meeting they may see, members-only
+ * ones included, at a secret address. Only its hash is stored, so the address is shown once, when
+ * made; a new one ends the old one (decision 0023).
+ */
+function CalendarFeed(props: { hasFeed: boolean; feedUrl?: string; busy: (intent: string) => boolean }) {
+  const webcal = props.feedUrl?.replace(/^https?:/, "webcal:");
+  return (
+    <div className="lg:col-span-2">
+      <Section
+        title="Your calendar of meetings"
+        icon={<CalendarDays className="h-6 w-6 text-sea-600" aria-hidden="true" />}
+      >
+        <p className="mt-2 max-w-2xl text-sm text-slate-600">
+          Subscribe in Outlook, Google Calendar or Apple Calendar to see every meeting of the association, members-only
+          ones included, with their programmes. The address is personal: do not share it.
+        </p>
+        {props.feedUrl ? (
+          <div className="mt-5 rounded-lg bg-sea-100/60 p-4 ring-1 ring-sea-500/30">
+            <label htmlFor="calendar-feed-url" className="text-sm font-semibold text-navy-900">
+              Your private calendar address (shown only now: copy it into your calendar app)
+            </label>
+            <input
+              id="calendar-feed-url"
+              readOnly
+              value={props.feedUrl}
+              className="mt-2 w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm"
+              onFocus={(event) => event.currentTarget.select()}
+            />
+            {webcal ? (
+              <a href={webcal} className="mt-3 inline-flex text-sm font-semibold text-sea-700 underline">
+                Open in my calendar app
+              </a>
+            ) : null}
+          </div>
+        ) : props.hasFeed ? (
+          <p className="mt-4 text-sm text-slate-700">
+            Your private calendar address is active. For your security it is not shown again: make a new one if you need
+            it (the old one then stops working).
+          </p>
+        ) : null}
+        <div className="mt-5 flex flex-wrap gap-3">
+          <Form method="post">
+            <input type="hidden" name="intent" value="calendar-feed" />
+            <button type="submit" className="btn-primary" disabled={props.busy("calendar-feed")}>
+              {props.hasFeed || props.feedUrl ? "Make a new address" : "Make my calendar address"}
+            </button>
+          </Form>
+          {props.hasFeed || props.feedUrl ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="end-calendar-feed" />
+              <button type="submit" className="btn-outline" disabled={props.busy("end-calendar-feed")}>
+                Stop my calendar address
+              </button>
+            </Form>
+          ) : null}
+        </div>
+      </Section>
     </div>
   );
 }
