@@ -3,8 +3,8 @@ import { openSqlite } from "../../db/connect";
 
 /**
  * `npx tsx scripts/bench/plans.ts [db file]`: SQLite's query plans for the
- * news list queries on the bench database, to check they use the
- * (published_at, id) index rather than scanning the table.
+ * news and meetings list queries on the bench database, to check they use
+ * their indexes rather than scanning the table.
  */
 const file = process.argv[2] ?? "tmp/bench-data/site.db";
 const { db, destroy } = openSqlite(file);
@@ -19,6 +19,13 @@ const queries: Record<string, ReturnType<typeof sql>> = {
     from months where months.month is not null
   ) select month from months where month is not null`,
   "by slug": sql`select * from news_posts where slug = 'bench-post-5000'`,
+  "meetings to come (visitors)": sql`select id from meetings where visibility = 'public' and start_date >= '2026-10-23' and coalesce(end_date, start_date) >= '2026-11-23' order by start_date, id limit 51`,
+  "past meetings (visitors)": sql`select id from meetings where visibility = 'public' and start_date < '2026-11-23' and (start_date < '2026-10-23' or coalesce(end_date, start_date) < '2026-11-23') order by start_date desc, id desc limit 12`,
+  "meetings of a type to come (members)": sql`select id from meetings where type = 'webinar' and start_date >= '2026-10-23' and coalesce(end_date, start_date) >= '2026-11-23' order by start_date, id limit 51`,
+  "meetings from a date (API)": sql`select id from meetings where visibility = 'public' and start_date >= '2025-06-01' order by start_date, id limit 12`,
+  "admin list": sql`select id from meetings order by created_at desc, id desc limit 12`,
+  "a month grid": sql`select * from meetings where visibility = 'public' and start_date >= '2026-10-01' and start_date < '2026-12-01' order by start_date, id limit 200`,
+  "programme of a page of meetings": sql`select * from schedules where event_id in (1, 2, 3) order by event_id, meeting_date, start, id`,
 };
 for (const [name, query] of Object.entries(queries)) {
   const { rows } = await sql<{ detail: string }>`explain query plan ${query}`.execute(db);

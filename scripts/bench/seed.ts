@@ -43,6 +43,53 @@ export const EXTRA_DATA: DataStep[] = [
       }
     },
   },
+  {
+    name: "1 000 meetings with programmes",
+    run: async ({ db }) => {
+      const types = ["conference", "workshop", "meeting", "webinar"];
+      const zones = ["Europe/London", "Europe/Amsterdam", "America/New_York", "Asia/Singapore"];
+      const start = Date.UTC(2021, 0, 4);
+      const now = new Date().toISOString();
+      for (let batch = 0; batch < 10; batch++) {
+        const rows = Array.from({ length: 100 }, (_, i) => {
+          const n = batch * 100 + i;
+          // Every 3.5 days from 2021: about half past, half to come.
+          const day = new Date(start + n * 3.5 * 86_400_000).toISOString().slice(0, 10);
+          return {
+            slug: `bench-meeting-${n}`,
+            title: `Bench meeting ${n}: radio and navigation working group`,
+            type: types[n % types.length],
+            meeting_type: n % 4 === 3 ? "Online" : "In person",
+            organization: "Masthead",
+            start_date: day,
+            end_date: day,
+            location: n % 4 === 3 ? "Online" : "Rotterdam, Netherlands",
+            content: `<p>Bench meeting ${n} on GMDSS, ECDIS and radar.</p>`,
+            timezone: zones[n % zones.length],
+            visibility: n % 5 === 0 ? ("members" as const) : ("public" as const),
+            created_at: now,
+            updated_at: now,
+          };
+        });
+        const inserted = await db.insertInto("meetings").values(rows).returning(["id", "start_date"]).execute();
+        await db
+          .insertInto("schedules")
+          .values(
+            inserted.flatMap((m) =>
+              ["09:00", "11:00", "14:00"].map((time, k) => ({
+                event_id: m.id,
+                meeting_date: m.start_date,
+                is_evening: 0,
+                start: time,
+                finish: `${String(Number(time.slice(0, 2)) + 1).padStart(2, "0")}:30`,
+                description: `Session ${k + 1}`,
+              })),
+            ),
+          )
+          .execute();
+      }
+    },
+  },
 ];
 
 /** A fresh data directory: migrations, the demo content, then EXTRA_DATA. */

@@ -40,6 +40,18 @@ export const TARGETS: BenchTarget[] = [
     auth: "bearer",
     connections: 10,
   },
+  // With 1 000 meetings (EXTRA_DATA): the calendar, a type, a meeting page, the feed, the members' calendar.
+  { name: "Events calendar, 1 000 meetings", path: "/events" },
+  { name: "Events calendar, webinars", path: "/events?type=webinar" },
+  { name: "Meeting page", path: "/events/bench-meeting-601" },
+  { name: "Events calendar feed (ICS)", path: "/events.ics" },
+  { name: "Meetings API, from a start date", path: "/api/meetings?start_date=2025-06-01" },
+  {
+    name: "Members' calendar, signed in (rendered each time)",
+    path: "/dashboard/events",
+    auth: "bearer",
+    connections: 10,
+  },
   {
     name: "News list API",
     method: "POST",
