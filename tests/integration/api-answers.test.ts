@@ -173,4 +173,63 @@ describe("signed-in answers match their declared schemas", () => {
     );
     await answer("DELETE", "/dashboard/news/:id", `/api/dashboard/news/${first(posts).id}`, { token: admin.token });
   });
+
+  it("meetings as the admin sees them: the list, a meeting with its images, a session, a sponsor, deletes", async () => {
+    const token = admin.token;
+    const list = await answer("GET", "/dashboard/meeting", "/api/dashboard/meeting?search=conference", { token });
+    expect((list.data as Json[]).length).toBeGreaterThan(0);
+    const form = new FormData();
+    for (const [key, value] of Object.entries({ title: "Schema check", type: "meeting", start_date: "2031-01-06" }))
+      form.append(key, value);
+    form.append("images[]", new Blob([await png()], { type: "image/png" }));
+    const { event } = (await answer(
+      "POST",
+      "/dashboard/meeting",
+      "/api/dashboard/meeting",
+      { token, body: form },
+      201,
+    )) as {
+      event: Json;
+    };
+    const id = event.id as number;
+    await answer("GET", "/dashboard/meeting/:id", `/api/dashboard/meeting/${id}`, { token });
+    await answer("PATCH", "/dashboard/meeting/:id", `/api/dashboard/meeting/${id}`, {
+      token,
+      json: { title: "Schema check", type: "meeting", start_date: "2031-01-06", capacity: 10 },
+    });
+    const { schedule } = (await answer(
+      "POST",
+      "/dashboard/meeting/:eventId/schedule",
+      `/api/dashboard/meeting/${id}/schedule`,
+      { token, json: { meeting_date: "2031-01-06", start: "09:00", finish: "10:00" } },
+      201,
+    )) as { schedule: Json };
+    await answer(
+      "PATCH",
+      "/dashboard/meeting/:eventId/schedule/:id",
+      `/api/dashboard/meeting/${id}/schedule/${schedule.id}`,
+      {
+        token,
+        json: { meeting_date: "2031-01-06", start: "09:30" },
+      },
+    );
+    const { sponsor } = (await answer(
+      "POST",
+      "/dashboard/meeting/:eventId/sponsor",
+      `/api/dashboard/meeting/${id}/sponsor`,
+      { token, json: { name: "Schema Radio", link: "https://radio.example/" } },
+      201,
+    )) as { sponsor: Json };
+    await answer(
+      "DELETE",
+      "/dashboard/meeting/:eventId/sponsor/:id",
+      `/api/dashboard/meeting/${id}/sponsor/${sponsor.id}`,
+      {
+        token,
+      },
+    );
+    const image = (event.images as Json[])[0];
+    await answer("DELETE", "/dashboard/meeting/:id/image/:imageId", image.delete_url as string, { token });
+    await answer("DELETE", "/dashboard/meeting/:id", `/api/dashboard/meeting/${id}`, { token });
+  });
 });
