@@ -32,7 +32,11 @@ export function joinRoutes({ services, logger }: Runtime) {
       errors: [429],
     },
     async (c, { body }) => {
-      const outcome = await services.join.submit(body, { ip: c.var.clientIp, trusted: c.var.authVia === "bearer" });
+      const outcome = await services.join.submit(body, {
+        ip: c.var.clientIp,
+        trusted: c.var.authVia === "bearer",
+        signedIn: c.var.auth !== null,
+      });
       // A bot is answered like a person, so that it learns nothing from the answer.
       if (!outcome.stored) logger.info({ ip: c.var.clientIp, reason: outcome.reason }, "join request dropped as spam");
       return ok(c);

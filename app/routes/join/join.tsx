@@ -28,20 +28,24 @@ type ActionData = {
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { services, client } = getRequestContext(context);
+  const { services, client, auth } = getRequestContext(context);
   const form = await readForm(request);
   const values = Object.fromEntries(
     JOIN_FIELDS.map((field) => [field, typeof form[field] === "string" ? (form[field] as string) : ""]),
   );
   try {
-    await services.join.submit(parseOrThrow(joinSubmissionSchema, form), { ip: client.ip });
+    await services.join.submit(parseOrThrow(joinSubmissionSchema, form), { ip: client.ip, signedIn: auth !== null });
   } catch (error) {
     const limited = rateLimitOf(error);
     if (limited) return data<ActionData>({ failure: limited.message, values, renderedAt: Date.now() }, limited.init);
     const { errors, status } = fieldFailureOf(error);
-    // The spam check is not a field the visitor can correct: said above the form.
-    const { captcha_token, ...fields } = firstMessages(errors);
-    return data<ActionData>({ errors: fields, failure: captcha_token, values, renderedAt: Date.now() }, { status });
+    // The spam check and a meeting that no longer takes registrations are not fields the visitor
+    // can correct: said above the form.
+    const { captcha_token, page_path, ...fields } = firstMessages(errors);
+    return data<ActionData>(
+      { errors: fields, failure: page_path ?? captcha_token, values, renderedAt: Date.now() },
+      { status },
+    );
   }
   return redirect(`/join/thank-you?from=${encodeURIComponent(safeRedirectPath(form.page_path, "/"))}`);
 }
