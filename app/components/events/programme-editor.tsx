@@ -96,7 +96,7 @@ function SessionFields({
           id={id("meeting_date_info")}
           name="meeting_date_info"
           label="Day note"
-          hint="Shown beside the day, e.g. “Welcome reception at the harbour museum”."
+          hint="Shown under the day’s heading, e.g. “Day 1 — Working group meetings”."
           defaultValue={shown.meeting_date_info}
           error={errorOf(result, "meeting_date_info")}
           {...lengthLimit(FIELD_LIMITS.meeting_date_info)}

@@ -89,7 +89,7 @@ function SponsorCard({
   const { fetcher, result, busy, form, editing, setEditing, editLink } = useInlineEdit(row, initiallyEditing);
   if (editing) {
     return (
-      <li id={row} className="rounded-lg bg-navy-50/60 p-4 ring-1 ring-slate-200 sm:col-span-2">
+      <li id={row} className="rounded-lg bg-navy-50/60 p-4 ring-1 ring-slate-200">
         <fetcher.Form
           ref={form}
           method="post"
@@ -112,15 +112,15 @@ function SponsorCard({
     );
   }
   return (
-    <li id={row} className="flex items-center gap-4 rounded-lg p-3 ring-1 ring-slate-200">
-      <div className="flex h-16 w-28 shrink-0 items-center justify-center rounded bg-white ring-1 ring-slate-100">
+    <li id={row} className="flex items-center gap-3 rounded-lg p-3 ring-1 ring-slate-200 sm:gap-4">
+      <div className="flex h-14 w-20 shrink-0 items-center justify-center rounded bg-white ring-1 ring-slate-100 sm:h-16 sm:w-28">
         {sponsor.image ? (
           <img
             src={sponsor.image}
             alt={`${sponsor.name} logo`}
             width={112}
             height={64}
-            className="max-h-14 w-auto max-w-24 object-contain"
+            className="max-h-12 w-auto max-w-16 object-contain sm:max-h-14 sm:max-w-24"
           />
         ) : (
           <span className="text-xs text-slate-500">No logo</span>
@@ -214,7 +214,7 @@ export function SponsorsEditor({
             No sponsors yet.
           </p>
         ) : (
-          <ul className="mt-4 grid gap-3 sm:grid-cols-2">
+          <ul className="mt-4 grid grid-cols-[minmax(0,1fr)] gap-3">
             {sponsors.map((sponsor) => (
               <SponsorCard
                 key={sponsor.id}

@@ -328,6 +328,10 @@ export default function EditMeeting({ loaderData, actionData }: Route.ComponentP
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === null;
   const formAction = meeting ? `/manage-events/${meeting.id}/edit` : "/manage-events/new";
   const err = (field: string) => errors[field]?.[0];
+  // A refusal for a row no longer on the page (deleted meanwhile), after a post without JavaScript.
+  const rows = new Set(["new-session", "new-sponsor", ...(meeting?.schedules ?? []).map((x) => `session-${x.id}`)]);
+  for (const sponsor of meeting?.sponsors ?? []) rows.add(`sponsor-${sponsor.id}`);
+  const orphan = result && result.intent !== "save" && result.error && !rows.has(result.row) ? result.error : null;
   const view = meeting ? meetingUrl(meeting.slug, meeting.visibility === "members" ? "members" : "public") : null;
 
   return (
@@ -367,13 +371,18 @@ export default function EditMeeting({ loaderData, actionData }: Route.ComponentP
           {notice}
         </Notice>
       ) : null}
+      {orphan ? (
+        <Notice tone="error" className="mt-4">
+          {orphan}
+        </Notice>
+      ) : null}
       {refused ? (
         <Notice tone="error" className="mt-4">
           {refused.error ?? "You have validation errors! Please fix them all"}
         </Notice>
       ) : null}
 
-      <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_17rem]">
+      <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_17rem]">
         <div className="min-w-0 space-y-6">
           <Form method="post" action={formAction} encType="multipart/form-data" className="space-y-6">
             <Card id="details" title="Details">
