@@ -27,7 +27,7 @@ export default defineConfig({
   projects: [
     {
       name: "chromium",
-      testIgnore: /admin-(site|news)\.spec\.ts/,
+      testIgnore: /admin-(site|news|meetings)\.spec\.ts/,
       use: { ...devices["Desktop Chrome"], launchOptions: { executablePath, args: CHROMIUM_ARGS } },
     },
     // The home and menu checks once more against a fresh install: every menu link must lead to a page.
@@ -41,10 +41,10 @@ export default defineConfig({
         launchOptions: { executablePath, args: CHROMIUM_ARGS },
       },
     },
-    // Admin edits change what the other tests read (contact data, pages), so they run last.
+    // Admin edits change what the other tests read (contact data, pages, meetings), so they run last.
     {
       name: "admin-edits",
-      testMatch: /admin-(site|news)\.spec\.ts/,
+      testMatch: /admin-(site|news|meetings)\.spec\.ts/,
       dependencies: ["chromium"],
       use: { ...devices["Desktop Chrome"], launchOptions: { executablePath, args: CHROMIUM_ARGS } },
     },

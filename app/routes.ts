@@ -55,6 +55,9 @@ export default [
     route("manage-news", "routes/news/manage-news.tsx"),
     route("manage-news/new", "routes/news/manage-news-edit.tsx", { id: "manage-news-new" }),
     route("manage-news/:id/edit", "routes/news/manage-news-edit.tsx", { id: "manage-news-edit" }),
+    route("manage-events", "routes/events/manage-events.tsx"),
+    route("manage-events/new", "routes/events/manage-event-edit.tsx", { id: "manage-event-new" }),
+    route("manage-events/:id/edit", "routes/events/manage-event-edit.tsx", { id: "manage-event-edit" }),
   ]),
   route("*", "routes/site/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,4 +1,4 @@
-import { parseBody } from "../../lib/request-body";
+import { type Body, parseBody } from "../../lib/request-body";
 
 /**
  * The submitted form of a page action as a plain object, read by the same
@@ -9,8 +9,28 @@ import { parseBody } from "../../lib/request-body";
  */
 export async function readForm(request: Request): Promise<Record<string, FormDataEntryValue>> {
   const { body } = await parseBody(request, ["urlencoded", "multipart"]);
+  return lastValues(body);
+}
+
+/**
+ * The submitted form, as readForm gives it, and the files of one list field (`images[]`,
+ * SPEC §3 'Form helper rules'): an empty file input or an empty value means none.
+ */
+export async function readFormWithFiles(
+  request: Request,
+  list: string,
+): Promise<{ form: Record<string, FormDataEntryValue>; files: File[] }> {
+  const { body } = await parseBody(request, ["urlencoded", "multipart"]);
+  const raw = body[list];
+  const items = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
+  const files = items.filter((item): item is File => item instanceof File && item.size > 0);
+  return { form: lastValues(body, list), files };
+}
+
+function lastValues(body: Body, skip?: string): Record<string, FormDataEntryValue> {
   const form: Record<string, FormDataEntryValue> = {};
   for (const [name, value] of Object.entries(body)) {
+    if (name === skip) continue;
     const last = Array.isArray(value) ? value.at(-1) : value;
     if (typeof last === "string" || last instanceof File) form[name] = last;
   }

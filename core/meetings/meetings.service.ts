@@ -314,7 +314,7 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
       return meeting.start_date >= h.earliestStart && (meeting.end_date ?? meeting.start_date) >= h.today;
     },
 
-    registrationState(meeting: Meeting, registrations: number): RegistrationState {
+    registrationState(meeting: Parameters<typeof registrationState>[0], registrations: number): RegistrationState {
       return registrationState(meeting, registrations, clock());
     },
 

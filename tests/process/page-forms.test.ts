@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_TITLE_MAX } from "../../core/pages/pages.schema";
 import { type ServerProcess, startServer } from "./server";
@@ -56,5 +57,60 @@ describe("the page editor without JavaScript", () => {
     ).text();
     expect(html).toContain("<h1");
     expect(html).not.toContain("Your account is suspended");
+  });
+});
+
+describe("the meeting editor without JavaScript", () => {
+  const post = (path: string, body: FormData | URLSearchParams) =>
+    fetch(`${server.url}${path}`, {
+      method: "POST",
+      headers: { cookie, origin: server.url },
+      body,
+      redirect: "manual",
+    });
+
+  it("creates a meeting with several pictures in one post, then refuses a session outside its dates beside the field", async () => {
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#0a7c75" } })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.set("title", "Plain form symposium");
+    form.set("type", "workshop");
+    form.set("start_date", "2031-05-04");
+    form.set("end_date", "2031-05-05");
+    form.set("visibility", "members");
+    for (const name of ["a.png", "b.png"]) form.append("images[]", new Blob([png], { type: "image/png" }), name);
+    const created = await post("/manage-events/new", form);
+    expect(created.status).toBe(302);
+    const id = /^\/manage-events\/(\d+)\/edit$/.exec(created.headers.get("location") ?? "")?.[1];
+    expect(id).toBeDefined();
+    const answer = await (await fetch(`${server.url}/api/dashboard/meeting/${id}`, { headers: { cookie } })).json();
+    expect(answer.event).toMatchObject({ title: "Plain form symposium", visibility: "members", type: "workshop" });
+    expect(answer.event.images).toHaveLength(2);
+
+    const refused = await post(
+      `/manage-events/${id}/edit`,
+      new URLSearchParams({
+        intent: "add-session",
+        meeting_date: "2031-05-07",
+        start: "09:00",
+        description: "Late arrival",
+      }),
+    );
+    expect(refused.status).toBe(422);
+    const html = await refused.text();
+    expect(html).toContain("The date must be within the meeting&#x27;s dates (2031-05-04 to 2031-05-05).");
+    expect(html).toContain("Late arrival");
+
+    // A session gone meanwhile (or of another meeting) is said on the page, not a 500.
+    const gone = await post(
+      `/manage-events/${id}/edit`,
+      new URLSearchParams({ intent: "update-session", id: "999999", meeting_date: "2031-05-04" }),
+    );
+    expect(gone.status).toBe(404);
+    expect(await gone.text()).toContain("Schedule not found.");
+
+    const unknown = await post(`/manage-events/${id}/edit`, new URLSearchParams({ intent: "launch" }));
+    expect(unknown.status).toBe(400);
   });
 });

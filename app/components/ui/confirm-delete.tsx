@@ -15,12 +15,15 @@ export function ConfirmDelete({
   title,
   description,
   fields,
+  focusAfter = "main h1",
 }: {
   /** The button's accessible name, e.g. "Delete Lighthouse keepers go digital". */
   label: string;
   title: string;
   description: ReactNode;
   fields: Record<string, string | number>;
+  /** Where focus goes once the item (and this button with it) is gone: a selector, the page's heading by default. */
+  focusAfter?: string;
 }) {
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -37,11 +40,11 @@ export function ConfirmDelete({
       setOpen(false);
     }
   }, [open, fetcher.state, fetcher.data]);
-  // The deleted item's button is gone with it: focus goes to the page's heading instead of being lost.
+  // The deleted item's button is gone with it: focus goes to a heading instead of being lost.
   const onCloseAutoFocus = (event: Event) => {
     if (!deleted.current) return;
     deleted.current = false;
-    const heading = document.querySelector<HTMLElement>("main h1");
+    const heading = document.querySelector<HTMLElement>(focusAfter);
     if (!heading) return;
     event.preventDefault();
     heading.tabIndex = -1;

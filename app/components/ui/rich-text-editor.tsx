@@ -51,11 +51,14 @@ export function RichTextEditor({
   label,
   initialHtml,
   error,
+  compact = false,
 }: {
   name: string;
   label: string;
   initialHtml: string;
   error?: string;
+  /** A shorter box, for the secondary texts of a form with several editors. */
+  compact?: boolean;
 }) {
   const [html, setHtml] = useState(initialHtml);
   const [ready, setReady] = useState(false);
@@ -80,7 +83,7 @@ export function RichTextEditor({
     immediatelyRender: false,
     editorProps: {
       attributes: {
-        class: "rich-text min-h-80 px-4 py-3 focus:outline-none",
+        class: `rich-text ${compact ? "min-h-40" : "min-h-80"} px-4 py-3 focus:outline-none`,
         role: "textbox",
         "aria-multiline": "true",
         "aria-labelledby": labelId,
@@ -224,7 +227,7 @@ export function RichTextEditor({
           name={name}
           aria-labelledby={labelId}
           defaultValue={initialHtml}
-          rows={16}
+          rows={compact ? 8 : 16}
           className="field-input font-mono text-sm"
           aria-invalid={error ? true : undefined}
         />

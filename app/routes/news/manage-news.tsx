@@ -1,13 +1,13 @@
-import { FilePenLine, Plus, Search } from "lucide-react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { FilePenLine } from "lucide-react";
+import { data, Link } from "react-router";
 import { adminListSchema } from "../../../core/news/news.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
 import { formatDate } from "../../components/news/post-card";
-import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
+import { ListHeader } from "../../components/ui/list-header";
+import { ListSearch } from "../../components/ui/list-search";
 import { LoadMoreLink } from "../../components/ui/load-more-link";
-import { Notice } from "../../components/ui/notice";
 import { getRequestContext } from "../../context";
 import { takeFlash } from "../../lib/flash.server";
 import { actionRefusal, formId } from "../../lib/forms";
@@ -54,43 +54,13 @@ export async function action({ context, request }: Route.ActionArgs) {
 export default function ManageNews({ loaderData }: Route.ComponentProps) {
   const { page, search, notice } = loaderData;
   const more = useLoadMore(page);
-  const navigation = useNavigation();
   const posts = more.items;
 
   const nextHref = `/manage-news?${new URLSearchParams({ ...(search ? { search } : {}), page: String(more.nextPage) })}`;
-  const busy = navigation.state !== "idle";
   return (
     <div>
-      <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current="News" />
-      <div className="mt-2 flex flex-wrap items-end justify-between gap-4">
-        <h1 className="font-display text-4xl font-bold text-navy-900">News</h1>
-        <Link to="/manage-news/new" className="btn-primary">
-          <Plus className="h-4 w-4" aria-hidden="true" />
-          New post
-        </Link>
-      </div>
-      {notice ? (
-        <Notice tone="success" className="mt-4">
-          {notice}
-        </Notice>
-      ) : null}
-      <Form method="get" role="search" className="mt-6 flex max-w-md gap-2">
-        <label htmlFor="manage-news-search" className="sr-only">
-          Search posts
-        </label>
-        <input
-          id="manage-news-search"
-          type="search"
-          name="search"
-          defaultValue={search}
-          placeholder="Search posts"
-          className="field-input py-2"
-        />
-        <button type="submit" className="btn-outline" disabled={busy}>
-          <Search className="h-4 w-4" aria-hidden="true" />
-          Search
-        </button>
-      </Form>
+      <ListHeader title="News" newTo="/manage-news/new" newLabel="New post" notice={notice} />
+      <ListSearch id="manage-news-search" label="Search posts" defaultValue={search} />
       <p className="mt-4 text-sm text-slate-600">
         {page.total} post{page.total === 1 ? "" : "s"}
       </p>

@@ -1,0 +1,693 @@
+import { Download, ExternalLink, Inbox } from "lucide-react";
+import type { ReactNode } from "react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import {
+  MEETING_TYPES,
+  type Meeting,
+  meetingInputSchema,
+  meetingTypeLabel,
+  meetingUrl,
+  scheduleInputSchema,
+  sponsorInputSchema,
+} from "../../../core/meetings/meetings.schema";
+import { isAppError } from "../../../lib/errors";
+import { parseId } from "../../../lib/ids";
+import { IMAGE_ACCEPT } from "../../../lib/uploads";
+import { parseOrThrow } from "../../../lib/validation";
+import { formatDateRange } from "../../components/events/format";
+import type { InlineResult } from "../../components/events/inline-form";
+import { ProgrammeEditor } from "../../components/events/programme-editor";
+import {
+  RegistrationBadge,
+  registrationCount,
+  registrationsExportUrl,
+  VisibilityBadge,
+} from "../../components/events/registration-status";
+import { FILE_INPUT, SponsorsEditor } from "../../components/events/sponsors-editor";
+import { Breadcrumbs } from "../../components/ui/breadcrumbs";
+import { ConfirmDelete } from "../../components/ui/confirm-delete";
+import { Notice } from "../../components/ui/notice";
+import { RichTextEditor } from "../../components/ui/rich-text-editor";
+import { SelectField } from "../../components/ui/select-field";
+import { TextField } from "../../components/ui/text-field";
+import { getRequestContext } from "../../context";
+import { setFlash, takeFlash } from "../../lib/flash.server";
+import { fieldFailureOf, formId, lengthLimit } from "../../lib/forms";
+import { readFormWithFiles } from "../../lib/read-form.server";
+import type { Route } from "./+types/manage-event-edit";
+
+export const meta: Route.MetaFunction = ({ data: loaderData }) => [
+  { title: `${loaderData?.meeting ? `Edit ${loaderData.meeting.title}` : "New meeting"} · Manager` },
+];
+
+/** Zones offered as suggestions; any IANA name is accepted. */
+const COMMON_TIME_ZONES = [
+  "Europe/London",
+  "Europe/Dublin",
+  "Europe/Lisbon",
+  "Europe/Paris",
+  "Europe/Amsterdam",
+  "Europe/Brussels",
+  "Europe/Berlin",
+  "Europe/Copenhagen",
+  "Europe/Oslo",
+  "Europe/Stockholm",
+  "Europe/Helsinki",
+  "Europe/Madrid",
+  "Europe/Rome",
+  "Europe/Athens",
+  "Europe/Istanbul",
+  "America/New_York",
+  "America/Chicago",
+  "America/Denver",
+  "America/Los_Angeles",
+  "America/Halifax",
+  "America/Sao_Paulo",
+  "Asia/Dubai",
+  "Asia/Kolkata",
+  "Asia/Singapore",
+  "Asia/Shanghai",
+  "Asia/Seoul",
+  "Asia/Tokyo",
+  "Australia/Perth",
+  "Australia/Sydney",
+  "Pacific/Auckland",
+  "UTC",
+];
+
+const FORMATS = ["In person", "Online", "Hybrid"];
+
+/** The fields of the meeting's form, as typed (kept on a refusal). */
+const TEXT_FIELDS = [
+  "title",
+  "type",
+  "meeting_type",
+  "organization",
+  "start_date",
+  "end_date",
+  "timezone",
+  "location",
+  "visibility",
+  "registration_status",
+  "registration_closes_on",
+  "capacity",
+  "content_title",
+  "content",
+  "information",
+  "health",
+  "registration",
+] as const;
+type MeetingValues = Record<(typeof TEXT_FIELDS)[number], string>;
+
+const notFound = () => data("This page could not be found", { status: 404 });
+
+async function loadMeeting(context: Route.LoaderArgs["context"], id: string | undefined): Promise<Meeting | null> {
+  if (id === undefined) return null;
+  const meetingId = parseId(id);
+  if (meetingId === null) throw notFound();
+  try {
+    return await getRequestContext(context).services.meetingsAdmin.get(meetingId);
+  } catch (error) {
+    if (isAppError(error) && error.code === "not_found") throw notFound();
+    throw error;
+  }
+}
+
+function valuesOf(meeting: Meeting | null, defaultTimeZone: string): MeetingValues {
+  return {
+    title: meeting?.title ?? "",
+    type: meeting?.type ?? "meeting",
+    meeting_type: meeting?.meeting_type ?? "",
+    organization: meeting?.organization ?? "",
+    start_date: meeting?.start_date ?? "",
+    end_date: meeting?.end_date ?? "",
+    timezone: meeting?.timezone ?? defaultTimeZone,
+    location: meeting?.location ?? "",
+    visibility: meeting?.visibility ?? "public",
+    registration_status: meeting && !meeting.registration_settings.open ? "closed" : "open",
+    registration_closes_on: meeting?.registration_settings.closes_on ?? "",
+    capacity: meeting?.registration_settings.capacity ? String(meeting.registration_settings.capacity) : "",
+    content_title: meeting?.content_title ?? "",
+    content: meeting?.content ?? "",
+    information: meeting?.information ?? "",
+    health: meeting?.health ?? "",
+    registration: meeting?.registration ?? "",
+  };
+}
+
+export async function loader({ context, params, request, url }: Route.LoaderArgs) {
+  const { services, sessionToken, secureCookies } = getRequestContext(context);
+  const meeting = await loadMeeting(context, params.id);
+  const defaultTimeZone = (await services.settings.getAll())["site.timezone"];
+  let registrations = null;
+  if (meeting) {
+    const count = (await services.join.registrationCounts([meeting.id])).get(meeting.id) ?? 0;
+    registrations = { count, state: services.meetings.registrationState(meeting, count) };
+  }
+  const flash = takeFlash(request, { token: sessionToken, secure: secureCookies });
+  return data(
+    {
+      meeting,
+      registrations,
+      values: valuesOf(meeting, defaultTimeZone),
+      editing: url.searchParams.get("edit"),
+      notice: flash.message,
+    },
+    { headers: flash.headers },
+  );
+}
+
+const text = (value: FormDataEntryValue | undefined) => (typeof value === "string" ? value : "");
+const fileBytes = async (value: FormDataEntryValue | undefined) =>
+  value instanceof File && value.size > 0 ? new Uint8Array(await value.arrayBuffer()) : undefined;
+
+const SESSION_FIELDS = ["meeting_date", "is_evening", "start", "finish", "meeting_date_info", "description"];
+
+/**
+ * The meeting's form (`save`), and the small forms of the screen, each with its `intent`:
+ * pictures, sessions and sponsors. A small form's answer names its row, so that its errors
+ * show beside its own fields, with JavaScript (a fetcher) or without (the page's action data).
+ */
+export async function action({ context, params, request }: Route.ActionArgs) {
+  const { services, sessionToken, secureCookies } = getRequestContext(context);
+  const admin = services.meetingsAdmin;
+  const meeting = await loadMeeting(context, params.id);
+  const { form, files } = await readFormWithFiles(request, "images");
+  const intent = text(form.intent) || "save";
+
+  if (intent === "save") {
+    try {
+      const input = parseOrThrow(meetingInputSchema, Object.fromEntries(TEXT_FIELDS.map((f) => [f, form[f]])));
+      const images = await Promise.all(files.map(async (file) => new Uint8Array(await file.arrayBuffer())));
+      const saved = meeting ? await admin.update(meeting.id, input, images) : await admin.create(input, images);
+      const message = meeting
+        ? `Saved “${saved.title}”.`
+        : `Saved “${saved.title}”. Add its programme and sponsors below.`;
+      const headers = sessionToken
+        ? { "Set-Cookie": setFlash(message, { token: sessionToken, secure: secureCookies }) }
+        : undefined;
+      return redirect(meeting ? "/manage-events" : `/manage-events/${saved.id}/edit`, { headers });
+    } catch (error) {
+      const { errors, status } = fieldFailureOf(error);
+      const values = Object.fromEntries(TEXT_FIELDS.map((f) => [f, text(form[f])])) as MeetingValues;
+      return data({ intent, row: "meeting", errors, values } as InlineResult, { status });
+    }
+  }
+
+  if (!meeting) throw data("Unknown action.", { status: 400 });
+  let row = "meeting";
+  try {
+    switch (intent) {
+      case "delete-image":
+        await admin.removeImage(meeting.id, formId(form));
+        return { intent, row: "images", done: true, message: "Picture deleted." } satisfies InlineResult;
+      case "add-session":
+      case "update-session": {
+        row = intent === "add-session" ? "new-session" : `session-${formId(form)}`;
+        const input = parseOrThrow(scheduleInputSchema, Object.fromEntries(SESSION_FIELDS.map((f) => [f, form[f]])));
+        if (intent === "add-session") await admin.addSchedule(meeting.id, input);
+        else await admin.updateSchedule(meeting.id, formId(form), input);
+        return {
+          intent,
+          row,
+          done: true,
+          message: intent === "add-session" ? "Session added." : "Session saved.",
+        } satisfies InlineResult;
+      }
+      case "delete-session":
+        await admin.removeSchedule(meeting.id, formId(form));
+        return { intent, row: "sessions", done: true, message: "Session deleted." } satisfies InlineResult;
+      case "add-sponsor":
+      case "update-sponsor": {
+        row = intent === "add-sponsor" ? "new-sponsor" : `sponsor-${formId(form)}`;
+        const input = parseOrThrow(sponsorInputSchema, { name: form.name, link: form.link });
+        const logo = await fileBytes(form.image);
+        if (intent === "add-sponsor") await admin.addSponsor(meeting.id, input, logo);
+        else await admin.updateSponsor(meeting.id, formId(form), input, logo);
+        return {
+          intent,
+          row,
+          done: true,
+          message: intent === "add-sponsor" ? "Sponsor added." : "Sponsor saved.",
+        } satisfies InlineResult;
+      }
+      case "delete-sponsor":
+        await admin.removeSponsor(meeting.id, formId(form));
+        return { intent, row: "sponsors", done: true, message: "Sponsor deleted." } satisfies InlineResult;
+      default:
+        throw data("Unknown action.", { status: 400 });
+    }
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    const values = Object.fromEntries(
+      Object.entries(form).flatMap(([k, v]) => (typeof v === "string" ? [[k, v]] : [])),
+    ) as Record<string, string>;
+    // A row gone meanwhile (another admin deleted it) is said in place, not as an error page.
+    if (!error.details.errors)
+      return data({ intent, row, error: error.message } satisfies InlineResult, { status: error.status });
+    return data({ intent, row, errors: error.details.errors, values } satisfies InlineResult, {
+      status: error.status,
+    });
+  }
+}
+
+function Card({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section
+      aria-labelledby={`${id}-legend`}
+      className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6"
+    >
+      <h2 id={`${id}-legend`} tabIndex={-1} className="font-display text-2xl font-bold text-navy-900">
+        {title}
+      </h2>
+      <div className="mt-5 space-y-5">{children}</div>
+    </section>
+  );
+}
+
+function RegistrationsPanel({
+  meeting,
+  registrations,
+}: {
+  meeting: Meeting;
+  registrations: NonNullable<Route.ComponentProps["loaderData"]["registrations"]>;
+}) {
+  const capacity = meeting.registration_settings.capacity;
+  const filled = capacity ? Math.min(100, Math.round((registrations.count / capacity) * 100)) : null;
+  return (
+    <section
+      aria-labelledby="registrations-title"
+      className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-5"
+    >
+      <h2 id="registrations-title" className="text-lg font-semibold text-navy-900">
+        Registrations
+      </h2>
+      <p className="mt-2 flex flex-wrap items-center gap-2">
+        <span className="text-2xl font-bold text-navy-900 tabular-nums">
+          {registrationCount(registrations.count, capacity)}
+        </span>
+      </p>
+      {filled !== null ? (
+        <div
+          className="mt-2 h-2 overflow-hidden rounded-full bg-slate-100"
+          role="img"
+          aria-label={`${filled}% of the places taken`}
+        >
+          <div className="h-full rounded-full bg-sea-600" style={{ width: `${filled}%` }} />
+        </div>
+      ) : null}
+      <p className="mt-3">
+        <RegistrationBadge state={registrations.state} />
+      </p>
+      {registrations.state.open ? null : <p className="mt-2 text-sm text-slate-600">{registrations.state.message}</p>}
+      <div className="mt-4 flex flex-col gap-2">
+        <Link
+          to={`/manager/requests?kind=registration&meeting=${meeting.id}`}
+          className="btn-outline justify-start py-2"
+        >
+          <Inbox className="h-4 w-4" aria-hidden="true" />
+          Open in the inbox
+        </Link>
+        <a href={registrationsExportUrl(meeting.id)} download className="btn-outline justify-start py-2">
+          <Download className="h-4 w-4" aria-hidden="true" />
+          Export CSV
+        </a>
+      </div>
+    </section>
+  );
+}
+
+/** Create or edit a meeting (issue 13): its fields and pictures, then its programme and sponsors inline. */
+export default function EditMeeting({ loaderData, actionData }: Route.ComponentProps) {
+  const { meeting, registrations, editing, notice } = loaderData;
+  const result = actionData as (InlineResult & { values?: MeetingValues }) | undefined;
+  const refused = result?.intent === "save" ? result : undefined;
+  const errors: Record<string, string[]> = refused?.errors ?? {};
+  const values: MeetingValues = (refused?.values as MeetingValues | undefined) ?? loaderData.values;
+  const navigation = useNavigation();
+  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === null;
+  const formAction = meeting ? `/manage-events/${meeting.id}/edit` : "/manage-events/new";
+  const err = (field: string) => errors[field]?.[0];
+  // A refusal for a row no longer on the page (deleted meanwhile), after a post without JavaScript.
+  const rows = new Set(["new-session", "new-sponsor", ...(meeting?.schedules ?? []).map((x) => `session-${x.id}`)]);
+  for (const sponsor of meeting?.sponsors ?? []) rows.add(`sponsor-${sponsor.id}`);
+  const orphan = result && result.intent !== "save" && result.error && !rows.has(result.row) ? result.error : null;
+  const view = meeting ? meetingUrl(meeting.slug, meeting.visibility === "members" ? "members" : "public") : null;
+
+  return (
+    <div>
+      <Breadcrumbs
+        trail={[
+          { label: "Manager", to: "/manager" },
+          { label: "Events", to: "/manage-events" },
+        ]}
+        current={meeting ? "Edit" : "New meeting"}
+      />
+      <div className="mt-2 flex flex-wrap items-end justify-between gap-4">
+        <div className="min-w-0">
+          <h1 className="font-display text-3xl font-bold text-navy-900 sm:text-4xl">
+            {meeting ? meeting.title : "New meeting"}
+          </h1>
+          {meeting ? (
+            <p className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600">
+              <span>{meetingTypeLabel(meeting.type)}</span>
+              <span aria-hidden="true">·</span>
+              <span>{formatDateRange(meeting.start_date, meeting.end_date)}</span>
+              <span aria-hidden="true">·</span>
+              <span>{meeting.timezone}</span>
+              <VisibilityBadge visibility={meeting.visibility} />
+            </p>
+          ) : null}
+        </div>
+        {view ? (
+          <a href={view} className="btn-outline">
+            <ExternalLink className="h-4 w-4" aria-hidden="true" />
+            View page
+          </a>
+        ) : null}
+      </div>
+      {notice ? (
+        <Notice tone="success" className="mt-4">
+          {notice}
+        </Notice>
+      ) : null}
+      {orphan ? (
+        <Notice tone="error" className="mt-4">
+          {orphan}
+        </Notice>
+      ) : null}
+      {refused ? (
+        <Notice tone="error" className="mt-4">
+          {refused.error ?? "You have validation errors! Please fix them all"}
+        </Notice>
+      ) : null}
+
+      <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_17rem]">
+        <div className="min-w-0 space-y-6">
+          <Form method="post" action={formAction} encType="multipart/form-data" className="space-y-6">
+            <Card id="details" title="Details">
+              <TextField
+                id="title"
+                name="title"
+                label="Title"
+                required
+                defaultValue={values.title}
+                error={err("title")}
+                {...lengthLimit(meetingInputSchema.shape.title)}
+              />
+              {meeting ? (
+                <p className="-mt-3 text-sm text-slate-600">
+                  Address: <span className="font-medium text-navy-900">{view}</span> (stays when the title changes)
+                </p>
+              ) : null}
+              <div className="grid gap-5 sm:grid-cols-2">
+                <SelectField
+                  id="type"
+                  name="type"
+                  label="Type"
+                  defaultValue={values.type}
+                  error={err("type")}
+                  options={MEETING_TYPES.map((t) => [t, meetingTypeLabel(t)] as const)}
+                />
+                <TextField
+                  id="meeting_type"
+                  name="meeting_type"
+                  label="Format"
+                  list="meeting-formats"
+                  hint="In person, Online or Hybrid."
+                  defaultValue={values.meeting_type}
+                  error={err("meeting_type")}
+                  {...lengthLimit(meetingInputSchema.shape.meeting_type)}
+                />
+                <datalist id="meeting-formats">
+                  {FORMATS.map((f) => (
+                    <option key={f} value={f} />
+                  ))}
+                </datalist>
+              </div>
+              <TextField
+                id="organization"
+                name="organization"
+                label="Organization"
+                hint="Who organises or hosts it."
+                defaultValue={values.organization}
+                error={err("organization")}
+                {...lengthLimit(meetingInputSchema.shape.organization)}
+              />
+              <div className="grid gap-5 sm:grid-cols-3">
+                <TextField
+                  id="start_date"
+                  name="start_date"
+                  type="date"
+                  label="Start date"
+                  required
+                  defaultValue={values.start_date}
+                  error={err("start_date")}
+                />
+                <TextField
+                  id="end_date"
+                  name="end_date"
+                  type="date"
+                  label="End date"
+                  defaultValue={values.end_date}
+                  error={err("end_date")}
+                />
+                <TextField
+                  id="timezone"
+                  name="timezone"
+                  label="Time zone"
+                  list="time-zones"
+                  autoComplete="off"
+                  spellCheck={false}
+                  defaultValue={values.timezone}
+                  error={err("timezone")}
+                  maxLength={64}
+                />
+                <datalist id="time-zones">
+                  {COMMON_TIME_ZONES.map((zone) => (
+                    <option key={zone} value={zone} />
+                  ))}
+                </datalist>
+              </div>
+              <TextField
+                id="location"
+                name="location"
+                label="Location"
+                hint="Venue and city, or “Online”."
+                defaultValue={values.location}
+                error={err("location")}
+                {...lengthLimit(meetingInputSchema.shape.location)}
+              />
+              <fieldset>
+                <legend className="field-label">Visibility</legend>
+                <div className="flex flex-col gap-2 sm:flex-row sm:gap-6">
+                  {(
+                    [
+                      ["public", "Public", "Everyone sees it in the calendar."],
+                      ["members", "Members only", "Shown to signed-in members only."],
+                    ] as const
+                  ).map(([value, label, hint]) => (
+                    <div key={value} className="flex items-start gap-2 text-sm">
+                      <input
+                        id={`visibility-${value}`}
+                        type="radio"
+                        name="visibility"
+                        value={value}
+                        defaultChecked={values.visibility === value}
+                        aria-describedby={`visibility-${value}-hint`}
+                        className="mt-0.5 h-4 w-4"
+                      />
+                      <div>
+                        <label htmlFor={`visibility-${value}`} className="font-semibold text-slate-800">
+                          {label}
+                        </label>
+                        <p id={`visibility-${value}-hint`} className="text-slate-600">
+                          {hint}
+                        </p>
+                      </div>
+                    </div>
+                  ))}
+                </div>
+                {err("visibility") ? <p className="mt-1.5 text-sm text-red-700">{err("visibility")}</p> : null}
+              </fieldset>
+            </Card>
+
+            <Card id="registration" title="Registration">
+              <div className="grid gap-5 sm:grid-cols-3">
+                <SelectField
+                  id="registration_status"
+                  name="registration_status"
+                  label="Registration"
+                  defaultValue={values.registration_status}
+                  error={err("registration_status")}
+                  options={[
+                    ["open", "Open"],
+                    ["closed", "Closed"],
+                  ]}
+                />
+                <TextField
+                  id="registration_closes_on"
+                  name="registration_closes_on"
+                  type="date"
+                  label="Closing date"
+                  hint="Last day to register (optional)."
+                  defaultValue={values.registration_closes_on}
+                  error={err("registration_closes_on")}
+                />
+                <TextField
+                  id="capacity"
+                  name="capacity"
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  step={1}
+                  label="Capacity"
+                  hint="Places (optional)."
+                  defaultValue={values.capacity}
+                  error={err("capacity")}
+                />
+              </div>
+              <RichTextEditor
+                name="registration"
+                label="Registration text"
+                initialHtml={values.registration}
+                error={err("registration")}
+                compact
+              />
+            </Card>
+
+            <Card id="texts" title="Texts">
+              <TextField
+                id="content_title"
+                name="content_title"
+                label="Subtitle"
+                hint="One line under the title, e.g. the theme."
+                defaultValue={values.content_title}
+                error={err("content_title")}
+                {...lengthLimit(meetingInputSchema.shape.content_title)}
+              />
+              <RichTextEditor name="content" label="About" initialHtml={values.content} error={err("content")} />
+              <RichTextEditor
+                name="information"
+                label="Venue and travel"
+                initialHtml={values.information}
+                error={err("information")}
+                compact
+              />
+              <RichTextEditor
+                name="health"
+                label="Health and accessibility"
+                initialHtml={values.health}
+                error={err("health")}
+                compact
+              />
+            </Card>
+
+            <Card id="pictures" title="Pictures">
+              {meeting && meeting.images.length > 0 ? (
+                <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-4">
+                  {meeting.images.map((image, i) => (
+                    <li
+                      key={image.id}
+                      className="relative overflow-hidden rounded-lg bg-navy-100 ring-1 ring-slate-200"
+                    >
+                      <img
+                        src={image.url}
+                        alt={`${i + 1} of ${meeting.images.length}${i === 0 ? ", the main one" : ""}`}
+                        width={image.width ?? 320}
+                        height={image.height ?? 200}
+                        className="aspect-[4/3] h-auto w-full object-cover"
+                      />
+                      <div className="absolute top-1.5 right-1.5 rounded-md bg-white/95 shadow">
+                        <ConfirmDelete
+                          label={`Delete picture ${i + 1}`}
+                          title="Delete this picture?"
+                          description="The picture will be removed from the meeting's page."
+                          fields={{ intent: "delete-image", id: image.id }}
+                          focusAfter="#pictures-legend"
+                        />
+                      </div>
+                      {i === 0 ? (
+                        <span className="absolute bottom-1.5 left-1.5 rounded bg-navy-900/85 px-1.5 py-0.5 text-xs font-semibold text-white">
+                          Main
+                        </span>
+                      ) : null}
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="text-sm text-slate-600">No pictures yet. The first one is the meeting's main picture.</p>
+              )}
+              <TextField
+                id="images"
+                name="images[]"
+                type="file"
+                multiple
+                accept={IMAGE_ACCEPT}
+                label="Add pictures"
+                hint="JPEG, PNG, WebP or GIF; several at once. They are added after the current pictures."
+                error={err("images")}
+                className={FILE_INPUT}
+              />
+            </Card>
+
+            <div className="sticky bottom-0 z-10 -mx-4 flex flex-wrap justify-end gap-3 border-t border-slate-200 bg-slate-50/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-xl sm:border sm:px-6">
+              <Link to="/manage-events" className="btn-outline">
+                Cancel
+              </Link>
+              <button type="submit" className="btn-primary" disabled={saving}>
+                {saving ? "Saving…" : meeting ? "Save meeting" : "Create meeting"}
+              </button>
+            </div>
+          </Form>
+
+          {meeting ? (
+            <>
+              <ProgrammeEditor
+                schedules={meeting.schedules}
+                dates={{ first: meeting.start_date, last: meeting.end_date ?? meeting.start_date }}
+                action={formAction}
+                editing={editing}
+              />
+              <SponsorsEditor sponsors={meeting.sponsors} action={formAction} editing={editing} />
+            </>
+          ) : (
+            <p className="rounded-xl border border-dashed border-slate-300 px-4 py-6 text-center text-slate-600">
+              Once the meeting is created, its programme and sponsors are added here.
+            </p>
+          )}
+        </div>
+
+        <aside className="space-y-4 lg:sticky lg:top-6 lg:self-start max-lg:-order-1">
+          {meeting && registrations ? <RegistrationsPanel meeting={meeting} registrations={registrations} /> : null}
+          <nav
+            aria-label="On this page"
+            className="rounded-xl bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200 max-lg:hidden"
+          >
+            <p className="font-semibold text-navy-900">On this page</p>
+            <ul className="mt-2 space-y-1.5">
+              {[
+                ["#details-legend", "Details"],
+                ["#registration-legend", "Registration"],
+                ["#texts-legend", "Texts"],
+                ["#pictures-legend", "Pictures"],
+                ...(meeting
+                  ? [
+                      ["#programme-title", "Programme"],
+                      ["#sponsors-title", "Sponsors"],
+                    ]
+                  : []),
+              ].map(([href, label]) => (
+                <li key={href}>
+                  <a href={href} className="text-sea-700 hover:underline">
+                    {label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </aside>
+      </div>
+    </div>
+  );
+}
