@@ -240,6 +240,7 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
         title: string;
         body: string;
         updated_at: string;
+        audience?: "public" | "members";
       }[] = [];
 
       await trx
@@ -375,6 +376,11 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
               registration: m.registration,
               content_title: m.content_title,
               content: m.content,
+              timezone: m.timezone,
+              visibility: m.visibility,
+              registration_open: m.registration_open ? 1 : 0,
+              registration_closes_on: m.registration_closes_on,
+              capacity: m.capacity,
               created_at: nowIso,
               updated_at: nowIso,
             })),
@@ -422,7 +428,9 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
         search.push({
           kind: "meeting",
           ref_id: String(idOf(m.slug)),
-          url: `/events/${m.slug}`,
+          // Members-only meetings are found by signed-in users only, at their members' address.
+          url: m.visibility === "members" ? `/dashboard/events/${m.slug}` : `/events/${m.slug}`,
+          audience: m.visibility,
           title: m.title,
           body: [
             `${m.type.charAt(0).toUpperCase()}${m.type.slice(1)}, ${m.meeting_type}`,
@@ -550,9 +558,20 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
 
 async function insertSearch(
   trx: Transaction<Database>,
-  rows: { kind: string; ref_id: string; url: string; title: string; body: string; updated_at: string }[],
+  rows: {
+    kind: string;
+    ref_id: string;
+    url: string;
+    title: string;
+    body: string;
+    updated_at: string;
+    audience?: "public" | "members";
+  }[],
 ): Promise<void> {
   for (const batch of chunk(rows, BATCH)) {
-    await trx.insertInto("search_documents").values(batch).execute();
+    await trx
+      .insertInto("search_documents")
+      .values(batch.map((row) => ({ ...row, audience: row.audience ?? "public" })))
+      .execute();
   }
 }

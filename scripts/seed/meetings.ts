@@ -36,6 +36,13 @@ export type MeetingSeed = {
   images: ImageSeed[];
   schedules: ScheduleSeed[];
   sponsors: string[];
+  /** The IANA zone the programme's times are in (issue 13 'Time zones'). */
+  timezone: string;
+  /** 'members': shown to signed-in users only. */
+  visibility: "public" | "members";
+  registration_open: boolean;
+  registration_closes_on: string | null;
+  capacity: number | null;
 };
 
 export type MeetingRef = {
@@ -55,6 +62,7 @@ const IN_PERSON_HEALTH =
 type Edition = {
   offsetMonths: number;
   city: string;
+  timezone: string;
   country: string;
   venue: string;
   address: string;
@@ -71,6 +79,7 @@ const CONFERENCES: Edition[] = [
   {
     offsetMonths: 4,
     city: "Rotterdam",
+    timezone: "Europe/Amsterdam",
     country: "Netherlands",
     venue: "Maaskade Congress Centre",
     address: "Maaskade 120, 3071 NL Rotterdam",
@@ -99,6 +108,7 @@ const CONFERENCES: Edition[] = [
   {
     offsetMonths: -8,
     city: "Singapore",
+    timezone: "Asia/Singapore",
     country: "Singapore",
     venue: "Harbourfront Convention Centre",
     address: "1 Harbourfront Walk, Singapore 098585",
@@ -126,6 +136,7 @@ const CONFERENCES: Edition[] = [
   {
     offsetMonths: -20,
     city: "Hamburg",
+    timezone: "Europe/Berlin",
     country: "Germany",
     venue: "Elbufer Congress Hall",
     address: "Am Elbufer 15, 20459 Hamburg",
@@ -155,6 +166,7 @@ const WORKSHOPS: Edition[] = [
   {
     offsetMonths: 7,
     city: "Copenhagen",
+    timezone: "Europe/Copenhagen",
     country: "Denmark",
     venue: "Refshaleøen Innovation Centre",
     address: "Refshalevej 163, 1432 Copenhagen",
@@ -176,6 +188,7 @@ const WORKSHOPS: Edition[] = [
   {
     offsetMonths: -5,
     city: "Genoa",
+    timezone: "Europe/Rome",
     country: "Italy",
     venue: "Porto Antico Conference Centre",
     address: "Calata Molo Vecchio 15, 16128 Genoa",
@@ -202,6 +215,7 @@ const WORKSHOPS: Edition[] = [
   {
     offsetMonths: -17,
     city: "Southampton",
+    timezone: "Europe/London",
     country: "United Kingdom",
     venue: "Ocean Village Conference Centre",
     address: "Ocean Way, Southampton SO14 3JZ",
@@ -272,7 +286,7 @@ function conference(edition: Edition, now: Date, upcoming: boolean): MeetingSeed
           "<ul><li>Members: EUR 650 (early registration until two months before the conference: EUR 550)</li><li>Non-members: EUR 950</li><li>Accompanying persons (social programme and dinner): EUR 250</li></ul>",
           "<p>The fee includes lunches, refreshments, the welcome reception and the conference dinner.</p>",
         ].join("\n")
-      : "<p>Registration for this conference is closed. Presentations are available to members in the document library.</p>",
+      : "<p>Presentations are available to members in the document library.</p>",
     content_title: `${edition.theme}`,
     content: [
       `<p>The ${title} takes place in ${edition.city} from ${dateRange(start, end)} under the theme <em>${edition.theme}</em>. Over four days, manufacturers, service companies, regulators and users of marine electronic equipment meet to discuss the developments that will shape the equipment on board in the years ahead.</p>`,
@@ -318,6 +332,11 @@ function conference(edition: Edition, now: Date, upcoming: boolean): MeetingSeed
       row(d4, "14:00", "17:00", day4, edition.visit),
     ],
     sponsors: edition.sponsors,
+    timezone: edition.timezone,
+    visibility: "public",
+    registration_open: true,
+    registration_closes_on: null,
+    capacity: null,
   };
 }
 
@@ -351,7 +370,7 @@ function workshop(edition: Edition, now: Date, upcoming: boolean): MeetingSeed {
           "<ul><li>Members: EUR 450</li><li>Non-members: EUR 700</li><li>Academic participants: EUR 200</li></ul>",
           "<p>Companies wishing to take part in the interoperability sessions should tell the secretariat which products and software versions they will bring at least four weeks in advance.</p>",
         ].join("\n")
-      : "<p>Registration for this workshop is closed. The workshop report is available in the document library.</p>",
+      : "<p>The workshop report is available in the document library.</p>",
     content_title: edition.theme,
     content: [
       `<p>The ${title} brings engineers and developers together in ${edition.city} from ${dateRange(start, end)} to work on <em>${edition.theme}</em>. Unlike the Annual Conference, the workshop is hands-on: tutorials on the first day are followed by interoperability and test sessions in which participants connect their own equipment and software.</p>`,
@@ -382,6 +401,12 @@ function workshop(edition: Edition, now: Date, upcoming: boolean): MeetingSeed {
       row(d3, "14:00", "16:00", day3, edition.visit),
     ],
     sponsors: edition.sponsors,
+    timezone: edition.timezone,
+    visibility: "public",
+    registration_open: true,
+    registration_closes_on: null,
+    // The hands-on sessions have room for 80 (the registration text says so).
+    capacity: upcoming ? 80 : null,
   };
 }
 
@@ -396,11 +421,20 @@ type OtherEvent = {
   summary: string;
   body: string[];
   scene: SceneName;
+  timezone: string;
+  /** A webinar's start, local to its zone (90 minutes). */
+  time?: string;
+  /** Board and some working group meetings are for members only. */
+  membersOnly?: boolean;
+  /** By invitation: the registration form is closed. */
+  closed?: boolean;
 };
 
 const OTHER_EVENTS: OtherEvent[] = [
   {
     offsetDays: -640,
+    timezone: "Europe/London",
+    time: "14:00",
     title: "Webinar: SECOM in practice",
     type: "webinar",
     meeting_type: "Online",
@@ -416,6 +450,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: -560,
+    timezone: "Europe/London",
+    membersOnly: true,
     title: "Board of Directors meeting",
     type: "meeting",
     meeting_type: "Hybrid",
@@ -431,6 +467,7 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: -470,
+    timezone: "Europe/Berlin",
     title: "Working Group Navigation — spring meeting",
     type: "meeting",
     meeting_type: "In person",
@@ -446,6 +483,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: -400,
+    timezone: "America/New_York",
+    time: "10:00",
     title: "Webinar: preparing for IEC 63154 type approval",
     type: "webinar",
     meeting_type: "Online",
@@ -461,6 +500,7 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: -330,
+    timezone: "Europe/London",
     title: "Working Group Radiocommunications meeting",
     type: "meeting",
     meeting_type: "Hybrid",
@@ -476,6 +516,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: -270,
+    timezone: "Europe/Amsterdam",
+    time: "15:00",
     title: "Webinar: S-421 route exchange for ECDIS manufacturers",
     type: "webinar",
     meeting_type: "Online",
@@ -491,6 +533,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: -205,
+    timezone: "Europe/London",
+    membersOnly: true,
     title: "Board of Directors meeting",
     type: "meeting",
     meeting_type: "In person",
@@ -505,6 +549,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: -150,
+    timezone: "Asia/Singapore",
+    time: "16:00",
     title: "Webinar: GMDSS modernisation and the revised SOLAS Chapter IV",
     type: "webinar",
     meeting_type: "Online",
@@ -520,6 +566,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: -95,
+    timezone: "Europe/Helsinki",
+    membersOnly: true,
     title: "Working Group Cyber Security meeting",
     type: "meeting",
     meeting_type: "Hybrid",
@@ -534,6 +582,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: -40,
+    timezone: "America/New_York",
+    time: "11:00",
     title: "Webinar: bridge alert management in service",
     type: "webinar",
     meeting_type: "Online",
@@ -548,6 +598,7 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: 12,
+    timezone: "Europe/Stockholm",
     title: "Working Group Navigation — autumn meeting",
     type: "meeting",
     meeting_type: "In person",
@@ -563,6 +614,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: 33,
+    timezone: "America/New_York",
+    time: "10:00",
     title: "Webinar: VDES — from standard to ship",
     type: "webinar",
     meeting_type: "Online",
@@ -578,6 +631,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: 62,
+    timezone: "Europe/London",
+    membersOnly: true,
     title: "Board of Directors meeting",
     type: "meeting",
     meeting_type: "Hybrid",
@@ -590,6 +645,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: 96,
+    timezone: "Europe/Paris",
+    closed: true,
     title: "Joint Masthead–IALA expert meeting on VDES",
     type: "meeting",
     meeting_type: "Hybrid",
@@ -605,6 +662,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: 165,
+    timezone: "Asia/Singapore",
+    time: "15:00",
     title: "Webinar: the Masthead service engineer qualification scheme",
     type: "webinar",
     meeting_type: "Online",
@@ -619,6 +678,7 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: 255,
+    timezone: "Asia/Tokyo",
     title: "Working Group Radiocommunications meeting",
     type: "meeting",
     meeting_type: "In person",
@@ -634,6 +694,13 @@ const OTHER_EVENTS: OtherEvent[] = [
 ];
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** "14:00" plus 90 minutes: "15:30". */
+function ninetyMinutesAfter(time: string): string {
+  const [h, m] = time.split(":").map(Number);
+  const total = h * 60 + m + 90;
+  return `${String(Math.floor(total / 60) % 24).padStart(2, "0")}:${String(total % 60).padStart(2, "0")}`;
+}
 
 function otherEvent(event: OtherEvent, now: Date, index: number): MeetingSeed {
   const start = toMidweek(addDays(now, event.offsetDays));
@@ -668,17 +735,25 @@ function otherEvent(event: OtherEvent, now: Date, index: number): MeetingSeed {
     end,
     location: event.location,
     information: online
-      ? "<p>The webinar runs for 90 minutes from 13:00 UTC. The joining link is sent by email to registered participants the day before. Slides and the recording are shared with participants afterwards.</p>"
+      ? "<p>The webinar runs for 90 minutes; its time is shown above in the organiser's time zone and in yours. The joining link is sent by email to registered participants the day before. Slides and the recording are shared with participants afterwards.</p>"
       : `<p><strong>Location:</strong> ${event.location}.</p><p>Sessions run from 09:00 to 17:30 local time.${event.meeting_type === "Hybrid" ? " Remote participation is available; the link is sent to registered participants." : ""}</p>`,
     health: online ? null : IN_PERSON_HEALTH,
     registration: upcoming
       ? '<p>Please register using the form on this page or by email to <a href="mailto:events@masthead.example">events@masthead.example</a>. Participation is free of charge for members.</p>'
       : "<p>This event has taken place. Members can find the minutes, slides or recording in the document library.</p>",
+    // (event.closed: by invitation, the registration text says whom to contact.)
     content_title: event.summary.replace(/\.$/, ""),
     content: event.body.map((p) => `<p>${p}</p>`).join("\n"),
     images,
-    schedules: [],
+    schedules: event.time
+      ? [row(start, event.time, ninetyMinutesAfter(event.time), "Online", capitalise(event.summary))]
+      : [],
     sponsors: [],
+    timezone: event.timezone,
+    visibility: event.membersOnly ? "members" : "public",
+    registration_open: !event.closed,
+    registration_closes_on: null,
+    capacity: null,
   };
 }
 
