@@ -738,10 +738,11 @@ function otherEvent(event: OtherEvent, now: Date, index: number): MeetingSeed {
       ? "<p>The webinar runs for 90 minutes; its time is shown above in the organiser's time zone and in yours. The joining link is sent by email to registered participants the day before. Slides and the recording are shared with participants afterwards.</p>"
       : `<p><strong>Location:</strong> ${event.location}.</p><p>Sessions run from 09:00 to 17:30 local time.${event.meeting_type === "Hybrid" ? " Remote participation is available; the link is sent to registered participants." : ""}</p>`,
     health: online ? null : IN_PERSON_HEALTH,
-    registration: upcoming
-      ? '<p>Please register using the form on this page or by email to <a href="mailto:events@masthead.example">events@masthead.example</a>. Participation is free of charge for members.</p>'
-      : "<p>This event has taken place. Members can find the minutes, slides or recording in the document library.</p>",
-    // (event.closed: by invitation, the registration text says whom to contact.)
+    registration: event.closed
+      ? "<p>Participation is by invitation. Members interested in attending should contact the secretariat.</p>"
+      : upcoming
+        ? '<p>Please register using the form on this page or by email to <a href="mailto:events@masthead.example">events@masthead.example</a>. Participation is free of charge for members.</p>'
+        : "<p>This event has taken place. Members can find the minutes, slides or recording in the document library.</p>",
     content_title: event.summary.replace(/\.$/, ""),
     content: event.body.map((p) => `<p>${p}</p>`).join("\n"),
     images,
