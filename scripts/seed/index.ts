@@ -233,15 +233,7 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
 
     // --- Database --------------------------------------------------------------
     await db.transaction().execute(async (trx) => {
-      const search: {
-        kind: string;
-        ref_id: string;
-        url: string;
-        title: string;
-        body: string;
-        updated_at: string;
-        audience?: "public" | "members";
-      }[] = [];
+      const search: SearchRow[] = [];
 
       await trx
         .insertInto("settings")
@@ -556,18 +548,18 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
   return { seeded: true };
 }
 
-async function insertSearch(
-  trx: Transaction<Database>,
-  rows: {
-    kind: string;
-    ref_id: string;
-    url: string;
-    title: string;
-    body: string;
-    updated_at: string;
-    audience?: "public" | "members";
-  }[],
-): Promise<void> {
+/** A site search entry; `audience` 'members' for what only signed-in users may find (public by default). */
+type SearchRow = {
+  kind: string;
+  ref_id: string;
+  url: string;
+  title: string;
+  body: string;
+  updated_at: string;
+  audience?: "public" | "members";
+};
+
+async function insertSearch(trx: Transaction<Database>, rows: SearchRow[]): Promise<void> {
   for (const batch of chunk(rows, BATCH)) {
     await trx
       .insertInto("search_documents")
