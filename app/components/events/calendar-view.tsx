@@ -129,6 +129,13 @@ function Filters({ data, base }: { data: CalendarData; base: string }) {
       action={base}
       role="search"
       aria-label="Filter the events"
+      // With JavaScript, the address carries only the filters that are set (no "type=").
+      onSubmit={(event) => {
+        event.preventDefault();
+        const form = new FormData(event.currentTarget);
+        const value = (name: string) => (form.get(name) as string | null) || null;
+        navigate(calendarHref(base, { view, type: value("type"), start_date: value("start_date") }));
+      }}
       className="flex flex-col gap-4 rounded-xl bg-navy-50 p-4 ring-1 ring-navy-100 sm:flex-row sm:flex-wrap sm:items-end"
     >
       {view === "month" ? <input type="hidden" name="view" value="month" /> : null}

@@ -99,7 +99,8 @@ function SessionTimes({ item, time, zone }: { item: Schedule; time: SessionTime 
   return (
     <>
       {time?.startIso ? <time dateTime={time.startIso}>{label}</time> : label}
-      {time ? <span className="ml-1 text-xs font-semibold text-slate-600">{time.abbreviation}</span> : null}
+      {time ? " " : null}
+      {time ? <span className="text-xs font-semibold text-slate-600">{time.abbreviation}</span> : null}
       {time?.startUtc ? (
         <LocalTime
           startUtc={time.startUtc}
