@@ -120,7 +120,8 @@ export function MeetingPage({
   const root = useRootData();
   const [picture, ...gallery] = meeting.images;
   const registration = view.registration;
-  const zoneLabel = `${view.zone.name} (${view.zone.abbreviation})`;
+  // "America/New York (EST)": the IANA name, readable.
+  const zoneLabel = `${view.zone.name.replace(/_/g, " ")} (${view.zone.abbreviation})`;
   const dates = formatDateRange(meeting.start_date, meeting.end_date);
   const kind = meetingTypeLabel(meeting.type).toLowerCase();
   const practical = Boolean(meeting.information || meeting.health);
