@@ -44,6 +44,8 @@ export default [
   layout("routes/layouts/member.tsx", [
     route("dashboard", "routes/members/dashboard.tsx"),
     route("dashboard/user-settings", "routes/account/user-settings.tsx"),
+    route("dashboard/events", "routes/events/members-calendar.tsx"),
+    route("dashboard/events/:slug", "routes/events/members-meeting.tsx"),
   ]),
   layout("routes/layouts/admin.tsx", [
     route("manager", "routes/admin/manager.tsx"),

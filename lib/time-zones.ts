@@ -10,7 +10,7 @@ const ZONE_NAME = /^(?:UTC|[A-Za-z][A-Za-z_-]*(?:\/[A-Za-z0-9][A-Za-z0-9_+-]*){1
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /** One formatter per zone and purpose: building one costs about as much as a hundred uses. */
-function formatter(zone: string, purpose: "parts" | "abbreviation"): Intl.DateTimeFormat {
+function formatter(zone: string, purpose: "parts" | "abbreviation" | "abbreviation-us"): Intl.DateTimeFormat {
   const key = `${purpose}:${zone}`;
   let found = formatters.get(key);
   if (!found) {
@@ -26,7 +26,10 @@ function formatter(zone: string, purpose: "parts" | "abbreviation"): Intl.DateTi
             minute: "2-digit",
             second: "2-digit",
           })
-        : new Intl.DateTimeFormat("en-GB", { timeZone: zone, timeZoneName: "short" });
+        : new Intl.DateTimeFormat(purpose === "abbreviation" ? "en-GB" : "en-US", {
+            timeZone: zone,
+            timeZoneName: "short",
+          });
     formatters.set(key, found);
   }
   return found;
@@ -92,12 +95,23 @@ export function zonedTime(date: string, time: string, zone: string): Date {
   return first;
 }
 
-/** The zone's short name at an instant: "CET", "CEST", "EST", or "GMT+8" where the zone has no letters. */
-export function zoneAbbreviation(instant: Date, zone: string): string {
-  const part = formatter(zone, "abbreviation")
+function shortName(instant: Date, zone: string, purpose: "abbreviation" | "abbreviation-us"): string | undefined {
+  return formatter(zone, purpose)
     .formatToParts(instant)
-    .find((p) => p.type === "timeZoneName");
-  return part?.value ?? zone;
+    .find((p) => p.type === "timeZoneName")?.value;
+}
+
+/**
+ * The zone's short name at an instant: "CET", "CEST", "EST", or "GMT+8" where the zone has no letters.
+ * British English names Europe's zones (CET, BST) and American English America's (EST, PDT); each
+ * writes the other's as an offset, so the second is asked when the first has no letters.
+ */
+export function zoneAbbreviation(instant: Date, zone: string): string {
+  const british = shortName(instant, zone, "abbreviation");
+  if (british && !/^GMT[+-]/.test(british)) return british;
+  const american = shortName(instant, zone, "abbreviation-us");
+  if (american && !/^GMT[+-]/.test(american)) return american;
+  return british ?? american ?? zone;
 }
 
 /** "+01:00" for an offset in minutes, as ISO 8601 and schema.org write it. */

@@ -62,7 +62,7 @@ export const JOIN_STATUSES = ["open", "handled"] as const;
 
 /** Registration pages: the spec names conference pages; meeting pages register too. */
 export function requestKindOf(pagePath: string | null): JoinKind {
-  return pagePath && /^\/(conference|workshop|events\/)/.test(pagePath) ? "registration" : "join";
+  return pagePath && /^\/(conference|workshop|events\/|dashboard\/events\/)/.test(pagePath) ? "registration" : "join";
 }
 
 /** SPEC §8: the confirm modal's text depends on whether the path contains "conference". */

@@ -233,14 +233,7 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
 
     // --- Database --------------------------------------------------------------
     await db.transaction().execute(async (trx) => {
-      const search: {
-        kind: string;
-        ref_id: string;
-        url: string;
-        title: string;
-        body: string;
-        updated_at: string;
-      }[] = [];
+      const search: SearchRow[] = [];
 
       await trx
         .insertInto("settings")
@@ -375,6 +368,11 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
               registration: m.registration,
               content_title: m.content_title,
               content: m.content,
+              timezone: m.timezone,
+              visibility: m.visibility,
+              registration_open: m.registration_open ? 1 : 0,
+              registration_closes_on: m.registration_closes_on,
+              capacity: m.capacity,
               created_at: nowIso,
               updated_at: nowIso,
             })),
@@ -422,7 +420,9 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
         search.push({
           kind: "meeting",
           ref_id: String(idOf(m.slug)),
-          url: `/events/${m.slug}`,
+          // Members-only meetings are found by signed-in users only, at their members' address.
+          url: m.visibility === "members" ? `/dashboard/events/${m.slug}` : `/events/${m.slug}`,
+          audience: m.visibility,
           title: m.title,
           body: [
             `${m.type.charAt(0).toUpperCase()}${m.type.slice(1)}, ${m.meeting_type}`,
@@ -548,11 +548,22 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
   return { seeded: true };
 }
 
-async function insertSearch(
-  trx: Transaction<Database>,
-  rows: { kind: string; ref_id: string; url: string; title: string; body: string; updated_at: string }[],
-): Promise<void> {
+/** A site search entry; `audience` 'members' for what only signed-in users may find (public by default). */
+type SearchRow = {
+  kind: string;
+  ref_id: string;
+  url: string;
+  title: string;
+  body: string;
+  updated_at: string;
+  audience?: "public" | "members";
+};
+
+async function insertSearch(trx: Transaction<Database>, rows: SearchRow[]): Promise<void> {
   for (const batch of chunk(rows, BATCH)) {
-    await trx.insertInto("search_documents").values(batch).execute();
+    await trx
+      .insertInto("search_documents")
+      .values(batch.map((row) => ({ ...row, audience: row.audience ?? "public" })))
+      .execute();
   }
 }

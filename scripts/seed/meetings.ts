@@ -36,6 +36,13 @@ export type MeetingSeed = {
   images: ImageSeed[];
   schedules: ScheduleSeed[];
   sponsors: string[];
+  /** The IANA zone the programme's times are in (issue 13 'Time zones'). */
+  timezone: string;
+  /** 'members': shown to signed-in users only. */
+  visibility: "public" | "members";
+  registration_open: boolean;
+  registration_closes_on: string | null;
+  capacity: number | null;
 };
 
 export type MeetingRef = {
@@ -55,6 +62,7 @@ const IN_PERSON_HEALTH =
 type Edition = {
   offsetMonths: number;
   city: string;
+  timezone: string;
   country: string;
   venue: string;
   address: string;
@@ -71,6 +79,7 @@ const CONFERENCES: Edition[] = [
   {
     offsetMonths: 4,
     city: "Rotterdam",
+    timezone: "Europe/Amsterdam",
     country: "Netherlands",
     venue: "Maaskade Congress Centre",
     address: "Maaskade 120, 3071 NL Rotterdam",
@@ -99,6 +108,7 @@ const CONFERENCES: Edition[] = [
   {
     offsetMonths: -8,
     city: "Singapore",
+    timezone: "Asia/Singapore",
     country: "Singapore",
     venue: "Harbourfront Convention Centre",
     address: "1 Harbourfront Walk, Singapore 098585",
@@ -126,6 +136,7 @@ const CONFERENCES: Edition[] = [
   {
     offsetMonths: -20,
     city: "Hamburg",
+    timezone: "Europe/Berlin",
     country: "Germany",
     venue: "Elbufer Congress Hall",
     address: "Am Elbufer 15, 20459 Hamburg",
@@ -155,6 +166,7 @@ const WORKSHOPS: Edition[] = [
   {
     offsetMonths: 7,
     city: "Copenhagen",
+    timezone: "Europe/Copenhagen",
     country: "Denmark",
     venue: "Refshaleøen Innovation Centre",
     address: "Refshalevej 163, 1432 Copenhagen",
@@ -176,6 +188,7 @@ const WORKSHOPS: Edition[] = [
   {
     offsetMonths: -5,
     city: "Genoa",
+    timezone: "Europe/Rome",
     country: "Italy",
     venue: "Porto Antico Conference Centre",
     address: "Calata Molo Vecchio 15, 16128 Genoa",
@@ -202,6 +215,7 @@ const WORKSHOPS: Edition[] = [
   {
     offsetMonths: -17,
     city: "Southampton",
+    timezone: "Europe/London",
     country: "United Kingdom",
     venue: "Ocean Village Conference Centre",
     address: "Ocean Way, Southampton SO14 3JZ",
@@ -272,7 +286,7 @@ function conference(edition: Edition, now: Date, upcoming: boolean): MeetingSeed
           "<ul><li>Members: EUR 650 (early registration until two months before the conference: EUR 550)</li><li>Non-members: EUR 950</li><li>Accompanying persons (social programme and dinner): EUR 250</li></ul>",
           "<p>The fee includes lunches, refreshments, the welcome reception and the conference dinner.</p>",
         ].join("\n")
-      : "<p>Registration for this conference is closed. Presentations are available to members in the document library.</p>",
+      : "<p>Presentations are available to members in the document library.</p>",
     content_title: `${edition.theme}`,
     content: [
       `<p>The ${title} takes place in ${edition.city} from ${dateRange(start, end)} under the theme <em>${edition.theme}</em>. Over four days, manufacturers, service companies, regulators and users of marine electronic equipment meet to discuss the developments that will shape the equipment on board in the years ahead.</p>`,
@@ -318,6 +332,11 @@ function conference(edition: Edition, now: Date, upcoming: boolean): MeetingSeed
       row(d4, "14:00", "17:00", day4, edition.visit),
     ],
     sponsors: edition.sponsors,
+    timezone: edition.timezone,
+    visibility: "public",
+    registration_open: true,
+    registration_closes_on: null,
+    capacity: null,
   };
 }
 
@@ -351,7 +370,7 @@ function workshop(edition: Edition, now: Date, upcoming: boolean): MeetingSeed {
           "<ul><li>Members: EUR 450</li><li>Non-members: EUR 700</li><li>Academic participants: EUR 200</li></ul>",
           "<p>Companies wishing to take part in the interoperability sessions should tell the secretariat which products and software versions they will bring at least four weeks in advance.</p>",
         ].join("\n")
-      : "<p>Registration for this workshop is closed. The workshop report is available in the document library.</p>",
+      : "<p>The workshop report is available in the document library.</p>",
     content_title: edition.theme,
     content: [
       `<p>The ${title} brings engineers and developers together in ${edition.city} from ${dateRange(start, end)} to work on <em>${edition.theme}</em>. Unlike the Annual Conference, the workshop is hands-on: tutorials on the first day are followed by interoperability and test sessions in which participants connect their own equipment and software.</p>`,
@@ -382,6 +401,12 @@ function workshop(edition: Edition, now: Date, upcoming: boolean): MeetingSeed {
       row(d3, "14:00", "16:00", day3, edition.visit),
     ],
     sponsors: edition.sponsors,
+    timezone: edition.timezone,
+    visibility: "public",
+    registration_open: true,
+    registration_closes_on: null,
+    // The hands-on sessions have room for 80 (the registration text says so).
+    capacity: upcoming ? 80 : null,
   };
 }
 
@@ -396,11 +421,20 @@ type OtherEvent = {
   summary: string;
   body: string[];
   scene: SceneName;
+  timezone: string;
+  /** A webinar's start, local to its zone (90 minutes). */
+  time?: string;
+  /** Board and some working group meetings are for members only. */
+  membersOnly?: boolean;
+  /** By invitation: the registration form is closed. */
+  closed?: boolean;
 };
 
 const OTHER_EVENTS: OtherEvent[] = [
   {
     offsetDays: -640,
+    timezone: "Europe/London",
+    time: "14:00",
     title: "Webinar: SECOM in practice",
     type: "webinar",
     meeting_type: "Online",
@@ -415,7 +449,41 @@ const OTHER_EVENTS: OtherEvent[] = [
     scene: "signal",
   },
   {
+    offsetDays: -600,
+    timezone: "America/New_York",
+    time: "11:00",
+    title: "Webinar: cyber security for service engineers",
+    type: "webinar",
+    meeting_type: "Online",
+    organization: "Masthead",
+    location: "Online",
+    days: 1,
+    summary: "Good practice for service engineers connecting to equipment on board.",
+    body: [
+      "Service companies and manufacturers explain how to prepare laptops and removable media, how to log a service visit and what to do when an infection is found on board.",
+    ],
+    scene: "radar",
+  },
+  {
+    offsetDays: -520,
+    timezone: "Asia/Singapore",
+    time: "15:00",
+    title: "Webinar: e-navigation services in Asian ports",
+    type: "webinar",
+    meeting_type: "Online",
+    organization: "Masthead",
+    location: "Online",
+    days: 1,
+    summary: "Port and shore services for e-navigation in Singapore, Busan and Shanghai.",
+    body: [
+      "Port authorities present the digital services they offer to ships today and their plans for S-100 based services, followed by a discussion with equipment makers.",
+    ],
+    scene: "horizon",
+  },
+  {
     offsetDays: -560,
+    timezone: "Europe/London",
+    membersOnly: true,
     title: "Board of Directors meeting",
     type: "meeting",
     meeting_type: "Hybrid",
@@ -431,6 +499,7 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: -470,
+    timezone: "Europe/Berlin",
     title: "Working Group Navigation — spring meeting",
     type: "meeting",
     meeting_type: "In person",
@@ -446,6 +515,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: -400,
+    timezone: "America/New_York",
+    time: "10:00",
     title: "Webinar: preparing for IEC 63154 type approval",
     type: "webinar",
     meeting_type: "Online",
@@ -461,6 +532,7 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: -330,
+    timezone: "Europe/London",
     title: "Working Group Radiocommunications meeting",
     type: "meeting",
     meeting_type: "Hybrid",
@@ -476,6 +548,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: -270,
+    timezone: "Europe/Amsterdam",
+    time: "15:00",
     title: "Webinar: S-421 route exchange for ECDIS manufacturers",
     type: "webinar",
     meeting_type: "Online",
@@ -490,7 +564,25 @@ const OTHER_EVENTS: OtherEvent[] = [
     scene: "chart",
   },
   {
+    offsetDays: -240,
+    timezone: "Europe/London",
+    time: "14:00",
+    title: "Webinar: the revised service code of practice",
+    type: "webinar",
+    meeting_type: "Online",
+    organization: "Masthead",
+    location: "Online",
+    days: 1,
+    summary: "What changes for member service companies in the revised Service Code of Practice.",
+    body: [
+      "The working group that revised the Service Code of Practice presents the changes, the transition period and the self-assessment form for service companies.",
+    ],
+    scene: "seascape",
+  },
+  {
     offsetDays: -205,
+    timezone: "Europe/London",
+    membersOnly: true,
     title: "Board of Directors meeting",
     type: "meeting",
     meeting_type: "In person",
@@ -505,6 +597,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: -150,
+    timezone: "Asia/Singapore",
+    time: "16:00",
     title: "Webinar: GMDSS modernisation and the revised SOLAS Chapter IV",
     type: "webinar",
     meeting_type: "Online",
@@ -520,6 +614,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: -95,
+    timezone: "Europe/Helsinki",
+    membersOnly: true,
     title: "Working Group Cyber Security meeting",
     type: "meeting",
     meeting_type: "Hybrid",
@@ -534,6 +630,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: -40,
+    timezone: "America/New_York",
+    time: "11:00",
     title: "Webinar: bridge alert management in service",
     type: "webinar",
     meeting_type: "Online",
@@ -548,6 +646,7 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: 12,
+    timezone: "Europe/Stockholm",
     title: "Working Group Navigation — autumn meeting",
     type: "meeting",
     meeting_type: "In person",
@@ -563,6 +662,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: 33,
+    timezone: "America/New_York",
+    time: "10:00",
     title: "Webinar: VDES — from standard to ship",
     type: "webinar",
     meeting_type: "Online",
@@ -578,6 +679,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: 62,
+    timezone: "Europe/London",
+    membersOnly: true,
     title: "Board of Directors meeting",
     type: "meeting",
     meeting_type: "Hybrid",
@@ -590,6 +693,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: 96,
+    timezone: "Europe/Paris",
+    closed: true,
     title: "Joint Masthead–IALA expert meeting on VDES",
     type: "meeting",
     meeting_type: "Hybrid",
@@ -605,6 +710,8 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: 165,
+    timezone: "Asia/Singapore",
+    time: "15:00",
     title: "Webinar: the Masthead service engineer qualification scheme",
     type: "webinar",
     meeting_type: "Online",
@@ -619,6 +726,7 @@ const OTHER_EVENTS: OtherEvent[] = [
   },
   {
     offsetDays: 255,
+    timezone: "Asia/Tokyo",
     title: "Working Group Radiocommunications meeting",
     type: "meeting",
     meeting_type: "In person",
@@ -634,6 +742,13 @@ const OTHER_EVENTS: OtherEvent[] = [
 ];
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** "14:00" plus 90 minutes: "15:30". */
+function ninetyMinutesAfter(time: string): string {
+  const [h, m] = time.split(":").map(Number);
+  const total = h * 60 + m + 90;
+  return `${String(Math.floor(total / 60) % 24).padStart(2, "0")}:${String(total % 60).padStart(2, "0")}`;
+}
 
 function otherEvent(event: OtherEvent, now: Date, index: number): MeetingSeed {
   const start = toMidweek(addDays(now, event.offsetDays));
@@ -668,17 +783,26 @@ function otherEvent(event: OtherEvent, now: Date, index: number): MeetingSeed {
     end,
     location: event.location,
     information: online
-      ? "<p>The webinar runs for 90 minutes from 13:00 UTC. The joining link is sent by email to registered participants the day before. Slides and the recording are shared with participants afterwards.</p>"
+      ? "<p>The webinar runs for 90 minutes; its time is shown above in the organiser's time zone and in yours. The joining link is sent by email to registered participants the day before. Slides and the recording are shared with participants afterwards.</p>"
       : `<p><strong>Location:</strong> ${event.location}.</p><p>Sessions run from 09:00 to 17:30 local time.${event.meeting_type === "Hybrid" ? " Remote participation is available; the link is sent to registered participants." : ""}</p>`,
     health: online ? null : IN_PERSON_HEALTH,
-    registration: upcoming
-      ? '<p>Please register using the form on this page or by email to <a href="mailto:events@masthead.example">events@masthead.example</a>. Participation is free of charge for members.</p>'
-      : "<p>This event has taken place. Members can find the minutes, slides or recording in the document library.</p>",
+    registration: event.closed
+      ? "<p>Participation is by invitation. Members interested in attending should contact the secretariat.</p>"
+      : upcoming
+        ? '<p>Please register using the form on this page or by email to <a href="mailto:events@masthead.example">events@masthead.example</a>. Participation is free of charge for members.</p>'
+        : "<p>This event has taken place. Members can find the minutes, slides or recording in the document library.</p>",
     content_title: event.summary.replace(/\.$/, ""),
     content: event.body.map((p) => `<p>${p}</p>`).join("\n"),
     images,
-    schedules: [],
+    schedules: event.time
+      ? [row(start, event.time, ninetyMinutesAfter(event.time), "Online", capitalise(event.summary))]
+      : [],
     sponsors: [],
+    timezone: event.timezone,
+    visibility: event.membersOnly ? "members" : "public",
+    registration_open: !event.closed,
+    registration_closes_on: null,
+    capacity: null,
   };
 }
 

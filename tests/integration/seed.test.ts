@@ -99,6 +99,34 @@ describe("demo content (npm run db:seed)", () => {
     }
   });
 
+  it("has meetings in time zones on two continents, members-only ones indexed for members, closed and capped registrations", async () => {
+    const meetings = await database.db.selectFrom("meetings").selectAll().execute();
+    const zones = new Set(meetings.map((m) => m.timezone));
+    for (const zone of ["Europe/Amsterdam", "Europe/London", "America/New_York", "Asia/Singapore"]) {
+      expect(zones).toContain(zone);
+    }
+    const today = now.toISOString().slice(0, 10);
+    const membersOnly = meetings.filter((m) => m.visibility === "members");
+    expect(membersOnly.length).toBeGreaterThanOrEqual(2);
+    expect(membersOnly.some((m) => m.start_date >= today)).toBe(true);
+    expect(meetings.some((m) => m.registration_open === 0 && m.start_date >= today)).toBe(true);
+    expect(meetings.some((m) => m.capacity !== null && m.start_date >= today)).toBe(true);
+
+    const entries = await database.db
+      .selectFrom("search_documents")
+      .select(["ref_id", "url", "audience"])
+      .where("kind", "=", "meeting")
+      .execute();
+    for (const meeting of meetings) {
+      const entry = entries.find((e) => e.ref_id === String(meeting.id));
+      expect(entry).toEqual(
+        meeting.visibility === "members"
+          ? { ref_id: String(meeting.id), url: `/dashboard/events/${meeting.slug}`, audience: "members" }
+          : { ref_id: String(meeting.id), url: `/events/${meeting.slug}`, audience: "public" },
+      );
+    }
+  });
+
   it("has the category tree of SPEC §9 and papers with real PDF files", async () => {
     const categories = await database.db.selectFrom("paper_categories").selectAll().execute();
     expect(categories.filter((c) => c.is_root === 1)).toHaveLength(1);

@@ -72,6 +72,8 @@ describe("kind of request and the thank-you text (SPEC §8)", () => {
     expect(requestKindOf("/conference")).toBe("registration");
     expect(requestKindOf("/workshop")).toBe("registration");
     expect(requestKindOf("/events/annual-conference-2027")).toBe("registration");
+    expect(requestKindOf("/dashboard/events/board-meeting-2027-01")).toBe("registration");
+    expect(requestKindOf("/dashboard/events")).toBe("join");
     expect(requestKindOf("/members-join")).toBe("join");
     expect(requestKindOf("/")).toBe("join");
     expect(requestKindOf(null)).toBe("join");

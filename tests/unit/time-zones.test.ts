@@ -21,6 +21,13 @@ describe("time zones", () => {
     expect(zoneAbbreviation(zonedTime("2026-10-24", "14:00", "Europe/Amsterdam"), "Europe/Amsterdam")).toBe("CEST");
   });
 
+  it("names American zones in letters too, and zones without letters by their offset", () => {
+    expect(zoneAbbreviation(zonedTime("2026-01-15", "14:00", "America/New_York"), "America/New_York")).toBe("EST");
+    expect(zoneAbbreviation(zonedTime("2026-07-15", "14:00", "America/New_York"), "America/New_York")).toBe("EDT");
+    expect(zoneAbbreviation(zonedTime("2026-07-15", "14:00", "Europe/London"), "Europe/London")).toBe("BST");
+    expect(zoneAbbreviation(zonedTime("2026-07-15", "14:00", "Asia/Singapore"), "Asia/Singapore")).toBe("GMT+8");
+  });
+
   it("takes the first of a time that occurs twice and the old offset for one that does not exist", () => {
     expect(zonedTime("2026-10-25", "02:30", "Europe/Amsterdam").toISOString()).toBe("2026-10-25T00:30:00.000Z");
     expect(zonedTime("2026-03-29", "02:30", "Europe/Amsterdam").toISOString()).toBe("2026-03-29T01:30:00.000Z");

@@ -1,4 +1,4 @@
-import { Globe2, MapPin, MonitorPlay, Users } from "lucide-react";
+import { Globe2, Lock, MapPin, MonitorPlay, Users } from "lucide-react";
 import { meetingTypeLabel } from "../../../core/meetings/meetings.schema";
 
 /** Light tints with dark text, so every badge keeps a 4.5:1 contrast. */
@@ -15,6 +15,18 @@ export function TypeBadge({ type, className = "" }: { type: string; className?: 
       className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${TYPE_STYLES[type] ?? TYPE_STYLES.meeting} ${className}`}
     >
       {meetingTypeLabel(type)}
+    </span>
+  );
+}
+
+/** A meeting only signed-in users see (issue 13 'Visibility'); the word, not the colour, says it. */
+export function MembersOnlyBadge({ className = "" }: { className?: string }) {
+  return (
+    <span
+      className={`inline-flex items-center gap-1 rounded-full bg-signal-500 px-2.5 py-0.5 text-xs font-semibold text-navy-950 ${className}`}
+    >
+      <Lock className="h-3 w-3" aria-hidden="true" />
+      Members only
     </span>
   );
 }

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { MeetingSummary } from "../../../core/meetings/meetings.schema";
 import { dateTile, formatDateRange } from "./format";
-import { FormatLabel, LocationLabel, TypeBadge } from "./meeting-badges";
+import { FormatLabel, LocationLabel, MembersOnlyBadge, TypeBadge } from "./meeting-badges";
 import { MeetingPicture } from "./meeting-picture";
 
 /** The start day as a calendar leaf; the full range is read from the text beside it. */
@@ -45,6 +45,7 @@ export function MeetingCard({
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5">
           <TypeBadge type={meeting.type} />
+          {meeting.visibility === "members" ? <MembersOnlyBadge /> : null}
           <FormatLabel format={meeting.meeting_type} className="text-sm text-slate-600" />
         </div>
         <Heading className="mt-2 text-lg leading-snug font-semibold text-navy-900 sm:text-xl">

@@ -1,12 +1,17 @@
-import { ArrowRight, CalendarDays, Info } from "lucide-react";
+import { ArrowRight, CalendarDays, CalendarPlus, Download, ExternalLink, Info } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { type Meeting, meetingTypeLabel } from "../../../core/meetings/meetings.schema";
+import { useNonce } from "../../lib/nonce";
+import { useRootData } from "../../root";
+import { JoinForm } from "../join/join-form";
 import { PageHero } from "../layout/page-hero";
 import { Breadcrumbs } from "../ui/breadcrumbs";
 import { formatDateRange } from "./format";
-import { FormatLabel, LocationLabel } from "./meeting-badges";
+import { FormatLabel, LocationLabel, MembersOnlyBadge } from "./meeting-badges";
 import { MeetingPicture } from "./meeting-picture";
+import type { MeetingView } from "./meeting-view";
+import { RegistrationClosed } from "./registration-closed";
 import { ScheduleTable } from "./schedule-table";
 import { SponsorGrid } from "./sponsor-grid";
 
@@ -32,6 +37,55 @@ function Section({ id, title, children }: { id: string; title: string; children:
   );
 }
 
+/** schema.org data for search engines; the JSON comes escaped from the loader (meeting-view.server.ts). */
+function JsonLd({ json }: { json: string }) {
+  const nonce = useNonce();
+  return (
+    <script
+      type="application/ld+json"
+      nonce={nonce || undefined}
+      // The browser hides nonces from the DOM, so the hydrated value never matches the server's.
+      suppressHydrationWarning
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON with "<" escaped, built on the server
+      dangerouslySetInnerHTML={{ __html: json }}
+    />
+  );
+}
+
+/** 'Add to calendar': the .ics file, Google Calendar and Outlook (links made by the loader). */
+function AddToCalendar({ calendar }: { calendar: MeetingView["calendar"] }) {
+  const item =
+    "flex items-center gap-2 rounded-md px-3 py-2 text-sm font-semibold text-navy-900 ring-1 ring-slate-200 hover:bg-navy-50 hover:ring-navy-700";
+  return (
+    <div className="mt-6 border-t border-slate-200 pt-5">
+      <h2 id="add-to-calendar" className="flex items-center gap-2 text-sm font-semibold text-slate-600">
+        <CalendarPlus className="h-4 w-4" aria-hidden="true" />
+        Add to calendar
+      </h2>
+      <ul aria-labelledby="add-to-calendar" className="mt-3 grid gap-2">
+        <li>
+          <a href={calendar.ics} download className={item}>
+            <Download className="h-4 w-4 text-sea-600" aria-hidden="true" />
+            Download .ics<span className="sr-only"> file (Apple Calendar, Outlook, others)</span>
+          </a>
+        </li>
+        <li>
+          <a href={calendar.google} target="_blank" rel="noopener noreferrer" className={item}>
+            <ExternalLink className="h-4 w-4 text-sea-600" aria-hidden="true" />
+            Google Calendar<span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </li>
+        <li>
+          <a href={calendar.outlook} target="_blank" rel="noopener noreferrer" className={item}>
+            <ExternalLink className="h-4 w-4 text-sea-600" aria-hidden="true" />
+            Outlook<span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </li>
+      </ul>
+    </div>
+  );
+}
+
 /**
  * One meeting, as /conference, /workshop and /events/{slug} show it: hero with
  * dates and place, the picture, the text, programme, sponsors, practical
@@ -39,11 +93,23 @@ function Section({ id, title, children }: { id: string; title: string; children:
  */
 export function MeetingPage({
   meeting,
+  view,
   eyebrow,
   upcoming,
   crumb,
+  trail = [{ label: "Events Calendar", to: "/events" }],
+  calendarPath = "/events",
+  inlineForm = false,
 }: {
   meeting: Meeting;
+  /** Times, calendar links, JSON-LD and registration state from the loader. */
+  view: MeetingView;
+  /** The crumbs before this page's own. */
+  trail?: { label: string; to: string }[];
+  /** Where "the Events Calendar" leads. */
+  calendarPath?: string;
+  /** The registration form in the page itself (the members' area has no footer form). */
+  inlineForm?: boolean;
   /** The page's section name above the title (e.g. Annual Conference). */
   eyebrow: string;
   /** Not yet over: offers registration; otherwise says the meeting has taken place. */
@@ -51,7 +117,11 @@ export function MeetingPage({
   /** How the breadcrumb trail names this page. */
   crumb: string;
 }) {
+  const root = useRootData();
   const [picture, ...gallery] = meeting.images;
+  const registration = view.registration;
+  // "America/New York (EST)": the IANA name, readable.
+  const zoneLabel = `${view.zone.name.replace(/_/g, " ")} (${view.zone.abbreviation})`;
   const dates = formatDateRange(meeting.start_date, meeting.end_date);
   const kind = meetingTypeLabel(meeting.type).toLowerCase();
   const practical = Boolean(meeting.information || meeting.health);
@@ -66,12 +136,14 @@ export function MeetingPage({
 
   return (
     <div>
+      <JsonLd json={view.jsonLd} />
       <div className="border-b border-slate-200 bg-white">
         <div className="mx-auto max-w-7xl px-4 py-3 sm:px-6">
-          <Breadcrumbs trail={[{ label: "Events Calendar", to: "/events" }]} current={crumb} />
+          <Breadcrumbs trail={trail} current={crumb} />
         </div>
       </div>
       <PageHero eyebrow={eyebrow} title={meeting.title}>
+        {meeting.visibility === "members" ? <MembersOnlyBadge className="mt-4" /> : null}
         {meeting.content_title ? <p className="mt-4 max-w-3xl text-xl text-navy-100">{meeting.content_title}</p> : null}
         <p className="mt-6 flex flex-col gap-2 text-base text-white sm:flex-row sm:flex-wrap sm:gap-x-8">
           <span className="inline-flex items-center gap-1.5 font-semibold">
@@ -81,7 +153,7 @@ export function MeetingPage({
           <LocationLabel location={meeting.location} />
           <FormatLabel format={meeting.meeting_type} />
         </p>
-        {upcoming ? (
+        {upcoming && registration.open ? (
           <a href="#register" className="btn mt-8 bg-signal-500 px-6 py-3 text-base text-navy-950 hover:bg-signal-600">
             Register
             <ArrowRight className="h-4 w-4" aria-hidden="true" />
@@ -96,7 +168,7 @@ export function MeetingPage({
               <Info className="mt-0.5 h-5 w-5 shrink-0 text-sea-600" aria-hidden="true" />
               <span>
                 This {kind} took place on {dates}. The next dates are published in the{" "}
-                <Link to="/events" className="font-semibold text-sea-600 underline underline-offset-2">
+                <Link to={calendarPath} className="font-semibold text-sea-600 underline underline-offset-2">
                   Events Calendar
                 </Link>
                 .
@@ -118,7 +190,16 @@ export function MeetingPage({
           ) : null}
           {meeting.schedules.length > 0 ? (
             <Section id="programme" title="Programme">
-              <ScheduleTable schedules={meeting.schedules} headingId="programme-day" />
+              <p className="mt-2 text-slate-600">
+                Times in <span className="font-semibold text-navy-900">{zoneLabel}</span>
+                <span className="text-sm">, with your own time beside them where it differs.</span>
+              </p>
+              <ScheduleTable
+                schedules={meeting.schedules}
+                headingId="programme-day"
+                times={view.times}
+                zone={meeting.timezone}
+              />
             </Section>
           ) : null}
           {meeting.sponsors.length > 0 ? (
@@ -169,6 +250,10 @@ export function MeetingPage({
                 <dt className="font-semibold text-slate-600">Dates</dt>
                 <dd className="mt-0.5 text-base font-semibold text-navy-900">{dates}</dd>
               </div>
+              <div>
+                <dt className="font-semibold text-slate-600">Time zone</dt>
+                <dd className="mt-0.5 text-base text-slate-800">{zoneLabel}</dd>
+              </div>
               {meeting.location ? (
                 <div>
                   <dt className="font-semibold text-slate-600">Location</dt>
@@ -188,11 +273,12 @@ export function MeetingPage({
                 </div>
               ) : null}
             </dl>
-            {upcoming ? (
+            {upcoming && registration.open ? (
               <a href="#register" className="btn-primary mt-6 w-full">
                 Register
               </a>
             ) : null}
+            <AddToCalendar calendar={view.calendar} />
           </div>
           {contents.length > 1 ? (
             <nav aria-label="On this page" className="mt-6 hidden lg:block">
@@ -214,7 +300,12 @@ export function MeetingPage({
         </aside>
       </div>
 
-      <section id="register" aria-labelledby="register-title" className="scroll-mt-32 bg-white">
+      <section
+        id="register"
+        aria-labelledby="register-title"
+        // Inline form: the members' area, whose page is tinted; the public pages are white.
+        className={`scroll-mt-32 ${inlineForm ? "" : "bg-white"}`}
+      >
         <div className="mx-auto max-w-7xl px-4 pb-16 sm:px-6">
           <div className="rounded-2xl border border-slate-200 border-t-4 border-t-signal-500 bg-white p-6 shadow-sm sm:p-10">
             <h2 id="register-title" className="font-display text-3xl font-bold text-navy-900">
@@ -228,12 +319,18 @@ export function MeetingPage({
                 contact form below.
               </p>
             )}
-            {upcoming ? (
-              // One form per page: the footer's contact form registers for this meeting on its pages.
+            {!registration.open ? (
+              <RegistrationClosed message={registration.message} />
+            ) : inlineForm ? (
+              <div className="mt-8 max-w-3xl">
+                <JoinForm user={root?.user ?? null} idPrefix="register" startedAt={root?.renderedAt ?? 0} />
+              </div>
+            ) : (
+              // One form per page: the footer's contact form registers for this meeting on public pages.
               <a href="#contact-us" className="btn-primary mt-6">
                 Go to the registration form
               </a>
-            ) : null}
+            )}
           </div>
         </div>
       </section>

@@ -1,6 +1,8 @@
 import { Moon } from "lucide-react";
 import type { Schedule } from "../../../core/meetings/meetings.schema";
 import { formatTimes, formatWeekday } from "./format";
+import { LocalTime } from "./local-time";
+import type { SessionTime } from "./meeting-view";
 
 type Day = { date: string; info: string; items: Schedule[] };
 
@@ -21,8 +23,23 @@ function byDay(schedules: Schedule[]): Day[] {
   return days;
 }
 
-/** The programme: one table per day, labelled by its heading; evening sessions marked in words, not colour alone. */
-export function ScheduleTable({ schedules, headingId }: { schedules: Schedule[]; headingId: string }) {
+/**
+ * The programme: one table per day, labelled by its heading; evening sessions marked in words, not
+ * colour alone. Times are the meeting's, with its zone's abbreviation on that day (DST), and the
+ * viewer's own time beside them once the browser knows it.
+ */
+export function ScheduleTable({
+  schedules,
+  headingId,
+  times,
+  zone,
+}: {
+  schedules: Schedule[];
+  headingId: string;
+  /** Keyed by schedule id, computed on the server. */
+  times: Record<number, SessionTime>;
+  zone: string;
+}) {
   return (
     <div className="mt-6 space-y-8">
       {byDay(schedules).map((day) => {
@@ -53,7 +70,7 @@ export function ScheduleTable({ schedules, headingId }: { schedules: Schedule[];
                         scope="row"
                         className="px-3 py-3 align-top text-sm font-semibold whitespace-nowrap text-navy-900 tabular-nums sm:px-4"
                       >
-                        {formatTimes(item.start, item.finish) || "All day"}
+                        <SessionTimes item={item} time={times[item.id]} zone={zone} />
                       </th>
                       <td className="px-3 py-3 align-top text-slate-800 sm:px-4">
                         {item.is_evening ? (
@@ -73,5 +90,25 @@ export function ScheduleTable({ schedules, headingId }: { schedules: Schedule[];
         );
       })}
     </div>
+  );
+}
+
+function SessionTimes({ item, time, zone }: { item: Schedule; time: SessionTime | undefined; zone: string }) {
+  const label = time?.label ?? formatTimes(item.start, item.finish);
+  if (!label) return <>All day</>;
+  return (
+    <>
+      {time?.startIso ? <time dateTime={time.startIso}>{label}</time> : label}
+      {time ? " " : null}
+      {time ? <span className="text-xs font-semibold text-slate-600">{time.abbreviation}</span> : null}
+      {time?.startUtc ? (
+        <LocalTime
+          startUtc={time.startUtc}
+          finishUtc={time.finishUtc}
+          meetingZone={zone}
+          meetingDate={item.meeting_date}
+        />
+      ) : null}
+    </>
   );
 }

@@ -6,6 +6,7 @@ import { ABOUT_PAGES, SERVICES_PAGES } from "../../../core/pages/fixed-pages";
 import type { SiteSettings } from "../../../core/settings/settings.schema";
 import { MEETINGS_PAGES } from "../../lib/site-map";
 import { UserMenu } from "../account/user-menu";
+import { RegistrationClosed, useRegistrationState } from "../events/registration-closed";
 import { JoinForm } from "../join/join-form";
 import { Logo } from "./logo";
 import { PrivacyDialog } from "./privacy-dialog";
@@ -42,6 +43,9 @@ export function PublicFooter({
 }) {
   const { pathname } = useLocation();
   const registration = requestKindOf(pathname) === "registration";
+  // A meeting that takes no more registrations says so instead of offering the form.
+  const state = useRegistrationState();
+  const closed = registration && state && !state.open ? state.message : null;
   const email = settings["site.email"];
   const phone = settings["site.phone"];
   return (
@@ -54,14 +58,18 @@ export function PublicFooter({
               Join the community
             </h2>
             <p className="mt-4 max-w-xl text-slate-700">
-              {registration
-                ? "Register for this meeting with your company's details. You will receive the registration details by e-mail, and the secretariat confirms every registration within 48 hours."
-                : "Manufacturers, service companies and integrators of marine radio and electronics work together in the association on standards, safety and the future of digital navigation. Tell us about your company and we will get in touch."}
+              {closed
+                ? "This meeting takes no more registrations. Questions about it can be sent to the secretariat by e-mail or phone."
+                : registration
+                  ? "Register for this meeting with your company's details. You will receive the registration details by e-mail, and the secretariat confirms every registration within 48 hours."
+                  : "Manufacturers, service companies and integrators of marine radio and electronics work together in the association on standards, safety and the future of digital navigation. Tell us about your company and we will get in touch."}
             </p>
           </div>
           <div className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
             {pathname === "/join" ? (
               <p className="text-slate-700">The form is above.</p>
+            ) : closed ? (
+              <RegistrationClosed message={closed} className="" />
             ) : (
               <JoinForm user={user} startedAt={renderedAt} />
             )}

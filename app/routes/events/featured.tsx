@@ -8,19 +8,23 @@ import { PageHero } from "../../components/layout/page-hero";
 import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";
 import type { Route } from "./+types/featured";
+import { meetingView } from "./meeting-view.server";
 
 /** /conference and /workshop: the next edition of that type, else the most recent one (decision 0007). */
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { services } = getRequestContext(context);
+  const ctx = getRequestContext(context);
   const type: FeaturedType = url.pathname.startsWith("/workshop") ? "workshop" : "conference";
-  const meeting = await services.meetings.featured(type);
+  const meeting = await ctx.services.meetings.featured(type);
+  const page = FEATURED_PAGES[type];
+  const description = meeting
+    ? meetingDescription(meeting, htmlToText(meeting.content ?? ""))
+    : `The ${page.title} of the association: dates, programme and registration.`;
   return {
-    page: FEATURED_PAGES[type],
+    page,
     meeting,
-    upcoming: meeting ? services.meetings.isUpcoming(meeting) : false,
-    description: meeting
-      ? meetingDescription(meeting, htmlToText(meeting.content ?? ""))
-      : `The ${FEATURED_PAGES[type].title} of the association: dates, programme and registration.`,
+    upcoming: meeting ? ctx.services.meetings.isUpcoming(meeting) : false,
+    description,
+    view: meeting ? await meetingView(ctx, meeting, { path: page.path, area: "public", description }) : null,
   };
 }
 
@@ -39,8 +43,8 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
 };
 
 export default function FeaturedMeeting({ loaderData }: Route.ComponentProps) {
-  const { page, meeting, upcoming } = loaderData;
-  if (!meeting) {
+  const { page, meeting, upcoming, view } = loaderData;
+  if (!meeting || !view) {
     return (
       <div>
         <PageHero eyebrow="Meetings" title={page.title} />
@@ -67,5 +71,5 @@ export default function FeaturedMeeting({ loaderData }: Route.ComponentProps) {
       </div>
     );
   }
-  return <MeetingPage meeting={meeting} eyebrow={page.title} upcoming={upcoming} crumb={page.title} />;
+  return <MeetingPage meeting={meeting} view={view} eyebrow={page.title} upcoming={upcoming} crumb={page.title} />;
 }

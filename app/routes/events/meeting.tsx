@@ -7,17 +7,20 @@ import { MeetingPage } from "../../components/events/meeting-page";
 import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";
 import type { Route } from "./+types/meeting";
+import { meetingView } from "./meeting-view.server";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const { services, auth } = getRequestContext(context);
+  const ctx = getRequestContext(context);
   try {
     // Visitors never learn a members-only meeting exists (404); a signed-in user is sent to its members' page.
-    const meeting = await services.meetings.getBySlug(params.slug, { signedIn: auth !== null });
+    const meeting = await ctx.services.meetings.getBySlug(params.slug, { signedIn: ctx.auth !== null });
     if (meeting.visibility === "members") return redirect(meetingUrl(meeting.slug, "members"));
+    const description = meetingDescription(meeting, htmlToText(meeting.content ?? ""));
     return {
       meeting,
-      upcoming: services.meetings.isUpcoming(meeting),
-      description: meetingDescription(meeting, htmlToText(meeting.content ?? "")),
+      upcoming: ctx.services.meetings.isUpcoming(meeting),
+      description,
+      view: await meetingView(ctx, meeting, { path: meetingUrl(meeting.slug), area: "public", description }),
     };
   } catch (error) {
     if (isAppError(error) && error.code === "not_found") throw data("This page could not be found", { status: 404 });
@@ -41,8 +44,14 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
 
 /** Any meeting of the calendar, on the same page as the conference and the workshop. */
 export default function MeetingDetail({ loaderData }: Route.ComponentProps) {
-  const { meeting, upcoming } = loaderData;
+  const { meeting, upcoming, view } = loaderData;
   return (
-    <MeetingPage meeting={meeting} eyebrow={meetingTypeLabel(meeting.type)} upcoming={upcoming} crumb={meeting.title} />
+    <MeetingPage
+      meeting={meeting}
+      view={view}
+      eyebrow={meetingTypeLabel(meeting.type)}
+      upcoming={upcoming}
+      crumb={meeting.title}
+    />
   );
 }

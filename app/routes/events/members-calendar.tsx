@@ -1,0 +1,38 @@
+import { meetingUrl } from "../../../core/meetings/meetings.schema";
+import { CalendarView } from "../../components/events/calendar-view";
+import { Breadcrumbs } from "../../components/ui/breadcrumbs";
+import { getRequestContext } from "../../context";
+import type { Route } from "./+types/members-calendar";
+import { loadCalendar } from "./calendar.server";
+
+/**
+ * /dashboard/events: the members' calendar, every meeting a signed-in user may see (members-only
+ * ones too, marked so), with the public calendar's views and filters. The member layout guards it.
+ */
+export async function loader({ context, url }: Route.LoaderArgs) {
+  return loadCalendar(getRequestContext(context), url, { signedIn: true });
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Members' events · Masthead" }];
+
+const meetingHref = (slug: string) => meetingUrl(slug, "members");
+
+export default function MembersCalendar({ loaderData }: Route.ComponentProps) {
+  return (
+    <div>
+      <Breadcrumbs trail={[{ label: "Members area", to: "/dashboard" }]} current="Members' events" />
+      <p className="mt-6 text-sm font-semibold tracking-wide text-sea-600 uppercase">Members area</p>
+      <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">Members' events</h1>
+      <p className="mt-3 max-w-2xl text-slate-600">
+        Every meeting of the association, with the working group and board meetings open to members only.
+      </p>
+      <CalendarView
+        data={loaderData}
+        base="/dashboard/events"
+        meetingHref={meetingHref}
+        // The members area is tinted already: the filter panel stands out in white.
+        className="mt-8 [&_form[role=search]]:bg-white"
+      />
+    </div>
+  );
+}
