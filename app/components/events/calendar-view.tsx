@@ -19,7 +19,8 @@ import { byStartMonth, type MonthGrid, monthTitle, shiftMonth } from "./month-gr
 
 export type CalendarFilters = { type: string | null; startDate: string | null };
 
-type Common = { filters: CalendarFilters; feed: { webcal: string; https: string }; today: string };
+type Feed = { webcal: string; https: string; personal: string | null };
+type Common = { filters: CalendarFilters; feed: Feed; today: string };
 
 /** What the calendar's loader answers (app/routes/events/calendar.server.ts). */
 export type CalendarData =
@@ -211,8 +212,24 @@ function monthCount(grid: MonthGrid<MeetingSummary>): number {
   return ids.size;
 }
 
-/** The public feed: webcal:// opens the calendar app's subscribe dialog; the https address suits the rest. */
-function FeedLinks({ feed }: { feed: { webcal: string; https: string } }) {
+/**
+ * The public feed: webcal:// opens the calendar app's subscribe dialog; the https address suits the rest.
+ * Signed-in users are pointed to their private feed instead, which has the members-only meetings too.
+ */
+function FeedLinks({ feed }: { feed: Feed }) {
+  if (feed.personal) {
+    return (
+      <div className="flex flex-wrap items-center gap-x-5 gap-y-2 text-sm">
+        <Link
+          to={feed.personal}
+          className="inline-flex items-center gap-1.5 font-semibold text-sea-700 hover:underline"
+        >
+          <CalendarPlus className="h-4 w-4" aria-hidden="true" />
+          Subscribe to your calendar (members-only meetings included)
+        </Link>
+      </div>
+    );
+  }
   return (
     <div className="flex flex-wrap items-center gap-x-5 gap-y-2 text-sm">
       <a href={feed.webcal} className="inline-flex items-center gap-1.5 font-semibold text-sea-700 hover:underline">

@@ -256,7 +256,7 @@ export default function UserSettings({ actionData, loaderData }: Route.Component
 function CalendarFeed(props: { hasFeed: boolean; feedUrl?: string; busy: (intent: string) => boolean }) {
   const webcal = props.feedUrl?.replace(/^https?:/, "webcal:");
   return (
-    <div className="lg:col-span-2">
+    <div id="calendar" className="scroll-mt-24 lg:col-span-2">
       <Section
         title="Your calendar of meetings"
         icon={<CalendarDays className="h-6 w-6 text-sea-600" aria-hidden="true" />}

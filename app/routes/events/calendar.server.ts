@@ -37,7 +37,8 @@ export async function loadCalendar(
   const { type, start_date: startDate, page } = input.data;
   const today = now.toISOString().slice(0, 10);
   const filters: CalendarFilters = { type, startDate };
-  const feed = feedLinks(context.origin);
+  // Members' meetings are not in the public feed: members subscribe to their own, made on their settings page.
+  const feed = { ...feedLinks(context.origin), personal: viewer.signedIn ? "/dashboard/user-settings#calendar" : null };
 
   if (view === "month") {
     const shown = month ?? (startDate ?? today).slice(0, 7);
