@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { expect, expectAccessible, MEMBER, signIn, test, waitForHydration } from "./fixtures";
 
@@ -72,6 +73,16 @@ test("the conference page shows its programme by day in its zone, its sponsors, 
     "href",
     /^\/events\/annual-conference-\d{4}\.ics$/,
   );
+  // The visitor downloads it: a calendar file of this meeting, its programme in the meeting's zone.
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    calendar.getByRole("link", { name: /Download \.ics/ }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^annual-conference-\d{4}\.ics$/);
+  const ics = fs.readFileSync((await download.path()) as string, "utf8");
+  expect(ics).toContain("BEGIN:VCALENDAR");
+  expect(ics).toMatch(/SUMMARY:Masthead Annual Conference/);
+  expect(ics).toMatch(/DTSTART;TZID=Europe\/[A-Za-z]+:\d{8}T\d{6}/);
   await expect(calendar.getByRole("link", { name: /^Google Calendar/ })).toHaveAttribute(
     "href",
     /^https:\/\/calendar\.google\.com\/calendar\/render\?action=TEMPLATE&text=Masthead%20Annual%20Conference/,
