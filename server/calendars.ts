@@ -1,7 +1,34 @@
-import { Hono } from "hono";
+import { createHash } from "node:crypto";
+import { type Context, Hono } from "hono";
 import { calendarFeedIcs, meetingIcs } from "../core/meetings/meetings.calendar";
 import { isAppError } from "../lib/errors";
 import type { AppEnv, Runtime } from "./env";
+
+/**
+ * A feed is the same file for every reader of a kind (visitors; members), and writing one for a
+ * thousand meetings takes a few hundred milliseconds: each is made once per content version (and
+ * at least every minute, as "the last 12 months" moves), and readers arriving while it is made
+ * wait for that one.
+ */
+const FEED_TTL_MS = 60_000;
+
+type Feed = { body: string; etag: string };
+
+function feedCache(contentVersion: () => Promise<number>, make: () => Promise<string>) {
+  let entry: { version: number; at: number; feed: Promise<Feed> } | null = null;
+  return async (): Promise<Feed> => {
+    const version = await contentVersion();
+    if (!entry || entry.version !== version || Date.now() - entry.at > FEED_TTL_MS) {
+      const feed = make().then((body) => ({ body, etag: `"${createHash("sha1").update(body).digest("base64url")}"` }));
+      entry = { version, at: Date.now(), feed };
+      // A failed make is not kept: the next reader tries again.
+      feed.catch(() => {
+        if (entry?.feed === feed) entry = null;
+      });
+    }
+    return entry.feed;
+  };
+}
 
 /** Calendar apps poll subscribed feeds: five minutes of caching costs them nothing. */
 const PUBLIC_CACHE = "public, max-age=300";
@@ -21,12 +48,28 @@ export function calendarRoutes(runtime: Runtime) {
   const app = new Hono<AppEnv>();
 
   const siteName = async () => (await services.settings.getAll())["site.name"];
+  const version = () => services.contentVersion.current();
+  const publicFeed = feedCache(version, async () =>
+    calendarFeedIcs(await services.meetings.feedEntries({ signedIn: false }, origin), {
+      host,
+      calendarName: `${await siteName()} events`,
+    }),
+  );
+  const membersFeed = feedCache(version, async () =>
+    calendarFeedIcs(await services.meetings.feedEntries({ signedIn: true }, origin), {
+      host,
+      calendarName: `${await siteName()} meetings (members)`,
+    }),
+  );
 
-  app.get("/events.ics", async (c) => {
-    const entries = await services.meetings.feedEntries({ signedIn: false }, origin);
-    const body = calendarFeedIcs(entries, { host, calendarName: `${await siteName()} events` });
-    return c.body(body, 200, { "Content-Type": ICS_TYPE, "Cache-Control": PUBLIC_CACHE });
-  });
+  /** The feed, or 304 when the calendar app has it already. */
+  function answer(c: Context<AppEnv>, feed: Feed, headers: Record<string, string>) {
+    const common = { ETag: feed.etag, ...headers };
+    if (c.req.header("if-none-match") === feed.etag) return c.body(null, 304, common);
+    return c.body(feed.body, 200, { "Content-Type": ICS_TYPE, ...common });
+  }
+
+  app.get("/events.ics", async (c) => answer(c, await publicFeed(), { "Cache-Control": PUBLIC_CACHE }));
 
   app.get("/events/:file{[^/]+\\.ics}", async (c) => {
     const slug = c.req.param("file").slice(0, -".ics".length);
@@ -53,13 +96,7 @@ export function calendarRoutes(runtime: Runtime) {
   app.get("/calendar/:file{[^/]+\\.ics}", async (c) => {
     const owner = await services.profile.calendarFeedOwner(c.req.param("file").slice(0, -".ics".length));
     if (!owner) return c.text("Not found", 404);
-    const entries = await services.meetings.feedEntries({ signedIn: true }, origin);
-    const body = calendarFeedIcs(entries, { host, calendarName: `${await siteName()} meetings (members)` });
-    return c.body(body, 200, {
-      "Content-Type": ICS_TYPE,
-      "Cache-Control": "private, no-store",
-      "Referrer-Policy": "no-referrer",
-    });
+    return answer(c, await membersFeed(), { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" });
   });
 
   return app;

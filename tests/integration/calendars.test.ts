@@ -108,6 +108,21 @@ describe("calendar files", () => {
     expect(summaries).not.toContain("Ancient gathering");
   });
 
+  it("/events.ics is made once per content version: a calendar app's ETag gets 304, a new meeting shows at once", async () => {
+    const first = await call(t.app, "GET", "/events.ics", {});
+    const etag = first.headers.get("etag") as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await call(t.app, "GET", "/events.ics", { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe("");
+
+    await create({ title: "Late addition", type: "webinar", start_date: "2026-12-03" });
+    const changed = await call(t.app, "GET", "/events.ics", { headers: { "if-none-match": etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(etag);
+    expect(parse(changed.text).events.map((e) => e.summary)).toContain("Late addition");
+  });
+
   it("a members-only meeting's file: 404 for visitors, the file for signed-in users", async () => {
     expect((await call(t.app, "GET", `/events/${membersSlug}.ics`, {})).status).toBe(404);
     const res = await call(t.app, "GET", `/events/${membersSlug}.ics`, { token: member });
