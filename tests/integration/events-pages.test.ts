@@ -287,7 +287,16 @@ describe("the events calendar's list and month views", () => {
     expect(data.feed).toEqual({
       webcal: "webcal://www.masthead.example/events.ics",
       https: "https://www.masthead.example/events.ics",
+      personal: null,
     });
+    // Members are pointed to their private feed, which has the members-only meetings too.
+    const members = await loadCalendar(
+      { services: t.runtime.services, origin: "https://www.masthead.example" },
+      new URL(`${ORIGIN}/dashboard/events`),
+      { signedIn: true },
+      NOW,
+    );
+    expect(members.feed.personal).toBe("/dashboard/user-settings#calendar");
   });
 });
 
