@@ -14,6 +14,7 @@ import { createBackup, restoreBackup } from "../../scripts/backup/index";
 import { createApp } from "../../server/app";
 import { buildRuntime, call, createTestContext, type TestContext } from "../support/app";
 import { signIn } from "../support/factories";
+import { createPaper, createPaperCategory, putPrivateFile } from "../support/papers";
 
 /**
  * `npm run backup` / `npm run restore` on the dialect this run tests: the scripts run as
@@ -38,37 +39,9 @@ beforeAll(async () => {
   if (postgresUrl) schema = /schema (\S+)\)$/.exec(t.database.location)?.[1] ?? "";
   // Some content before the writers start, with images so that there are uploads to back up.
   for (let i = 0; i < 5; i++) await writePost(i % 2 === 0);
-  const paperFile = path.join(t.runtime.config.privateDir, PAPER_KEY);
-  fs.mkdirSync(path.dirname(paperFile), { recursive: true });
-  fs.writeFileSync(paperFile, PAPER_BYTES);
-  const now = new Date().toISOString();
-  const db = t.database.db;
-  const category = await db
-    .insertInto("paper_categories")
-    .values({
-      slug: "policies",
-      name: "Policies",
-      is_active: 1,
-      is_root: 0,
-      position: 0,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  paperId = (
-    await db
-      .insertInto("papers")
-      .values({
-        papers_category_id: category.id,
-        name: "Backup policy",
-        uploaded_file: PAPER_KEY,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow()
-  ).id;
+  putPrivateFile(t.runtime.config.privateDir, PAPER_KEY, PAPER_BYTES);
+  const category = await createPaperCategory(t.database.db, "policies", "Policies");
+  paperId = await createPaper(t.database.db, category, { name: "Backup policy", uploaded_file: PAPER_KEY });
   member = (await signIn(t.runtime.services, "member")).cookie;
 });
 

@@ -1,11 +1,15 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paperDownloadUrl } from "../../core/library/library.schema";
 import { movePublicPaperFiles } from "../../core/library/paper-files";
+import { loadConfig } from "../../lib/env";
+import { createRuntime } from "../../server/runtime";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { signIn } from "../support/factories";
+import { createPaper, createPaperCategory, putPrivateFile } from "../support/papers";
 
 /**
  * Issue 14 'Files that stay private': paper files live in the private root and
@@ -26,42 +30,15 @@ async function makePdf(): Promise<Uint8Array> {
   return doc.save();
 }
 
-async function insertPaper(fields: { name: string; number?: string | null; uploaded_file: string | null }) {
-  const now = new Date().toISOString();
-  const row = await t.database.db
-    .insertInto("papers")
-    .values({ papers_category_id: categoryId, created_at: now, updated_at: now, number: null, ...fields })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
-function putPrivate(key: string, data: Uint8Array) {
-  const file = path.join(t.runtime.config.privateDir, key);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, data);
-}
+const insertPaper = (fields: { name: string; number?: string | null; uploaded_file: string | null }) =>
+  createPaper(t.database.db, categoryId, fields);
+const putPrivate = (key: string, data: Uint8Array) => putPrivateFile(t.runtime.config.privateDir, key, data);
 
 beforeAll(async () => {
   t = await createTestContext();
   member = (await signIn(t.runtime.services, "member")).cookie;
   pdf = await makePdf();
-  const now = new Date().toISOString();
-  categoryId = (
-    await t.database.db
-      .insertInto("paper_categories")
-      .values({
-        slug: "technical-papers",
-        name: "Technical papers",
-        is_active: 1,
-        is_root: 0,
-        position: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow()
-  ).id;
+  categoryId = await createPaperCategory(t.database.db, "technical-papers", "Technical papers");
   putPrivate(KEY, pdf);
   paperId = await insertPaper({ name: "Radar performance", number: "TP-2026-01", uploaded_file: KEY });
 });
@@ -235,5 +212,34 @@ describe("paper files under the old public uploads", () => {
     expect(third.removedPublicCopies).toEqual([key]);
     expect(fs.existsSync(publicFile)).toBe(false);
     expect(fs.readFileSync(path.join(t.runtime.config.privateDir, key))).toEqual(Buffer.from(pdf));
+  });
+});
+
+describe("server start", () => {
+  it("moves the paper files out of the public uploads before serving", async () => {
+    // A site of its own (SQLite in its DATA_DIR), as the server starts it; the move itself is tested on both dialects above.
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "masthead-start-"));
+    try {
+      const config = loadConfig({
+        NODE_ENV: "test",
+        LOG_LEVEL: "silent",
+        DATA_DIR: dataDir,
+        BASE_URL: "http://localhost:3000",
+      });
+      const first = await createRuntime(config);
+      const key = "papers/5e5e5e-old-public.pdf";
+      const category = await createPaperCategory(first.database.db, "old", "Old");
+      await createPaper(first.database.db, category, { name: "Old public", uploaded_file: key });
+      await first.database.destroy();
+      fs.mkdirSync(path.join(config.uploadsDir, "papers"), { recursive: true });
+      fs.writeFileSync(path.join(config.uploadsDir, key), pdf);
+
+      const second = await createRuntime(config);
+      await second.database.destroy();
+      expect(fs.existsSync(path.join(config.uploadsDir, key))).toBe(false);
+      expect(fs.readFileSync(path.join(config.privateDir, key))).toEqual(Buffer.from(pdf));
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
