@@ -5,7 +5,7 @@ import type { Clock } from "../lib/clock";
 import { systemClock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import type { MailTransport } from "../lib/mail";
-import type { FileStorage } from "../lib/storage";
+import type { FileStorage, ReadableFileStorage } from "../lib/storage";
 import { createAccountsService } from "./accounts/accounts.service";
 import { createInvitationService } from "./accounts/invitation.service";
 import { createPasswordResetService } from "./accounts/password-reset.service";
@@ -18,6 +18,8 @@ import { createContentVersionRepository } from "./content-version/content-versio
 import { createContentVersionService } from "./content-version/content-version.service";
 import { createJoinRepository } from "./join/join.repository";
 import { type CaptchaCheck, createJoinService } from "./join/join.service";
+import { createLibraryRepository } from "./library/library.repository";
+import { createLibraryService } from "./library/library.service";
 import { createMailRepository } from "./mail/mail.repository";
 import { createMailService } from "./mail/mail.service";
 import { createMediaService } from "./media/media.service";
@@ -39,6 +41,8 @@ export function createServices(deps: {
   db: Kysely<Database>;
   dialect: Dialect;
   storage: FileStorage;
+  /** Members-only files (paper files), served through an access check (decision 0024). */
+  privateStorage: ReadableFileStorage;
   sessionTtlSeconds: number;
   /** SESSION_IDLE_TIMEOUT and SESSION_REMEMBER_IDLE_TIMEOUT; the defaults without. */
   sessionIdleSeconds?: { short: number; remembered: number };
@@ -135,6 +139,7 @@ export function createServices(deps: {
     }),
     members: createMembersService({ repository: createMembersRepository(deps.db) }),
     pages: createPagesService({ db: deps.db, search, clock }),
+    library: createLibraryService({ repository: createLibraryRepository(deps.db), files: deps.privateStorage }),
     settings,
     mail,
     join: createJoinService({

@@ -106,6 +106,8 @@ export type Config = {
   baseUrl: URL;
   dataDir: string;
   uploadsDir: string;
+  /** Members-only files (paper files): outside the uploads, never served statically (decision 0024). */
+  privateDir: string;
   database: { dialect: "sqlite"; file: string } | { dialect: "postgres"; url: string };
   sessionTtlSeconds: number;
   /** A session ends after this long without a request: without 'Remember me', and with it. */
@@ -164,6 +166,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     baseUrl,
     dataDir,
     uploadsDir: path.join(dataDir, "uploads"),
+    privateDir: path.join(dataDir, "private"),
     database,
     sessionTtlSeconds: v.SESSION_TTL,
     sessionIdleSeconds: { short: v.SESSION_IDLE_TIMEOUT, remembered: v.SESSION_REMEMBER_IDLE_TIMEOUT },

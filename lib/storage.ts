@@ -1,5 +1,7 @@
+import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { asStorageFull } from "./errors";
 
 /** A stored file as the sweep sees it: its key and when it was last written. */
@@ -21,13 +23,28 @@ export interface FileStorage {
   list(): AsyncIterable<StoredFile>;
 }
 
+/** A stored file's size and last write, for ETags and ranges. */
+export type FileStat = { size: number; modifiedAt: Date };
+
+/**
+ * Storage whose files the site serves itself through an access check (the
+ * private root): it can say how big a file is and stream a byte range of it,
+ * never reading the whole file into memory.
+ */
+export interface ReadableFileStorage extends FileStorage {
+  /** Size and modification time, or null when there is no such file. */
+  stat(key: string): Promise<FileStat | null>;
+  /** A stream of the file's bytes start..end (inclusive), or all of it. */
+  open(key: string, range?: { start: number; end: number }): Readable;
+}
+
 const SAFE_KEY = /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_.-]*)*$/;
 
 export function isSafeStorageKey(key: string): boolean {
   return SAFE_KEY.test(key) && !key.includes("..");
 }
 
-export function localStorage(root: string): FileStorage {
+export function localStorage(root: string): ReadableFileStorage {
   const resolve = (key: string) => {
     if (!isSafeStorageKey(key)) throw new Error(`Refusing unsafe storage key: ${JSON.stringify(key)}`);
     return path.join(root, key);
@@ -67,5 +84,17 @@ export function localStorage(root: string): FileStorage {
       await fs.rm(resolve(key), { force: true });
     },
     list: () => walk(root, ""),
+    async stat(key) {
+      try {
+        const stat = await fs.stat(resolve(key));
+        return stat.isFile() ? { size: stat.size, modifiedAt: stat.mtime } : null;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+        throw error;
+      }
+    },
+    open(key, range) {
+      return createReadStream(resolve(key), range ? { start: range.start, end: range.end } : {});
+    },
   };
 }

@@ -4,7 +4,7 @@ import { createBackup, runCli, totalRows } from "./backup/index";
 
 const USAGE = "Usage: npm run backup [-- --out <folder>]";
 
-/** `npm run backup`: an online backup of the database and uploads into one dated folder. */
+/** `npm run backup`: an online backup of the database, uploads and private files into one dated folder. */
 async function main(argv: string[]): Promise<number> {
   let out: string | undefined;
   try {
@@ -22,6 +22,7 @@ async function main(argv: string[]): Promise<number> {
       `Backup written to ${dir}`,
       `  ${manifest.dialect} database: ${rows} rows in ${Object.keys(manifest.tables).length} tables, migration ${manifest.migrations.at(-1) ?? "none"}`,
       `  uploads: ${manifest.uploads.length} files, ${bytes} bytes`,
+      `  private files: ${manifest.private.length} files, ${manifest.private.reduce((sum, file) => sum + file.bytes, 0)} bytes`,
     ].join("\n"),
   );
   return 0;

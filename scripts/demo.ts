@@ -26,12 +26,13 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 fs.mkdirSync(config.uploadsDir, { recursive: true });
 const database = openDatabase(config);
 await migrateToLatest(database.db);
-const { seeded } = await seedDemoContent(database.db, { uploadsDir: config.uploadsDir });
+const { seeded } = await seedDemoContent(database.db, { uploadsDir: config.uploadsDir, privateDir: config.privateDir });
 console.log(seeded ? "Demo content loaded." : "Existing content kept (demo content loads on first run only).");
 const services = createServices({
   db: database.db,
   dialect: database.dialect,
   storage: localStorage(config.uploadsDir),
+  privateStorage: localStorage(config.privateDir),
   sessionTtlSeconds: config.sessionTtlSeconds,
 });
 const admin = config.admin ?? DEMO_ADMIN;

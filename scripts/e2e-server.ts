@@ -24,11 +24,12 @@ const config = loadConfig();
 if (!process.argv.includes("--empty")) {
   const database = openDatabase(config);
   await migrateToLatest(database.db);
-  await seedDemoContent(database.db, { uploadsDir: config.uploadsDir });
+  await seedDemoContent(database.db, { uploadsDir: config.uploadsDir, privateDir: config.privateDir });
   const services = createServices({
     db: database.db,
     dialect: database.dialect,
     storage: localStorage(config.uploadsDir),
+    privateStorage: localStorage(config.privateDir),
     sessionTtlSeconds: config.sessionTtlSeconds,
   });
   await services.accounts.createUser({

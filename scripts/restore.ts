@@ -26,6 +26,7 @@ async function main(argv: string[]): Promise<number> {
       `Restored the backup of ${manifest.created_at} into ${target}`,
       `  ${rows} rows in ${Object.keys(manifest.tables).length} tables checked against the manifest`,
       `  ${manifest.uploads.length} uploaded files in ${config.uploadsDir}`,
+      `  ${manifest.private.length} private files in ${config.privateDir}`,
     ].join("\n"),
   );
   return 0;

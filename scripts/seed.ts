@@ -13,7 +13,11 @@ async function main(): Promise<void> {
   try {
     await migrateToLatest(handle.db);
     const started = Date.now();
-    const result = await seedDemoContent(handle.db, { uploadsDir: config.uploadsDir, log: console.log });
+    const result = await seedDemoContent(handle.db, {
+      uploadsDir: config.uploadsDir,
+      privateDir: config.privateDir,
+      log: console.log,
+    });
     if (result.seeded) {
       console.log(
         `Demo content loaded in ${((Date.now() - started) / 1000).toFixed(1)} s (files in ${config.uploadsDir}).`,

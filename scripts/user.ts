@@ -37,6 +37,7 @@ async function main(argv: string[]): Promise<number> {
       db: database.db,
       dialect: database.dialect,
       storage: localStorage(config.uploadsDir),
+      privateStorage: localStorage(config.privateDir),
       sessionTtlSeconds: config.sessionTtlSeconds,
     });
     if (command === "list") {

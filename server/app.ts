@@ -22,6 +22,7 @@ import { requestLog } from "./middleware/request-log";
 import { securityHeaders } from "./middleware/security";
 import { securityLog } from "./middleware/security-log";
 import { session } from "./middleware/session";
+import { paperRoutes } from "./papers";
 
 /** The React Router server build publishes the context key its loaders read. */
 type MastheadBuild = ServerBuild & {
@@ -160,6 +161,7 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
   app.use("/api/*", methodOverride(declaredRoutes(api), overriddenDispatch(api, logger)));
   app.route("/api", api);
   app.route("/", calendarRoutes(runtime));
+  app.route("/", paperRoutes(runtime));
 
   if (options.build) {
     if (config.pageCacheBytes > 0) {

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { recaptchaCheck } from "../core/join/captcha";
+import { movePublicPaperFiles } from "../core/library/paper-files";
 import { sweepUploads } from "../core/media/upload-sweep";
 import { createServices } from "../core/services";
 import { openDatabase } from "../db/connect";
@@ -19,6 +20,7 @@ const MAIL_INTERVAL_MS = 30_000;
 export async function createRuntime(config: Config): Promise<Runtime> {
   const logger = createLogger(config.logLevel);
   fs.mkdirSync(config.uploadsDir, { recursive: true });
+  fs.mkdirSync(config.privateDir, { recursive: true, mode: 0o700 });
   const database = openDatabase(config);
   try {
     const migrated = await migrateToLatest(database.db);
@@ -34,6 +36,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
       db: database.db,
       dialect: database.dialect,
       storage: localStorage(config.uploadsDir),
+      privateStorage: localStorage(config.privateDir),
       sessionTtlSeconds: config.sessionTtlSeconds,
       sessionIdleSeconds: config.sessionIdleSeconds,
       logger,
@@ -54,6 +57,13 @@ export async function createRuntime(config: Config): Promise<Runtime> {
       clearInterval(mailTimer);
       await destroy();
     };
+    // Paper files once lived under the public uploads: moved to the private root before anyone is served (decision 0024).
+    const movedPapers = await movePublicPaperFiles(database.db, config.uploadsDir, config.privateDir);
+    if (movedPapers.moved.length || movedPapers.removedPublicCopies.length)
+      logger.info(
+        { moved: movedPapers.moved.length, removedPublicCopies: movedPapers.removedPublicCopies.length },
+        "paper files moved out of the public uploads",
+      );
     const createdPages = await services.pages.ensureFixedPages();
     if (createdPages > 0) logger.info({ pages: createdPages }, "fixed pages created, waiting for their text");
     if (config.admin) {

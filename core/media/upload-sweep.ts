@@ -58,6 +58,9 @@ export function referencedFamilies(value: string): string[] {
  * files and committing the row, an editor image never saved), older than the
  * grace period so that uploads in flight are safe. References are collected
  * completely before anything is removed: if reading them fails, nothing goes.
+ * It sweeps the storage it is given, the public uploads: the private root
+ * (paper files, decision 0024) is never handed to it, so private files are
+ * left alone until paper uploads and revisions bring their own cleanup.
  */
 export async function sweepUploads(
   deps: { db: Kysely<Database>; storage: FileStorage },

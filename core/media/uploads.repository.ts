@@ -10,7 +10,9 @@ type ReferenceSource = {
  * Every column that may hold an upload: its key (news/3fa9-1600.webp), its
  * address (/uploads/…) or HTML that embeds addresses (<img src>, srcset).
  * The one list the upload sweep keeps files for: a new column that stores
- * uploads (or a new place for members-only files) is added here.
+ * uploads is added here. papers.uploaded_file names a key in the private
+ * root since decision 0024; it stays listed so that a paper file still under
+ * the uploads (before the start-up move) is never taken for an orphan.
  */
 export const UPLOAD_REFERENCES: ReferenceSource[] = [
   { table: "news_posts", by: "id", columns: ["image", "content"] },

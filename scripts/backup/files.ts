@@ -14,6 +14,8 @@ export class BackupError extends Error {
 
 export const MANIFEST = "manifest.json";
 export const UPLOADS = "uploads";
+/** The private root's files (paper files, decision 0024), beside the uploads and never mixed with them. */
+export const PRIVATE = "private";
 
 const fileEntry = z.object({ path: z.string(), bytes: z.number().int().min(0), sha256: z.string() });
 export type FileEntry = z.infer<typeof fileEntry>;
@@ -30,6 +32,8 @@ export const manifestSchema = z.object({
   /** Rows per table in the snapshot. */
   tables: z.record(z.string(), z.number().int().min(0)),
   uploads: z.array(fileEntry),
+  /** Files of the private root; absent in backups made before it existed. */
+  private: z.array(fileEntry).default([]),
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 

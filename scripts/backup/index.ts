@@ -12,6 +12,7 @@ import {
   MANIFEST,
   type Manifest,
   manifestSchema,
+  PRIVATE,
   UPLOADS,
   verifyFiles,
 } from "./files";
@@ -34,7 +35,7 @@ export function runCli(main: (argv: string[]) => Promise<number>): void {
 /** Rows in all tables, for the scripts' summaries. */
 export const totalRows = (manifest: Manifest) => Object.values(manifest.tables).reduce((sum, n) => sum + n, 0);
 
-type Target = Pick<Config, "database" | "dataDir" | "uploadsDir">;
+type Target = Pick<Config, "database" | "dataDir" | "uploadsDir" | "privateDir">;
 
 /** masthead-2026-11-22T15-04-05Z: sorts by time and is a valid file name everywhere. */
 export function backupName(now: Date): string {
@@ -63,9 +64,9 @@ async function claimFolder(dir: string): Promise<boolean> {
 
 /**
  * An online backup into one folder: the database snapshot (site.db or
- * database.dump), the uploads and manifest.json, written last, so that a
- * folder without a manifest is an unfinished backup. The uploads are copied
- * before and after the snapshot (see copyMissing).
+ * database.dump), the uploads, the private files and manifest.json, written
+ * last, so that a folder without a manifest is an unfinished backup. The files
+ * are copied before and after the snapshot (see copyMissing).
  */
 export async function createBackup(
   config: Target,
@@ -75,11 +76,17 @@ export async function createBackup(
   const created = await claimFolder(dir);
   try {
     const uploads = path.join(dir, UPLOADS);
+    const privateFiles = path.join(dir, PRIVATE);
     await fs.mkdir(uploads);
+    await fs.mkdir(privateFiles);
+    const copyFiles = async () => {
+      await copyMissing(config.uploadsDir, uploads);
+      await copyMissing(config.privateDir, privateFiles);
+    };
     // The long first pass, then a short one for what arrived meanwhile, so that a file uploaded just
     // before the snapshot and replaced just after it is already copied.
-    await copyMissing(config.uploadsDir, uploads);
-    await copyMissing(config.uploadsDir, uploads);
+    await copyFiles();
+    await copyFiles();
     const createdAt = new Date().toISOString();
     let snapshot: Snapshot & { schema?: string };
     let databaseFile: string;
@@ -90,7 +97,7 @@ export async function createBackup(
       databaseFile = "site.db";
       snapshot = snapshotSqlite(config.database.file, path.join(dir, databaseFile));
     }
-    await copyMissing(config.uploadsDir, uploads);
+    await copyFiles();
     const manifest: Manifest = {
       format: "masthead-backup",
       version: 1,
@@ -103,6 +110,7 @@ export async function createBackup(
       migrations: snapshot.migrations,
       tables: snapshot.tables,
       uploads: await Promise.all((await listFiles(uploads)).map((file) => describeFile(uploads, file))),
+      private: await Promise.all((await listFiles(privateFiles)).map((file) => describeFile(privateFiles, file))),
     };
     await fs.writeFile(path.join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { flag: "wx" });
     return { dir, manifest };
@@ -162,11 +170,14 @@ export async function restoreBackup(config: Target, dir: string): Promise<Manife
       );
     }
   }
-  if (!(await isEmptyOrMissing(config.uploadsDir))) {
-    throw new BackupError(`${config.uploadsDir} already holds files. Restore only into an empty DATA_DIR.`);
+  for (const dir of [config.uploadsDir, config.privateDir]) {
+    if (!(await isEmptyOrMissing(dir))) {
+      throw new BackupError(`${dir} already holds files. Restore only into an empty DATA_DIR.`);
+    }
   }
   await verifyFiles(source, [manifest.database], "The backup's database");
   await verifyFiles(path.join(source, UPLOADS), manifest.uploads, "The backup's uploads");
+  await verifyFiles(path.join(source, PRIVATE), manifest.private, "The backup's private files");
 
   let restored: Snapshot;
   const database = path.join(source, manifest.database.path);
@@ -181,5 +192,9 @@ export async function restoreBackup(config: Target, dir: string): Promise<Manife
 
   await copyMissing(path.join(source, UPLOADS), config.uploadsDir);
   await verifyFiles(config.uploadsDir, manifest.uploads, "The restored uploads");
+  if (manifest.private.length) {
+    await copyMissing(path.join(source, PRIVATE), config.privateDir);
+    await verifyFiles(config.privateDir, manifest.private, "The restored private files");
+  }
   return manifest;
 }

@@ -102,7 +102,10 @@ export async function prepareBenchData(dataDir: string, steps: DataStep[] = EXTR
   try {
     await timed("migrations", () => migrateToLatest(database.db));
     await timed("demo content", async () => {
-      const { seeded } = await seedDemoContent(database.db, { uploadsDir: config.uploadsDir });
+      const { seeded } = await seedDemoContent(database.db, {
+        uploadsDir: config.uploadsDir,
+        privateDir: config.privateDir,
+      });
       if (!seeded) throw new Error("the demo content was not loaded into the fresh database");
     });
     for (const step of steps) {

@@ -23,6 +23,8 @@ export const DEMO_SEEDED_KEY = "demo.seeded_at";
 
 export type SeedOptions = {
   uploadsDir: string;
+  /** Paper files go to the private root (decision 0024), never under the uploads. */
+  privateDir: string;
   now?: Date;
   log?: (msg: string) => void;
 };
@@ -142,6 +144,7 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
 
   // --- Files -----------------------------------------------------------------
   const writer = new UploadWriter(options.uploadsDir);
+  const privateWriter = new UploadWriter(options.privateDir);
   const started = Date.now();
   try {
     const concurrency = Math.max(2, Math.min(4, os.availableParallelism()));
@@ -225,11 +228,13 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
         },
         now,
       );
-      const key = writer.key("papers", `${p.number ?? ""} ${p.name}`, "pdf");
-      await writer.write(key, pdf);
+      const key = privateWriter.key("papers", `${p.number ?? ""} ${p.name}`, "pdf");
+      await privateWriter.write(key, pdf);
       return key;
     });
-    log(`Generated ${writer.written.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    log(
+      `Generated ${writer.written.length + privateWriter.written.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+    );
 
     // --- Database --------------------------------------------------------------
     await db.transaction().execute(async (trx) => {
@@ -539,6 +544,7 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
     });
   } catch (error) {
     await writer.removeAll();
+    await privateWriter.removeAll();
     throw error;
   }
 

@@ -10,13 +10,16 @@ export const PRIVATE_NO_STORE = "private, no-store";
  * and the API), and every response that sets or clears the session cookie (a
  * login's answer carries the new token). Registered after the session is
  * resolved; the page cache never stores these either (it skips signed-in
- * requests and refuses private or no-store answers).
+ * requests and refuses private or no-store answers). An answer that already
+ * says `private, …` (a members-only file) keeps its own policy.
  */
 export function privateWhenSignedIn(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
     const setsSession = c.res.headers.getSetCookie().some((cookie) => cookie.startsWith(`${SESSION_COOKIE}=`));
     if (!c.var.auth && !setsSession) return;
+    // A route that chose its own private policy keeps it (paper files revalidate with their ETag).
+    if (!setsSession && c.res.headers.get("Cache-Control")?.startsWith("private")) return;
     try {
       c.res.headers.set("Cache-Control", PRIVATE_NO_STORE);
     } catch {

@@ -30,6 +30,8 @@ export function compress(): MiddlewareHandler {
     const res = c.res;
     if (!res.body || c.req.method === "HEAD" || res.status === 204 || res.status === 304) return;
     if (res.headers.has("Content-Encoding")) return;
+    // Byte-addressed answers (files with ranges and ETags) go out as stored.
+    if (res.headers.has("Accept-Ranges")) return;
     if (!COMPRESSIBLE.test(res.headers.get("Content-Type") ?? "")) return;
     const length = res.headers.get("Content-Length");
     if (length !== null && Number(length) < MIN_BYTES) return;

@@ -19,7 +19,10 @@ let declared: Map<string, z.ZodType>;
 
 beforeAll(async () => {
   t = await createTestContext();
-  await seedDemoContent(t.database.db, { uploadsDir: t.runtime.config.uploadsDir });
+  await seedDemoContent(t.database.db, {
+    uploadsDir: t.runtime.config.uploadsDir,
+    privateDir: t.runtime.config.privateDir,
+  });
   admin = await signIn(t.runtime.services, "admin");
   member = await signIn(t.runtime.services, "member");
   const api = createApi(t.runtime);

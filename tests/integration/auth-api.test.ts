@@ -134,6 +134,7 @@ describe("GET /api/dashboard/user and POST /api/dashboard/logout", () => {
       db: t.database.db,
       dialect: t.database.dialect,
       storage: localStorage(t.runtime.config.uploadsDir),
+      privateStorage: localStorage(t.runtime.config.privateDir),
       sessionTtlSeconds: 30 * 86400,
       // Idle timeouts longer than the lifetimes, so that only the expiry ends these sessions.
       sessionIdleSeconds: { short: 86400, remembered: 60 * 86400 },

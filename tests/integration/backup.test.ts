@@ -13,6 +13,8 @@ import { loadConfig } from "../../lib/env";
 import { createBackup, restoreBackup } from "../../scripts/backup/index";
 import { createApp } from "../../server/app";
 import { buildRuntime, call, createTestContext, type TestContext } from "../support/app";
+import { signIn } from "../support/factories";
+import { createPaper, createPaperCategory, putPrivateFile } from "../support/papers";
 
 /**
  * `npm run backup` / `npm run restore` on the dialect this run tests: the scripts run as
@@ -24,6 +26,11 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "masthead-backup-test-"));
 const createdDatabases: string[] = [];
 let t: TestContext;
 let schema = "";
+/** A paper file in the private root (decision 0024), its row, and a member who may download it. */
+const PAPER_KEY = "papers/b4c4b4-backup-policy.pdf";
+const PAPER_BYTES = Buffer.from("%PDF-1.7\n% a private paper for the backup\n%%EOF\n");
+let paperId = 0;
+let member = "";
 
 type Post = { slug: string; title: string; image: string | null };
 
@@ -32,6 +39,10 @@ beforeAll(async () => {
   if (postgresUrl) schema = /schema (\S+)\)$/.exec(t.database.location)?.[1] ?? "";
   // Some content before the writers start, with images so that there are uploads to back up.
   for (let i = 0; i < 5; i++) await writePost(i % 2 === 0);
+  putPrivateFile(t.runtime.config.privateDir, PAPER_KEY, PAPER_BYTES);
+  const category = await createPaperCategory(t.database.db, "policies", "Policies");
+  paperId = await createPaper(t.database.db, category, { name: "Backup policy", uploaded_file: PAPER_KEY });
+  member = (await signIn(t.runtime.services, "member")).cookie;
 });
 
 afterAll(async () => {
@@ -151,6 +162,8 @@ describe("npm run backup during writes, then npm run restore", () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(folder, "manifest.json"), "utf8"));
     expect(manifest).toMatchObject({ format: "masthead-backup", dialect: postgresUrl ? "postgres" : "sqlite" });
     expect(manifest.migrations).toContain("0001_initial");
+    expect(manifest.private).toEqual([expect.objectContaining({ path: PAPER_KEY, bytes: PAPER_BYTES.length })]);
+    expect(manifest.uploads.some((file: { path: string }) => file.path.startsWith("papers/"))).toBe(false);
     expect(manifest.tables.news_posts).toBeGreaterThanOrEqual(before.length + 5);
     // The snapshot fell inside the stream of writes: some acknowledged later are not in it.
     expect(manifest.tables.news_posts).toBeLessThan(5 + acknowledged.length);
@@ -188,6 +201,12 @@ describe("npm run backup during writes, then npm run restore", () => {
           fs.readFileSync(path.join(t.dataDir, "uploads", (post.image as string).replace(/^\/uploads\//, ""))),
         );
       }
+      // The private files come back to the private root, and members download them there.
+      expect(fs.readFileSync(path.join(target.DATA_DIR, "private", PAPER_KEY))).toEqual(PAPER_BYTES);
+      const paper = await site.app.request(`/papers/${paperId}/download`, { headers: { cookie: member } });
+      expect(paper.status).toBe(200);
+      expect(Buffer.from(await paper.arrayBuffer())).toEqual(PAPER_BYTES);
+      expect((await site.app.request(`/uploads/${PAPER_KEY}`)).status).toBe(404);
     } finally {
       await site.handle.destroy();
     }
@@ -215,6 +234,14 @@ describe("npm run restore refuses", () => {
     const target = await emptyTarget();
     fs.mkdirSync(path.join(target.DATA_DIR, "uploads", "news"), { recursive: true });
     fs.writeFileSync(path.join(target.DATA_DIR, "uploads", "news", "left-over.webp"), "x");
+    await expect(restoreBackup(loadConfig(target), folder)).rejects.toThrow(/already holds files/);
+    expect(fs.existsSync(path.join(target.DATA_DIR, "site.db"))).toBe(false);
+  });
+
+  it("a DATA_DIR whose private folder holds files", async () => {
+    const target = await emptyTarget();
+    fs.mkdirSync(path.join(target.DATA_DIR, "private", "papers"), { recursive: true });
+    fs.writeFileSync(path.join(target.DATA_DIR, "private", "papers", "left-over.pdf"), "x");
     await expect(restoreBackup(loadConfig(target), folder)).rejects.toThrow(/already holds files/);
     expect(fs.existsSync(path.join(target.DATA_DIR, "site.db"))).toBe(false);
   });

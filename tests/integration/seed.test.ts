@@ -8,16 +8,19 @@ import { createTestDatabase, type TestDatabase } from "../support/database";
 
 let database: TestDatabase;
 let uploadsDir: string;
+let privateDir: string;
 const now = new Date("2026-11-22T12:00:00.000Z");
 
 beforeAll(async () => {
   database = await createTestDatabase();
   uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), "masthead-seed-"));
-  expect(await seedDemoContent(database.db, { uploadsDir, now })).toEqual({ seeded: true });
+  privateDir = fs.mkdtempSync(path.join(os.tmpdir(), "masthead-seed-private-"));
+  expect(await seedDemoContent(database.db, { uploadsDir, privateDir, now })).toEqual({ seeded: true });
 }, 120_000);
 afterAll(async () => {
   await database.cleanup();
   fs.rmSync(uploadsDir, { recursive: true, force: true });
+  fs.rmSync(privateDir, { recursive: true, force: true });
 });
 
 const count = async (table: "pages" | "news_posts" | "member_companies" | "papers" | "meetings") =>
@@ -32,7 +35,7 @@ const count = async (table: "pages" | "news_posts" | "member_companies" | "paper
 
 describe("demo content (npm run db:seed)", () => {
   it("loads on an empty database only", async () => {
-    expect(await seedDemoContent(database.db, { uploadsDir, now })).toEqual({ seeded: false });
+    expect(await seedDemoContent(database.db, { uploadsDir, privateDir, now })).toEqual({ seeded: false });
     expect(await count("news_posts")).toBe(36);
   });
 
@@ -141,8 +144,10 @@ describe("demo content (npm run db:seed)", () => {
     ).toBe(true);
     const papers = await database.db.selectFrom("papers").selectAll().execute();
     expect(papers.length).toBeGreaterThanOrEqual(40);
-    const pdf = fs.readFileSync(path.join(uploadsDir, papers[0].uploaded_file as string));
+    const pdf = fs.readFileSync(path.join(privateDir, papers[0].uploaded_file as string));
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+    // Paper files are private (decision 0024): nothing of theirs under the public uploads.
+    expect(fs.existsSync(path.join(uploadsDir, "papers"))).toBe(false);
   });
 
   it("has 40+ member companies with logos, and a search index over every kind", async () => {

@@ -462,6 +462,7 @@ function loggingServices() {
     db: t.database.db,
     dialect: t.database.dialect,
     storage: localStorage(config.uploadsDir),
+    privateStorage: localStorage(config.privateDir),
     sessionTtlSeconds: config.sessionTtlSeconds,
     logger,
     clock: () => now,

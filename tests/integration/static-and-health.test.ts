@@ -15,6 +15,8 @@ beforeAll(async () => {
     Buffer.from("89504e470d0a1a0a", "hex"),
   );
   fs.writeFileSync(path.join(t.dataDir, "secret.txt"), "do not serve");
+  fs.mkdirSync(path.join(t.runtime.config.privateDir, "papers"), { recursive: true });
+  fs.writeFileSync(path.join(t.runtime.config.privateDir, "papers", "a1-report.pdf"), "do not serve");
 });
 afterAll(async () => t.close());
 
@@ -34,6 +36,10 @@ describe("uploaded files", () => {
     "/uploads/news/..%2f..%2fsecret.txt",
     "/uploads/%2e%2e%2fsecret.txt",
     "/uploads/news/missing.png",
+    "/uploads/..%2fprivate%2fpapers%2fa1-report.pdf",
+    "/uploads/%2e%2e/private/papers/a1-report.pdf",
+    "/private/papers/a1-report.pdf",
+    "/uploads/papers/a1-report.pdf",
   ])("never escape the uploads folder: %s", async (url) => {
     const res = await t.app.request(url);
     expect(res.status).not.toBe(200);

@@ -180,6 +180,9 @@ describe("npm run uploads:sweep", () => {
     place(uploads, "sponsors/aa11-sponsor.webp", 5 * HOUR);
     place(uploads, "news/0000111122223333-1600.webp", 5 * HOUR);
     place(uploads, "news/4444555566667777-1600.webp", 5 * 60 * 1000);
+    // The private root (paper files, decision 0024) is not the sweep's: even an old unreferenced file there stays.
+    const privateRoot = path.join(dataDir, "private");
+    place(privateRoot, "papers/abcdef-orphan-paper.pdf", 50 * HOUR);
 
     const dry = run(["--dry-run"]);
     expect(dry.err).toBe("");
@@ -196,6 +199,7 @@ describe("npm run uploads:sweep", () => {
     const eager = run(["--min-age", "1"]);
     expect(eager.out).toContain("removed news/4444555566667777-1600.webp");
     expect(filesUnder(uploads)).toEqual(["sponsors/aa11-sponsor.webp"]);
+    expect(filesUnder(privateRoot)).toEqual(["papers/abcdef-orphan-paper.pdf"]);
 
     const wrong = run(["--min-age", "soon"]);
     expect(wrong.code).toBe(2);

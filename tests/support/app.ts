@@ -59,6 +59,7 @@ export function buildRuntime(
       db: database.db,
       dialect: database.dialect,
       storage: localStorage(config.uploadsDir),
+      privateStorage: localStorage(config.privateDir),
       sessionTtlSeconds: config.sessionTtlSeconds,
       sessionIdleSeconds: config.sessionIdleSeconds,
       logger,
