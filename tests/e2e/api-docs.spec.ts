@@ -15,7 +15,9 @@ test("the API reference at /api/docs renders the OpenAPI document, within our CS
   const response = await page.goto("/api/docs");
   expect(response?.status()).toBe(200);
   expect(response?.headers()["content-security-policy"]).toContain("script-src 'self'");
-  await expect(page.getByRole("heading", { name: /Masthead API/ })).toBeVisible();
+  // Swagger UI parses and lays out the whole document (over 60 operations) first: on a loaded two-core
+  // machine that has taken longer than the default 7 s.
+  await expect(page.getByRole("heading", { name: /Masthead API/ })).toBeVisible({ timeout: 30_000 });
   // The first operations of the document are listed, and one opens with its parameters.
   const login = page.locator(".opblock").filter({ hasText: "/api/login" }).first();
   await expect(login).toBeVisible();
