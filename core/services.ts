@@ -135,7 +135,7 @@ export function createServices(deps: {
       storage: deps.storage,
       clock,
       defaultTimeZone: async () => (await settings.getAll())["site.timezone"],
-      read: (row) => meetings.getBySlug(row.slug, { signedIn: true }),
+      read: (row) => meetings.whole(row),
     }),
     members: createMembersService({ repository: createMembersRepository(deps.db) }),
     pages: createPagesService({ db: deps.db, search, clock }),

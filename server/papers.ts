@@ -1,12 +1,12 @@
 import { Readable } from "node:stream";
 import { Hono } from "hono";
 import { attachmentDisposition } from "../lib/content-disposition";
+import { parseId } from "../lib/ids";
 import type { AppEnv, Runtime } from "./env";
 
 /** Members-only files: the browser keeps them for itself and asks again (a 304 with the ETag) each time. */
 const MEMBERS_CACHE = "private, max-age=0, must-revalidate";
 /** Papers' ids are PostgreSQL integers: anything longer is no paper. */
-const MAX_ID = 2_147_483_647;
 
 type ByteRange = { start: number; end: number };
 
@@ -51,9 +51,9 @@ export function paperRoutes(runtime: Runtime) {
 
   app.get("/papers/:id/download", async (c) => {
     const notFound = () => c.text("Not found", 404);
-    const raw = c.req.param("id");
-    if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > MAX_ID) return notFound();
-    const file = await services.library.paperDownload(Number(raw), { signedIn: c.var.auth !== null });
+    const id = parseId(c.req.param("id"));
+    if (id === null) return notFound();
+    const file = await services.library.paperDownload(id, { signedIn: c.var.auth !== null });
     if (!file) return notFound();
 
     const { size, modifiedAt } = file.stat;

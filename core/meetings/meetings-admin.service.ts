@@ -4,6 +4,7 @@ import type { Clock } from "../../lib/clock";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { AppError } from "../../lib/errors";
 import { sanitizeRichText } from "../../lib/html";
+import { isRowId } from "../../lib/ids";
 import { imageFiles } from "../../lib/image-variants";
 import { type StoredImage, storeImage } from "../../lib/images";
 import { type Page, pageOf } from "../../lib/pagination";
@@ -24,7 +25,7 @@ import {
   type Sponsor,
   type SponsorData,
 } from "./meetings.schema";
-import { registrationSettingsOf, toMeetingImage, toSchedule, toSponsor } from "./meetings.service";
+import { registrationSettingsOf, toMeetingSummary, toSchedule, toSponsor } from "./meetings.service";
 
 type Row = NonNullable<Awaited<ReturnType<MeetingsRepository["findById"]>>>;
 
@@ -96,7 +97,7 @@ export function createMeetingsAdminService(deps: {
   }
 
   async function existing(id: number): Promise<Row> {
-    const row = Number.isSafeInteger(id) ? await repository.findById(id) : undefined;
+    const row = isRowId(id) ? await repository.findById(id) : undefined;
     if (!row) throw new AppError("not_found", NOT_FOUND);
     return row;
   }
@@ -182,19 +183,7 @@ export function createMeetingsAdminService(deps: {
       for (const image of images) if (!first.has(image.meeting_id)) first.set(image.meeting_id, image);
       const data = rows.map(
         (row): AdminMeetingSummary => ({
-          id: row.id,
-          slug: row.slug,
-          title: row.title,
-          type: row.type,
-          meeting_type: row.meeting_type,
-          organization: row.organization,
-          start_date: row.start_date,
-          end_date: row.end_date,
-          location: row.location,
-          content_title: row.content_title,
-          timezone: row.timezone,
-          visibility: row.visibility,
-          image: first.has(row.id) ? toMeetingImage(first.get(row.id) as (typeof images)[number]) : null,
+          ...toMeetingSummary(row, first.get(row.id)),
           registration_settings: registrationSettingsOf(row),
         }),
       );

@@ -118,7 +118,7 @@ function common(row: SummaryRow): Omit<MeetingSummary, "image"> {
   };
 }
 
-function summary(row: SummaryRow, image: ImageRow | undefined): MeetingSummary {
+export function toMeetingSummary(row: SummaryRow, image: ImageRow | undefined): MeetingSummary {
   return { ...common(row), image: image ? toMeetingImage(image) : null };
 }
 
@@ -156,7 +156,7 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
     const images = await repository.imagesOf(rows.map((r) => r.id));
     const first = new Map<number, ImageRow>();
     for (const image of images) if (!first.has(image.meeting_id)) first.set(image.meeting_id, image);
-    return rows.map((row) => summary(row, first.get(row.id)));
+    return rows.map((row) => toMeetingSummary(row, first.get(row.id)));
   }
 
   async function full(row: FullRow): Promise<Meeting> {
@@ -301,6 +301,9 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
         timezone: row.timezone,
       };
     },
+
+    /** A stored row as a whole meeting (the admin service's answer after a write, without reading the row again). */
+    whole: full,
 
     async getBySlug(slug: string, viewer: Viewer): Promise<Meeting> {
       const row = await visibleBySlug(slug, viewer);

@@ -4,6 +4,7 @@ import type { Clock } from "../../lib/clock";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { AppError } from "../../lib/errors";
 import { excerptOf, hasContent, sanitizeRichText } from "../../lib/html";
+import { isRowId } from "../../lib/ids";
 import { imageFiles, imageSrcSet } from "../../lib/image-variants";
 import { storeImage } from "../../lib/images";
 import { type Page, pageOf } from "../../lib/pagination";
@@ -99,7 +100,7 @@ export function createNewsService(deps: {
   }
 
   async function existing(id: number) {
-    const row = Number.isSafeInteger(id) ? await repository.findById(id) : undefined;
+    const row = isRowId(id) ? await repository.findById(id) : undefined;
     if (!row) throw new AppError("not_found", "Post not found.");
     return row;
   }

@@ -11,12 +11,10 @@ import {
   sponsorInputSchema,
   sponsorSchema,
 } from "../../core/meetings/meetings.schema";
-import { AppError } from "../../lib/errors";
-import { parseId } from "../../lib/ids";
 import type { Runtime } from "../env";
 import { fileField } from "./admin-media";
 import { apiRouter, declare, pageAnswer, success } from "./contract";
-import { access, ok, uploadedImage, uploadedImages } from "./http";
+import { access, idParam, ok, uploadedImage, uploadedImages } from "./http";
 
 const MEETING_NOT_FOUND = "Meeting not found.";
 
@@ -56,13 +54,6 @@ const meetingParams = z.object({ id: idText });
 const childParams = z.object({ eventId: idText, id: idText });
 const eventParams = z.object({ eventId: idText });
 const imageParams = z.object({ id: idText, imageId: idText });
-
-/** A positive integer id of the path, or the given not-found (never a 422 for an id). */
-function pathId(raw: string, notFound: string): number {
-  const id = parseId(raw);
-  if (id === null) throw new AppError("not_found", notFound);
-  return id;
-}
 
 /** SPEC §7 'Meetings' (admin): meetings, their images, programme and sponsors. */
 export function adminMeetingsRoutes(runtime: Runtime) {
@@ -107,7 +98,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
       response: { schema: success({ event: adminMeetingSchema }) },
       errors: [404],
     },
-    async (c, { params }) => ok(c, { event: withLinks(await admin.get(pathId(params.id, MEETING_NOT_FOUND))) }),
+    async (c) => ok(c, { event: withLinks(await admin.get(idParam(c, MEETING_NOT_FOUND))) }),
   );
 
   declare(
@@ -143,8 +134,8 @@ export function adminMeetingsRoutes(runtime: Runtime) {
       response: { schema: success({ event: adminMeetingSchema }) },
       errors: [404, 507],
     },
-    async (c, { params, body, raw }) => {
-      const id = pathId(params.id, MEETING_NOT_FOUND);
+    async (c, { body, raw }) => {
+      const id = idParam(c, MEETING_NOT_FOUND);
       return ok(c, { event: withLinks(await admin.update(id, body, await uploadedImages(raw))) });
     },
   );
@@ -161,8 +152,8 @@ export function adminMeetingsRoutes(runtime: Runtime) {
       response: { schema: success({}) },
       errors: [404],
     },
-    async (c, { params }) => {
-      await admin.remove(pathId(params.id, MEETING_NOT_FOUND));
+    async (c) => {
+      await admin.remove(idParam(c, MEETING_NOT_FOUND));
       return ok(c);
     },
   );
@@ -179,8 +170,8 @@ export function adminMeetingsRoutes(runtime: Runtime) {
       response: { schema: success({ image_id: z.number().int() }) },
       errors: [404],
     },
-    async (c, { params }) =>
-      ok(c, await admin.removeImage(pathId(params.id, MEETING_NOT_FOUND), pathId(params.imageId, "Image not found."))),
+    async (c) =>
+      ok(c, await admin.removeImage(idParam(c, MEETING_NOT_FOUND), idParam(c, "Image not found.", "imageId"))),
   );
 
   declare(
@@ -197,8 +188,8 @@ export function adminMeetingsRoutes(runtime: Runtime) {
       response: { status: 201, schema: success({ schedule: scheduleSchema }) },
       errors: [404],
     },
-    async (c, { params, body }) => {
-      const schedule = await admin.addSchedule(pathId(params.eventId, MEETING_NOT_FOUND), body);
+    async (c, { body }) => {
+      const schedule = await admin.addSchedule(idParam(c, MEETING_NOT_FOUND, "eventId"), body);
       return ok(c, { schedule }, 201);
     },
   );
@@ -216,9 +207,9 @@ export function adminMeetingsRoutes(runtime: Runtime) {
       response: { schema: success({ schedule: scheduleSchema }) },
       errors: [404],
     },
-    async (c, { params, body }) => {
-      const meetingId = pathId(params.eventId, MEETING_NOT_FOUND);
-      const schedule = await admin.updateSchedule(meetingId, pathId(params.id, "Schedule not found."), body);
+    async (c, { body }) => {
+      const meetingId = idParam(c, MEETING_NOT_FOUND, "eventId");
+      const schedule = await admin.updateSchedule(meetingId, idParam(c, "Schedule not found."), body);
       return ok(c, { schedule });
     },
   );
@@ -235,8 +226,8 @@ export function adminMeetingsRoutes(runtime: Runtime) {
       response: { schema: success({}) },
       errors: [404],
     },
-    async (c, { params }) => {
-      await admin.removeSchedule(pathId(params.eventId, MEETING_NOT_FOUND), pathId(params.id, "Schedule not found."));
+    async (c) => {
+      await admin.removeSchedule(idParam(c, MEETING_NOT_FOUND, "eventId"), idParam(c, "Schedule not found."));
       return ok(c);
     },
   );
@@ -254,8 +245,8 @@ export function adminMeetingsRoutes(runtime: Runtime) {
       response: { status: 201, schema: success({ sponsor: sponsorSchema }) },
       errors: [404, 507],
     },
-    async (c, { params, body, raw }) => {
-      const meetingId = pathId(params.eventId, MEETING_NOT_FOUND);
+    async (c, { body, raw }) => {
+      const meetingId = idParam(c, MEETING_NOT_FOUND, "eventId");
       const sponsor = await admin.addSponsor(meetingId, body, await uploadedImage(raw));
       return ok(c, { sponsor }, 201);
     },
@@ -274,9 +265,9 @@ export function adminMeetingsRoutes(runtime: Runtime) {
       response: { schema: success({ sponsor: sponsorSchema }) },
       errors: [404, 507],
     },
-    async (c, { params, body, raw }) => {
-      const meetingId = pathId(params.eventId, MEETING_NOT_FOUND);
-      const id = pathId(params.id, "Sponsor not found.");
+    async (c, { body, raw }) => {
+      const meetingId = idParam(c, MEETING_NOT_FOUND, "eventId");
+      const id = idParam(c, "Sponsor not found.");
       return ok(c, { sponsor: await admin.updateSponsor(meetingId, id, body, await uploadedImage(raw)) });
     },
   );
@@ -293,8 +284,8 @@ export function adminMeetingsRoutes(runtime: Runtime) {
       response: { schema: success({}) },
       errors: [404],
     },
-    async (c, { params }) => {
-      await admin.removeSponsor(pathId(params.eventId, MEETING_NOT_FOUND), pathId(params.id, "Sponsor not found."));
+    async (c) => {
+      await admin.removeSponsor(idParam(c, MEETING_NOT_FOUND, "eventId"), idParam(c, "Sponsor not found."));
       return ok(c);
     },
   );

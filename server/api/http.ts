@@ -126,9 +126,9 @@ export async function uploadedImages(body: Body, field = "images"): Promise<Uint
   return files;
 }
 
-/** The positive integer `:id` of a route; anything else is the given not-found. */
-export function idParam(c: Context<AppEnv>, notFound: string): number {
-  const id = parseId(c.req.param("id"));
+/** A positive integer id parameter of a route (`:id` unless named); anything else is the given not-found. */
+export function idParam(c: Context<AppEnv>, notFound: string, name = "id"): number {
+  const id = parseId(c.req.param(name));
   if (id === null) throw new AppError("not_found", notFound);
   return id;
 }

@@ -313,6 +313,20 @@ describe("admin meetings API", () => {
     expect((second.json as { data: Event[] }).data).toHaveLength(2);
   });
 
+  it("answers 404, never a 500, for ids past the database's integer range", async () => {
+    for (const url of [
+      "/api/dashboard/meeting/99999999999999",
+      "/api/dashboard/meeting/99999999999999/schedule",
+      "/api/dashboard/meeting/1/image/99999999999999",
+    ]) {
+      const res = await call(t.app, url.endsWith("schedule") ? "POST" : url.includes("image") ? "DELETE" : "GET", url, {
+        token: admin,
+        json: url.endsWith("schedule") ? { meeting_date: "2027-05-10" } : undefined,
+      });
+      expect(res.status, url).toBe(404);
+    }
+  });
+
   it("is for admins only: 401 without a session, 403 for a member", async () => {
     expect((await call(t.app, "GET", "/api/dashboard/meeting", {})).status).toBe(401);
     expect((await call(t.app, "GET", "/api/dashboard/meeting", { token: member })).status).toBe(403);
