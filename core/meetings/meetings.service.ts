@@ -138,6 +138,34 @@ export function isOnline(meeting: Pick<MeetingSummary, "type" | "meeting_type" |
   return /\b(online|virtual|webinar)\b/i.test(`${meeting.meeting_type ?? ""} ${meeting.location ?? ""}`);
 }
 
+/** A meeting as the calendar files describe it; `html` is its sanitized text, written out as plain text. */
+function toCalendarMeeting(
+  meeting: Pick<
+    FullRow,
+    "id" | "slug" | "title" | "type" | "meeting_type" | "start_date" | "end_date" | "timezone" | "location"
+  > & { sequence: number; updated_at: string },
+  html: string | null,
+  schedules: Schedule[],
+  url: string,
+): CalendarMeeting {
+  return {
+    id: meeting.id,
+    slug: meeting.slug,
+    title: meeting.title,
+    type: meeting.type,
+    start_date: meeting.start_date,
+    end_date: meeting.end_date,
+    timezone: meeting.timezone,
+    location: meeting.location,
+    online: isOnline(meeting),
+    description: htmlToText(html ?? "") || null,
+    url,
+    sequence: meeting.sequence,
+    updated_at: meeting.updated_at,
+    schedules,
+  };
+}
+
 /** Meetings as visitors and members read them (SPEC §3 'Meeting/event', §7 'Meetings'). */
 export function createMeetingsService(deps: { repository: MeetingsRepository; clock: Clock }) {
   const { repository, clock } = deps;
@@ -323,22 +351,8 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
 
     /** A meeting as the calendar files describe it (absolute URL from the site's origin). */
     calendarEntry(meeting: Meeting, origin: string, area: "public" | "members" = "public"): CalendarMeeting {
-      return {
-        id: meeting.id,
-        slug: meeting.slug,
-        title: meeting.title,
-        type: meeting.type,
-        start_date: meeting.start_date,
-        end_date: meeting.end_date,
-        timezone: meeting.timezone,
-        location: meeting.location,
-        online: isOnline(meeting),
-        description: htmlToText(meeting.content ?? meeting.information ?? "") || null,
-        url: `${origin}${meetingUrl(meeting.slug, area)}`,
-        sequence: meeting.sequence,
-        updated_at: meeting.updated_at,
-        schedules: meeting.schedules,
-      };
+      const html = meeting.content ?? meeting.information;
+      return toCalendarMeeting(meeting, html, meeting.schedules, `${origin}${meetingUrl(meeting.slug, area)}`);
     },
 
     /** The meetings of a calendar feed: the last 12 months and everything to come, for this viewer. */
@@ -351,22 +365,14 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
       const byMeeting = new Map<number, ScheduleRow[]>();
       for (const s of schedules) byMeeting.set(s.event_id, [...(byMeeting.get(s.event_id) ?? []), s]);
       const area = viewer.signedIn ? "members" : "public";
-      return rows.map((row) => ({
-        id: row.id,
-        slug: row.slug,
-        title: row.title,
-        type: row.type,
-        start_date: row.start_date,
-        end_date: row.end_date,
-        timezone: row.timezone,
-        location: row.location,
-        online: isOnline(row),
-        description: htmlToText(richText(row.content) ?? richText(row.information) ?? "") || null,
-        url: `${origin}${meetingUrl(row.slug, area)}`,
-        sequence: row.sequence,
-        updated_at: row.updated_at,
-        schedules: (byMeeting.get(row.id) ?? []).map(toSchedule),
-      }));
+      return rows.map((row) =>
+        toCalendarMeeting(
+          row,
+          richText(row.content) ?? richText(row.information),
+          (byMeeting.get(row.id) ?? []).map(toSchedule),
+          `${origin}${meetingUrl(row.slug, area)}`,
+        ),
+      );
     },
 
     async sitemapEntries() {

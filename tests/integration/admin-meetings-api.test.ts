@@ -288,12 +288,22 @@ describe("admin meetings API", () => {
       token: admin,
       json: { meeting_date: "2027-05-10", start: "09:00" },
     });
+    const sponsorForm = new FormData();
+    sponsorForm.append("name", "Doomed Radio");
+    sponsorForm.append("image", file(logo, "logo.png", "image/png"));
+    const sponsored = await call(t.app, "POST", `/api/dashboard/meeting/${event.id}/sponsor`, {
+      token: admin,
+      body: sponsorForm,
+    });
+    const logoUrl = (sponsored.json as { sponsor: { image: string } }).sponsor.image;
+    expect(fs.existsSync(uploaded(logoUrl))).toBe(true);
     const found = await call(t.app, "GET", "/api/search?search_query=doomed", {});
     expect((found.json as { results: unknown[] }).results).toHaveLength(1);
 
     const res = await call(t.app, "DELETE", `/api/dashboard/meeting/${event.id}`, { token: admin });
     expect(res.status).toBe(200);
     expect(fs.existsSync(uploaded(event.images[0].url))).toBe(false);
+    expect(fs.existsSync(uploaded(logoUrl))).toBe(false);
     const db = t.database.db;
     expect(await db.selectFrom("schedules").selectAll().where("event_id", "=", event.id).execute()).toEqual([]);
     const gone = await call(t.app, "GET", "/api/search?search_query=doomed", {});
