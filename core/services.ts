@@ -20,6 +20,7 @@ import { createJoinRepository } from "./join/join.repository";
 import { type CaptchaCheck, createJoinService } from "./join/join.service";
 import { createLibraryRepository } from "./library/library.repository";
 import { createLibraryService } from "./library/library.service";
+import { createLibraryAdminService, type TextExtractor } from "./library/library-admin.service";
 import { createMailRepository } from "./mail/mail.repository";
 import { createMailService } from "./mail/mail.service";
 import { createMediaService } from "./media/media.service";
@@ -56,6 +57,8 @@ export function createServices(deps: {
   onMailError?: (error: unknown, mailId: number) => void;
   /** reCAPTCHA's server check for the join form, when configured. */
   captcha?: CaptchaCheck;
+  /** Reads an uploaded document's text for search (lib/document-text). */
+  extractText?: TextExtractor;
 }) {
   const clock = deps.clock ?? systemClock;
   /** One transaction for a service's writes: the repositories it makes from `trx` commit or roll back together. */
@@ -74,6 +77,11 @@ export function createServices(deps: {
     sessionTtlSeconds: deps.sessionTtlSeconds,
     idleSeconds: deps.sessionIdleSeconds,
     logger: deps.logger,
+  });
+  const library = createLibraryService({
+    repository: createLibraryRepository(deps.db),
+    files: deps.privateStorage,
+    search,
   });
   const meetings = createMeetingsService({ repository: createMeetingsRepository(deps.db), clock });
   const mail = createMailService({
@@ -139,7 +147,18 @@ export function createServices(deps: {
     }),
     members: createMembersService({ repository: createMembersRepository(deps.db) }),
     pages: createPagesService({ db: deps.db, search, clock }),
-    library: createLibraryService({ repository: createLibraryRepository(deps.db), files: deps.privateStorage }),
+    library,
+    libraryAdmin: createLibraryAdminService({
+      db: deps.db,
+      search,
+      storage: deps.storage,
+      files: deps.privateStorage,
+      clock,
+      read: library,
+      extractText: deps.extractText ?? (async () => []),
+      onExtractError: (error, paperName) =>
+        deps.logger?.warn({ err: error, paper: paperName }, "document text not read"),
+    }),
     settings,
     mail,
     join: createJoinService({

@@ -83,6 +83,8 @@ export interface PaperCategoriesTable {
   is_root: Flag;
   image: string | null;
   position: number;
+  /** 1 public, 0 members-only, null: as its parent (a root: members-only). */
+  is_public: Flag | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -102,8 +104,32 @@ export interface PapersTable {
   publication_date: string | null;
   forecast_date: string | null;
   uploaded_file: string | null;
+  file_type: string | null;
+  file_size: number | null;
+  file_name: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+export interface PaperRevisionsTable {
+  id: Generated<number>;
+  paper_id: number;
+  uploaded_file: string;
+  file_type: string | null;
+  file_size: number | null;
+  file_name: string | null;
+  revision: string | null;
+  version: string | null;
+  date: string | null;
+  /** When this file was replaced. */
+  created_at: Timestamp;
+}
+
+export interface PaperPagesTable {
+  id: Generated<number>;
+  paper_id: number;
+  page: number;
+  text: string;
 }
 
 export interface MeetingsTable {
@@ -215,6 +241,8 @@ export interface SearchDocumentsTable {
   /** Who may find it: 'members' entries are only searched for signed-in users (migration 0008). */
   audience: Generated<"public" | "members">;
   updated_at: Timestamp;
+  /** Shown instead of title when set (a page of a document). */
+  display_title: string | null;
 }
 
 /** See migration 0002: one row per counter; "site" covers every public page. */
@@ -250,6 +278,8 @@ export interface Database {
   pages: PagesTable;
   paper_categories: PaperCategoriesTable;
   papers: PapersTable;
+  paper_revisions: PaperRevisionsTable;
+  paper_pages: PaperPagesTable;
   meetings: MeetingsTable;
   meeting_images: MeetingImagesTable;
   schedules: SchedulesTable;

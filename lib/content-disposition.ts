@@ -1,10 +1,10 @@
 /**
- * `Content-Disposition: attachment` for a file name we make ourselves (RFC 6266):
+ * `Content-Disposition` (attachment or inline) for a file name we make ourselves (RFC 6266):
  * `filename*=UTF-8''…` for browsers, a plain ASCII `filename="…"` fallback for
  * the rest. Control characters (CR, LF: header injection), quotes, backslashes
  * and path separators never reach the header.
  */
-export function attachmentDisposition(name: string): string {
+export function contentDisposition(type: "attachment" | "inline", name: string): string {
   const clean =
     name
       .normalize("NFC")
@@ -25,5 +25,6 @@ export function attachmentDisposition(name: string): string {
     /['()*]/g,
     (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
   );
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
+

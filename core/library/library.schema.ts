@@ -1,16 +1,406 @@
+import { z } from "zod";
+import { flag, given, line, lines, optionalDate, richTextInput } from "../../lib/form-fields";
+import { pageNumberSchema } from "../../lib/pagination";
+import { cleanTitle } from "../../lib/text";
+
 /**
- * The document library's contract (browser-safe). Paper files are private
- * (decision 0024): the only address of a paper's file is its download route,
- * which checks who asks; never an /uploads/ address.
+ * The document library's contract (browser-safe; decisions 0024 and 0025).
+ * Paper files are private: the only address of a paper's file is its download
+ * route, which checks who asks; never an /uploads/ address.
  */
+
+/** The product's short name in view types (SPEC §9 '{product}-policy'). */
+export const PRODUCT = "masthead";
+
+/** SPEC §9: the views a category can have; `default` is stored as null. */
+export const VIEW_TYPES = [
+  `${PRODUCT}-policy`,
+  "upcoming-standards",
+  "recently-published-standards",
+  `${PRODUCT}-technical-bulletins`,
+  "spotlight-magazine",
+  `${PRODUCT}-technical-papers`,
+] as const;
+export type ViewType = (typeof VIEW_TYPES)[number];
+
+export const VIEW_TYPE_LABELS: Record<ViewType | "default", string> = {
+  [`${PRODUCT}-policy`]: "Policies",
+  "upcoming-standards": "Upcoming standards",
+  "recently-published-standards": "Recently published standards",
+  [`${PRODUCT}-technical-bulletins`]: "Technical bulletins",
+  "spotlight-magazine": "Magazine",
+  [`${PRODUCT}-technical-papers`]: "Technical papers",
+  default: "Default",
+} as Record<ViewType | "default", string>;
+
+export const SORT_VALUES = [
+  "no_desc",
+  "no_asc",
+  "date_desc",
+  "date_asc",
+  "organization_desc",
+  "organization_asc",
+] as const;
+export type SortValue = (typeof SORT_VALUES)[number];
+export type SortOption = { label: string; value: SortValue };
+
+const option = (label: string, value: SortValue): SortOption => ({ label, value });
+
+/** SPEC §9 'Sorting options by category view', labels and values exactly as the table gives them. */
+const SORT_OPTIONS: Record<ViewType | "default", SortOption[]> = {
+  [`${PRODUCT}-policy`]: [
+    option("Title desc", "no_desc"),
+    option("Title asc", "no_asc"),
+    option("Date desc", "date_desc"),
+    option("Date asc", "date_asc"),
+  ],
+  "upcoming-standards": [option("Org desc", "organization_desc"), option("Org asc", "organization_asc")],
+  "recently-published-standards": [option("Org desc", "organization_desc"), option("Org asc", "organization_asc")],
+  [`${PRODUCT}-technical-bulletins`]: [option("Title desc", "no_desc"), option("Title asc", "no_asc")],
+  "spotlight-magazine": [option("Edition desc", "date_desc"), option("Edition asc", "date_asc")],
+  [`${PRODUCT}-technical-papers`]: [
+    option("Doc No. desc", "no_desc"),
+    option("Doc No. asc", "no_asc"),
+    option("Date desc", "date_desc"),
+    option("Date asc", "date_asc"),
+  ],
+  default: [
+    option("Doc No. desc", "no_desc"),
+    option("Doc No. asc", "no_asc"),
+    option("Date desc", "date_desc"),
+    option("Date asc", "date_asc"),
+  ],
+} as Record<ViewType | "default", SortOption[]>;
+
+/** The order a list starts in before the reader picks one (decision 0025): what each view is read for. */
+const DEFAULT_SORT: Record<ViewType | "default", SortValue> = {
+  [`${PRODUCT}-policy`]: "date_desc",
+  "upcoming-standards": "organization_asc",
+  "recently-published-standards": "organization_asc",
+  [`${PRODUCT}-technical-bulletins`]: "no_asc",
+  "spotlight-magazine": "date_desc",
+  [`${PRODUCT}-technical-papers`]: "no_desc",
+  default: "no_desc",
+} as Record<ViewType | "default", SortValue>;
+
+/** A stored view type as one of the views (an unknown or empty one is the default view). */
+export function viewOf(viewType: string | null | undefined): ViewType | "default" {
+  return (VIEW_TYPES as readonly string[]).includes(viewType ?? "") ? (viewType as ViewType) : "default";
+}
+
+export function sortOptions(viewType: string | null | undefined): SortOption[] {
+  return SORT_OPTIONS[viewOf(viewType)];
+}
+
+export function defaultSort(viewType: string | null | undefined): SortValue {
+  return DEFAULT_SORT[viewOf(viewType)];
+}
+
+/**
+ * What a sort value orders by. `no_*` is labelled "Title" in the policy and bulletin views and
+ * "Doc No." elsewhere, so it orders by the name there and by the number elsewhere (decision 0025).
+ */
+export function sortColumn(
+  viewType: string | null | undefined,
+  sort: SortValue,
+): "name" | "number" | "date" | "organization" {
+  const view = viewOf(viewType);
+  if (sort.startsWith("no_")) {
+    return view === `${PRODUCT}-policy` || view === `${PRODUCT}-technical-bulletins` ? "name" : "number";
+  }
+  return sort.startsWith("date_") ? "date" : "organization";
+}
+
+/** How a category shows its children: as tabs or as an accordion (decision 0025). */
+export type ChildrenDisplay = "tabs" | "accordion";
+export function childrenDisplay(viewType: string | null | undefined): ChildrenDisplay {
+  const view = viewOf(viewType);
+  return view === `${PRODUCT}-technical-papers` || view === "default" ? "accordion" : "tabs";
+}
+
+/** The paper fields each view shows in its list, in order (SPEC §3 'Paper'; issue 14). */
+export type PaperField =
+  | "number"
+  | "organization"
+  | "reference"
+  | "revision"
+  | "version"
+  | "date"
+  | "publication_date"
+  | "forecast_date"
+  | "meeting";
+const PAPER_FIELDS: Record<ViewType | "default", PaperField[]> = {
+  [`${PRODUCT}-policy`]: ["revision", "date"],
+  "upcoming-standards": ["organization", "reference", "forecast_date"],
+  "recently-published-standards": ["organization", "reference", "publication_date"],
+  [`${PRODUCT}-technical-bulletins`]: ["number", "date"],
+  "spotlight-magazine": ["date"],
+  [`${PRODUCT}-technical-papers`]: ["number", "version", "date", "meeting"],
+  default: ["number", "organization", "revision", "version", "date", "meeting"],
+} as Record<ViewType | "default", PaperField[]>;
+
+export function paperFields(viewType: string | null | undefined): PaperField[] {
+  return PAPER_FIELDS[viewOf(viewType)];
+}
+
+/** How each field is labelled; the magazine's date is its edition. */
+export function paperFieldLabel(field: PaperField, viewType: string | null | undefined): string {
+  if (field === "date" && viewOf(viewType) === "spotlight-magazine") return "Edition";
+  const labels: Record<PaperField, string> = {
+    number: "Doc No.",
+    organization: "Organization",
+    reference: "Reference",
+    revision: "Revision",
+    version: "Version",
+    date: "Date",
+    publication_date: "Published",
+    forecast_date: "Forecast",
+    meeting: "Meeting",
+  };
+  return labels[field];
+}
+
+export const PAPERS_PER_PAGE = 20;
 
 /** The one address of a paper's current file. */
 export function paperDownloadUrl(id: number): string {
   return `/papers/${id}/download`;
 }
 
-/** Who asks for a file: signed in or not (roles may matter later). */
-export type Viewer = { signedIn: boolean };
+/** A past file of a paper, at its own stable address. */
+export function revisionDownloadUrl(paperId: number, revisionId: number): string {
+  return `/papers/${paperId}/revisions/${revisionId}/download`;
+}
 
-/** What decides access to a paper's file: its category's public flag (every category is members-only for now). */
+/** A paper's file in the browser's viewer (PDFs open at `#page=N`). */
+export function paperViewUrl(id: number, page?: number): string {
+  return `/papers/${id}/view${page ? `#page=${page}` : ""}`;
+}
+
+/** Where a category is read: the members' area, or /library for a public one (visitors and members alike). */
+export function categoryUrl(slug: string, isPublic: boolean): string {
+  return isPublic ? `/library/${slug}` : `/dashboard/${slug}`;
+}
+
+/** Who asks: signed in or not, and whether an admin (who sees inactive categories). */
+export type Viewer = { signedIn: boolean; admin?: boolean };
+
+/** What decides access to a paper's file: its category's effective public flag. */
 export type PaperAccess = { isPublic: boolean };
+
+// ---------------------------------------------------------------- answers
+
+export const sortOptionSchema = z.object({ label: z.string(), value: z.enum(SORT_VALUES) }).meta({ id: "SortOption" });
+
+export const breadcrumbSchema = z
+  .object({ id: z.number().int(), name: z.string(), slug: z.string() })
+  .meta({ id: "Breadcrumb" });
+export type Breadcrumb = z.output<typeof breadcrumbSchema>;
+
+const categoryFields = {
+  id: z.number().int(),
+  name: z.string(),
+  slug: z.string(),
+  title: z.string().nullable(),
+  title_description: z.string().nullable(),
+  description: z.string().nullable(),
+  content: z.string().nullable().meta({ description: "Sanitized HTML." }),
+  view_type: z.enum(VIEW_TYPES).nullable().meta({ description: "null is the default view." }),
+  parent_id: z.number().int().nullable(),
+  is_active: z.boolean(),
+  is_public: z.boolean().meta({ description: "Whether visitors may read it (its own setting or its parent's)." }),
+  public_setting: z
+    .enum(["inherit", "public", "members"])
+    .meta({ description: "The category's own setting: inherit its parent's, public, or members-only." }),
+  is_root: z.boolean(),
+  image: z.string().nullable(),
+  position: z.number().int(),
+  url: z.string().meta({ description: "The page the category is read at." }),
+  children_display: z.enum(["tabs", "accordion"]),
+  sort_options: z.array(sortOptionSchema),
+  default_sort: z.enum(SORT_VALUES),
+  papers_count: z.number().int(),
+};
+
+export const categorySchema = z.object(categoryFields).meta({ id: "Category" });
+export type Category = z.output<typeof categorySchema>;
+
+/** A category with its visible children, and theirs (SPEC §3 'children (nested)'). */
+export type CategoryTree = Category & { children: CategoryTree[] };
+export const categoryTreeSchema: z.ZodType<CategoryTree> = z
+  .object({
+    ...categoryFields,
+    get children(): z.ZodArray<z.ZodType<CategoryTree>> {
+      return z.array(categoryTreeSchema);
+    },
+  })
+  .meta({ id: "CategoryTree" });
+
+export const paperFileSchema = z
+  .object({
+    url: z.string(),
+    type: z.string().meta({ description: "The content type, from the file's bytes." }),
+    label: z.string().meta({ description: "PDF, Word, Excel, PowerPoint, XML, ZIP." }),
+    size: z.number().int().nullable(),
+  })
+  .meta({ id: "PaperFile" });
+export type PaperFile = z.output<typeof paperFileSchema>;
+
+export const revisionSchema = z
+  .object({
+    id: z.number().int(),
+    revision: z.string().nullable(),
+    version: z.string().nullable(),
+    date: z.string().nullable(),
+    replaced_at: z.string(),
+    file: paperFileSchema,
+  })
+  .meta({ id: "PaperRevision" });
+export type Revision = z.output<typeof revisionSchema>;
+
+export const paperMatchSchema = z
+  .object({
+    page: z.number().int().nullable().meta({ description: "The page of the hit inside the document, if it is there." }),
+    snippet: z.string().meta({ description: "HTML: the text escaped, the matched words in <mark>." }),
+    url: z.string().nullable().meta({ description: "Opens the document at the page of the hit." }),
+  })
+  .meta({ id: "PaperMatch" });
+
+export const paperSchema = z
+  .object({
+    id: z.number().int(),
+    papers_category_id: z.number().int(),
+    name: z.string(),
+    meeting: z.string().nullable(),
+    description: z.string().nullable(),
+    number: z.string().nullable(),
+    organization: z.string().nullable(),
+    reference: z.string().nullable(),
+    revision: z.string().nullable(),
+    version: z.string().nullable(),
+    date: z.string().nullable(),
+    publication_date: z.string().nullable(),
+    forecast_date: z.string().nullable(),
+    uploaded_file: z.string().nullable().meta({ description: "The address of the current file (its download)." }),
+    // A union with null, not .nullable(): a named schema made nullable loses its name in the OpenAPI document.
+    file: z.union([paperFileSchema, z.null()]),
+    revisions: z.array(revisionSchema).meta({ description: "Earlier files, newest first." }),
+    match: z.union([paperMatchSchema, z.null()]).meta({ description: "Where a searched list found the paper." }),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: "Paper" });
+export type Paper = z.output<typeof paperSchema>;
+
+// ---------------------------------------------------------------- inputs
+
+/** SPEC §7 'POST /dashboard/getPapersByCategory/{id} with search and sortBy'; the page is in the query. */
+export const papersQuerySchema = z.object({
+  search: z
+    .union([z.string(), z.null()])
+    .optional()
+    .transform((v) => (v ?? "").trim().slice(0, 200)),
+  sortBy: z.preprocess(given, z.string().max(40).optional()),
+});
+export type PapersQuery = z.output<typeof papersQuerySchema>;
+export const papersPageSchema = z.object({ page: pageNumberSchema });
+
+const PUBLIC_SETTINGS = ["inherit", "public", "members"] as const;
+export type PublicSetting = (typeof PUBLIC_SETTINGS)[number];
+
+/** is_public as a form or JSON sends it: true/false/1/0, or inherit (empty). */
+const publicSetting = z.preprocess(
+  (v) => {
+    if (v === undefined || v === null || v === "" || v === "inherit") return "inherit";
+    if (v === true || v === "true" || v === "1" || v === 1 || v === "public") return "public";
+    if (v === false || v === "false" || v === "0" || v === 0 || v === "members") return "members";
+    return v;
+  },
+  z.enum(PUBLIC_SETTINGS, { error: "Public must be true, false or inherit." }),
+);
+
+const nameField = z
+  .string({ error: "The name field is required." })
+  .overwrite(cleanTitle)
+  .min(1, { error: "The name field is required." })
+  .max(200, { error: "The name may not be longer than 200 characters." });
+
+/** SPEC §7 'POST /dashboard/papers-categories/{id}': every field but the parent (moving is its own call). */
+export const categoryUpdateSchema = z.object({
+  name: nameField,
+  title: line("title", 200),
+  title_description: line("title description", 300),
+  description: lines("description", 2000),
+  content: richTextInput,
+  view_type: z.preprocess(
+    (v) => (v === undefined || v === null || v === "" || v === "default" ? null : v),
+    z.enum(VIEW_TYPES, { error: `The view type must be one of: ${VIEW_TYPES.join(", ")}, default.` }).nullable(),
+  ),
+  // SPEC §3 'send is_active as a boolean'; absent means active.
+  is_active: z.preprocess((v) => (v === undefined || v === null || v === "" ? true : v), flag),
+  is_public: publicSetting,
+});
+export type CategoryData = z.output<typeof categoryUpdateSchema>;
+
+const parentId = z.preprocess(
+  (v) => (v === undefined || v === null || v === "" || v === "null" || v === "0" || v === 0 ? null : v),
+  z.coerce
+    .number({ error: "The parent must be a category id." })
+    .int({ error: "The parent must be a category id." })
+    .positive({ error: "The parent must be a category id." })
+    .nullable(),
+);
+
+/** SPEC §7 'POST /dashboard/papers-categories': a child of parent_id, or a root without one. */
+export const categoryCreateSchema = categoryUpdateSchema.extend({ parent_id: parentId });
+export type CategoryCreateData = z.output<typeof categoryCreateSchema>;
+
+/** Moving a category: under another parent (or to the roots), at a place among its new siblings. */
+export const categoryMoveSchema = z.object({
+  parent_id: parentId,
+  position: z.coerce
+    .number({ error: "The position must be a whole number." })
+    .int({ error: "The position must be a whole number." })
+    .min(0, { error: "The position must be 0 or more." })
+    .max(10_000)
+    .optional(),
+});
+export type CategoryMoveData = z.output<typeof categoryMoveSchema>;
+
+/** SPEC §7 'POST /dashboard/papers': the paper's fields; the file comes as uploaded_file. */
+export const paperInputSchema = z.object({
+  papers_category_id: z.coerce
+    .number({ error: "The category field is required." })
+    .int({ error: "The category must be a category id." })
+    .positive({ error: "The category must be a category id." }),
+  name: nameField,
+  description: lines("description", 5000),
+  meeting: line("meeting", 200),
+  number: line("number", 100),
+  organization: line("organization", 200),
+  reference: line("reference", 200),
+  revision: line("revision", 100),
+  version: line("version", 100),
+  date: optionalDate("date"),
+  publication_date: optionalDate("publication date"),
+  forecast_date: optionalDate("forecast date"),
+});
+export type PaperData = z.output<typeof paperInputSchema>;
+
+/** File types a paper may have, decided by the file's bytes (never its name or declared type). */
+export const PAPER_TYPES = {
+  "application/pdf": "PDF",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "Word",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "Excel",
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation": "PowerPoint",
+  "application/xml": "XML",
+  "application/zip": "ZIP",
+} as const;
+export type PaperType = keyof typeof PAPER_TYPES;
+
+/** The picker's hint (never a check): the extensions of PAPER_TYPES. */
+export const PAPER_ACCEPT = ".pdf,.docx,.xlsx,.pptx,.xml,.xsd,.zip";
+
+export function paperTypeLabel(type: string | null): string {
+  return (type && PAPER_TYPES[type as PaperType]) || "File";
+}

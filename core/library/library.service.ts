@@ -1,8 +1,37 @@
 import type { Readable } from "node:stream";
 import { fileTypeFromBuffer } from "file-type";
+import { AppError } from "../../lib/errors";
+import { isRowId } from "../../lib/ids";
+import { type Page, pageOf } from "../../lib/pagination";
 import type { FileStat, ReadableFileStorage } from "../../lib/storage";
-import type { LibraryRepository } from "./library.repository";
-import type { PaperAccess, Viewer } from "./library.schema";
+import { uploadUrl } from "../../lib/uploads";
+import { invalidInput } from "../../lib/validation";
+import type { SearchService } from "../search/search.service";
+import type { CategoryRow, LibraryRepository, PaperRow, RevisionRow } from "./library.repository";
+import {
+  type Breadcrumb,
+  type Category,
+  type CategoryTree,
+  categoryUrl,
+  childrenDisplay,
+  defaultSort,
+  PAPERS_PER_PAGE,
+  type Paper,
+  type PaperAccess,
+  type PapersQuery,
+  type PublicSetting,
+  paperDownloadUrl,
+  paperTypeLabel,
+  paperViewUrl,
+  type Revision,
+  revisionDownloadUrl,
+  type SortValue,
+  sortColumn,
+  sortOptions,
+  VIEW_TYPES,
+  type Viewer,
+  type ViewType,
+} from "./library.schema";
 
 /** Bytes file-type needs to recognise every format it knows. */
 const SNIFF_BYTES = 4100;
@@ -17,21 +46,159 @@ const SERVED_TYPES = new Set([
   "application/vnd.openxmlformats-officedocument.presentationml.presentation",
 ]);
 
-/**
- * Who may download a paper's file: anyone for a public category's paper,
- * signed-in users for the rest. Every category is members-only until
- * categories carry their public flag.
- */
+export const CATEGORY_NOT_FOUND = "Category not found.";
+export const PAPER_NOT_FOUND = "Paper not found.";
+
+/** Who may download a paper's file: anyone for a public category's paper, signed-in users for the rest. */
 export function canDownload(paper: PaperAccess, viewer: Viewer): boolean {
   return paper.isPublic || viewer.signedIn;
 }
 
+/** A category in the tree, with what it inherits from its ancestors. */
+export type CategoryNode = {
+  row: CategoryRow;
+  parent: CategoryNode | null;
+  children: CategoryNode[];
+  /** Its own setting, or its nearest ancestor's; members-only at the top. */
+  isPublic: boolean;
+  /** Active, and so are all its ancestors: what members see. */
+  isLive: boolean;
+  papers: number;
+};
+
+export type LibraryTree = {
+  nodes: CategoryNode[];
+  byId: Map<number, CategoryNode>;
+  bySlug: Map<string, CategoryNode>;
+  roots: CategoryNode[];
+};
+
+/** Builds the tree from its rows (any order); a row whose parent is missing is taken as a root. */
+export function buildTree(rows: CategoryRow[], counts: Map<number, number>): LibraryTree {
+  const byId = new Map<number, CategoryNode>();
+  for (const row of rows) {
+    byId.set(row.id, {
+      row,
+      parent: null,
+      children: [],
+      isPublic: false,
+      isLive: false,
+      papers: counts.get(row.id) ?? 0,
+    });
+  }
+  const roots: CategoryNode[] = [];
+  for (const node of byId.values()) {
+    const parent = node.row.parent_id === null ? undefined : byId.get(node.row.parent_id);
+    if (parent) {
+      node.parent = parent;
+      parent.children.push(node);
+    } else roots.push(node);
+  }
+  const order = (a: CategoryNode, b: CategoryNode) => a.row.position - b.row.position || a.row.id - b.row.id;
+  const settle = (node: CategoryNode, inheritedPublic: boolean, parentLive: boolean) => {
+    node.isPublic = node.row.is_public === null ? inheritedPublic : node.row.is_public === 1;
+    node.isLive = parentLive && node.row.is_active === 1;
+    node.children.sort(order);
+    for (const child of node.children) settle(child, node.isPublic, node.isLive);
+  };
+  roots.sort(order);
+  for (const root of roots) settle(root, false, true);
+  const nodes = [...byId.values()];
+  return { nodes, byId, bySlug: new Map(nodes.map((n) => [n.row.slug, n])), roots };
+}
+
+/** Whether this viewer may see the category: admins all, members the live ones, visitors live public ones. */
+export function canSee(node: CategoryNode, viewer: Viewer): boolean {
+  if (viewer.admin) return true;
+  if (!node.isLive) return false;
+  return viewer.signedIn || node.isPublic;
+}
+
+export function publicSettingOf(row: CategoryRow): PublicSetting {
+  return row.is_public === null ? "inherit" : row.is_public === 1 ? "public" : "members";
+}
+
+export function toCategory(node: CategoryNode): Category {
+  const { row } = node;
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    title: row.title,
+    title_description: row.title_description,
+    description: row.description,
+    content: row.content,
+    view_type: (VIEW_TYPES as readonly string[]).includes(row.view_type ?? "") ? (row.view_type as ViewType) : null,
+    parent_id: row.parent_id,
+    is_active: row.is_active === 1,
+    is_public: node.isPublic,
+    public_setting: publicSettingOf(row),
+    is_root: node.parent === null,
+    image: uploadUrl(row.image),
+    position: row.position,
+    url: categoryUrl(row.slug, node.isPublic),
+    children_display: childrenDisplay(row.view_type),
+    sort_options: sortOptions(row.view_type),
+    default_sort: defaultSort(row.view_type),
+    papers_count: node.papers,
+  };
+}
+
+function toTree(node: CategoryNode, viewer: Viewer): CategoryTree {
+  return {
+    ...toCategory(node),
+    children: node.children.filter((child) => canSee(child, viewer)).map((child) => toTree(child, viewer)),
+  };
+}
+
+function fileOf(url: string, type: string | null, size: number | null) {
+  return { url, type: type ?? "application/octet-stream", label: paperTypeLabel(type), size };
+}
+
+export function toRevision(paperId: number, row: RevisionRow): Revision {
+  return {
+    id: row.id,
+    revision: row.revision,
+    version: row.version,
+    date: row.date,
+    replaced_at: row.created_at,
+    file: fileOf(revisionDownloadUrl(paperId, row.id), row.file_type, row.file_size),
+  };
+}
+
+export function toPaper(row: PaperRow, revisions: RevisionRow[], match: Paper["match"] = null): Paper {
+  const url = row.uploaded_file ? paperDownloadUrl(row.id) : null;
+  return {
+    id: row.id,
+    papers_category_id: row.papers_category_id,
+    name: row.name,
+    meeting: row.meeting,
+    description: row.description,
+    number: row.number,
+    organization: row.organization,
+    reference: row.reference,
+    revision: row.revision,
+    version: row.version,
+    date: row.date,
+    publication_date: row.publication_date,
+    forecast_date: row.forecast_date,
+    uploaded_file: url,
+    file: url ? fileOf(url, row.file_type, row.file_size) : null,
+    revisions: revisions.filter((r) => r.paper_id === row.id).map((r) => toRevision(row.id, r)),
+    match,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
 export type PaperDownload = {
   key: string;
-  /** The name the browser saves it as: the paper's number and name, and the extension of its type. */
+  /** The name the browser saves it as: the paper's number and name (and revision), and the extension of its type. */
   fileName: string;
   contentType: string;
   stat: FileStat;
+  /** Whether visitors may have it too (public caching rules apply). */
+  isPublic: boolean;
   open: (range?: { start: number; end: number }) => Readable;
 };
 
@@ -41,33 +208,202 @@ async function readHead(stream: Readable): Promise<Uint8Array> {
   return Buffer.concat(chunks);
 }
 
-export function createLibraryService(deps: { repository: LibraryRepository; files: ReadableFileStorage }) {
-  const { repository, files } = deps;
+/** The library as visitors, members and admins read it (issue 14; decisions 0024 and 0025). */
+export function createLibraryService(deps: {
+  repository: LibraryRepository;
+  files: ReadableFileStorage;
+  search: SearchService;
+}) {
+  const { repository, files, search } = deps;
+
+  async function tree(): Promise<LibraryTree> {
+    const [rows, counts] = await Promise.all([repository.allCategories(), repository.paperCounts()]);
+    return buildTree(rows, new Map(counts.map((c) => [c.papers_category_id, Number(c.n)])));
+  }
+
+  /** A category this viewer may see, or the 404 (never a 401: that would tell a members-only slug exists). */
+  function visible(node: CategoryNode | undefined, viewer: Viewer): CategoryNode {
+    if (!node || !canSee(node, viewer)) throw new AppError("not_found", CATEGORY_NOT_FOUND);
+    return node;
+  }
+
+  async function nodeBySlug(slug: string, viewer: Viewer) {
+    return visible((await tree()).bySlug.get(slug), viewer);
+  }
+
+  async function download(
+    key: string | null,
+    categoryId: number,
+    baseName: string,
+    viewer: Viewer,
+  ): Promise<PaperDownload | null> {
+    if (!key) return null;
+    const node = (await tree()).byId.get(categoryId);
+    if (!node || !canSee(node, viewer)) return null;
+    if (!canDownload({ isPublic: node.isPublic }, viewer)) return null;
+    const stat = await files.stat(key).catch(() => null);
+    if (!stat) return null;
+    const head =
+      stat.size > 0
+        ? await readHead(files.open(key, { start: 0, end: Math.min(stat.size, SNIFF_BYTES) - 1 }))
+        : new Uint8Array();
+    const sniffed = await fileTypeFromBuffer(head);
+    const served = sniffed && SERVED_TYPES.has(sniffed.mime);
+    // XML without a declaration (an XSD starting at <xs:schema>) is not known to file-type: its stored name says .xml/.xsd.
+    const xml = !served && /\.(xml|xsd)$/.test(key) && /^\s*</.test(new TextDecoder().decode(head.subarray(0, 64)));
+    const contentType = served ? sniffed.mime : xml ? "application/xml" : "application/octet-stream";
+    const ext = served ? sniffed.ext : (/\.([a-z0-9]{1,5})$/.exec(key)?.[1] ?? "bin");
+    return {
+      key,
+      fileName: `${baseName}.${ext}`,
+      contentType,
+      stat,
+      isPublic: node.isPublic,
+      open: (range) => files.open(key, range),
+    };
+  }
+
   return {
+    tree,
+
     /**
-     * A paper's file for this viewer, or null when the paper does not exist,
-     * has no file, or the viewer may not have it: the caller answers 404 to
-     * all three alike, so that nothing tells whether the id exists.
+     * The library's top level for this viewer: the root categories for members; for visitors,
+     * the highest public categories (a public category under a members-only one stands on its own).
+     */
+    async rootCategories(viewer: Viewer): Promise<Category[]> {
+      const { nodes, roots } = await tree();
+      if (viewer.signedIn) return roots.filter((n) => canSee(n, viewer)).map(toCategory);
+      const tops = nodes.filter((n) => canSee(n, viewer) && !(n.parent && canSee(n.parent, viewer)));
+      // In tree order: depth first, as the admin's tree lists them.
+      const order = new Map<number, number>();
+      const walk = (list: CategoryNode[]) => {
+        for (const n of list) {
+          order.set(n.row.id, order.size);
+          walk(n.children);
+        }
+      };
+      walk(roots);
+      return tops.sort((a, b) => (order.get(a.row.id) ?? 0) - (order.get(b.row.id) ?? 0)).map(toCategory);
+    },
+
+    /** SPEC §7 getCategoryBySlug: the category with its visible children, nested. */
+    async categoryBySlug(slug: string, viewer: Viewer): Promise<CategoryTree> {
+      return toTree(await nodeBySlug(slug, viewer), viewer);
+    },
+
+    /** SPEC §7 getChildCategoryBySlug / getTabCategoryBySlug: the category's visible children. */
+    async childrenBySlug(slug: string, viewer: Viewer): Promise<Category[]> {
+      const node = await nodeBySlug(slug, viewer);
+      return node.children.filter((child) => canSee(child, viewer)).map(toCategory);
+    },
+
+    /** SPEC §3 'Breadcrumbs': the path to the category from the highest ancestor this viewer may see. */
+    async breadcrumbs(slug: string, viewer: Viewer): Promise<Breadcrumb[]> {
+      const path: Breadcrumb[] = [];
+      for (
+        let node: CategoryNode | null = await nodeBySlug(slug, viewer);
+        node && canSee(node, viewer);
+        node = node.parent
+      ) {
+        path.unshift({ id: node.row.id, name: node.row.name, slug: node.row.slug });
+      }
+      return path;
+    },
+
+    /**
+     * SPEC §7 getPapersByCategory: one page of a category's papers, searched (inside the documents
+     * too) and sorted by one of its view's options; another sort is a 422.
+     */
+    async papersByCategory(
+      categoryId: number,
+      query: PapersQuery,
+      page: number,
+      viewer: Viewer,
+    ): Promise<Page<Paper> & { sort: SortValue }> {
+      const node = visible(isRowId(categoryId) ? (await tree()).byId.get(categoryId) : undefined, viewer);
+      const viewType = node.row.view_type;
+      const options = sortOptions(viewType);
+      const sort = (query.sortBy ?? defaultSort(viewType)) as SortValue;
+      if (!options.some((o) => o.value === sort)) {
+        throw invalidInput({ sortBy: [`The sort must be one of: ${options.map((o) => o.value).join(", ")}.`] });
+      }
+      const matching = query.search
+        ? {
+            fields: search.matchingIds("paper", query.search),
+            pages: search.matchingIds("paper_page", query.search),
+          }
+        : null;
+      const { rows, total } = await repository.papersPage({
+        categoryId,
+        order: { column: sortColumn(viewType, sort), direction: sort.endsWith("_desc") ? "desc" : "asc" },
+        matching,
+        limit: PAPERS_PER_PAGE,
+        offset: (page - 1) * PAPERS_PER_PAGE,
+      });
+      const ids = rows.map((r) => r.id);
+      const [revisions, matches] = await Promise.all([
+        repository.revisionsOf(ids),
+        query.search ? matchesOf(ids, query.search) : new Map<number, Paper["match"]>(),
+      ]);
+      return {
+        ...pageOf(
+          rows.map((row) => toPaper(row, revisions, matches.get(row.id) ?? null)),
+          page,
+          PAPERS_PER_PAGE,
+          total,
+        ),
+        sort,
+      };
+    },
+
+    /** A paper as its admin reads it, with its revisions. */
+    async paper(id: number): Promise<Paper> {
+      const row = isRowId(id) ? await repository.findPaper(id) : undefined;
+      if (!row) throw new AppError("not_found", PAPER_NOT_FOUND);
+      return toPaper(row, await repository.revisionsOf([id]));
+    },
+
+    /**
+     * A paper's current file for this viewer, or null when the paper does not exist, has no file,
+     * or the viewer may not have it: the caller answers 404 to all three alike, so that nothing
+     * tells whether the id exists.
      */
     async paperDownload(id: number, viewer: Viewer): Promise<PaperDownload | null> {
-      const paper = await repository.findPaperFile(id);
-      if (!paper?.uploaded_file) return null;
-      // The category's public flag comes with issue 14's categories; members-only until then.
-      if (!canDownload({ isPublic: false }, viewer)) return null;
-      const key = paper.uploaded_file;
-      const stat = await files.stat(key).catch(() => null);
-      if (!stat) return null;
-      const head =
-        stat.size > 0
-          ? await readHead(files.open(key, { start: 0, end: Math.min(stat.size, SNIFF_BYTES) - 1 }))
-          : new Uint8Array();
-      const sniffed = await fileTypeFromBuffer(head);
-      const served = sniffed && SERVED_TYPES.has(sniffed.mime);
-      const contentType = served ? sniffed.mime : "application/octet-stream";
-      const ext = served ? sniffed.ext : (/\.([a-z0-9]{1,5})$/.exec(key)?.[1] ?? "bin");
+      const paper = isRowId(id) ? await repository.findPaperFile(id) : undefined;
+      if (!paper) return null;
       const base = [paper.number, paper.name].filter(Boolean).join(" ");
-      return { key, fileName: `${base}.${ext}`, contentType, stat, open: (range) => files.open(key, range) };
+      return download(paper.uploaded_file, paper.papers_category_id, base, viewer);
+    },
+
+    /** An earlier file of a paper, by the same rules, at its own address. */
+    async revisionDownload(paperId: number, revisionId: number, viewer: Viewer): Promise<PaperDownload | null> {
+      if (!isRowId(paperId) || !isRowId(revisionId)) return null;
+      const [paper, revision] = await Promise.all([
+        repository.findPaperFile(paperId),
+        repository.findRevision(paperId, revisionId),
+      ]);
+      if (!paper || !revision) return null;
+      const label = revision.revision ?? revision.version ?? revision.date;
+      const base = [paper.number, paper.name, label].filter(Boolean).join(" ");
+      return download(revision.uploaded_file, paper.papers_category_id, base, viewer);
     },
   };
+
+  /** Where a searched list found each paper: the best page inside its document, else its fields. */
+  async function matchesOf(ids: number[], searchQuery: string): Promise<Map<number, Paper["match"]>> {
+    const found = new Map<number, Paper["match"]>();
+    if (ids.length === 0) return found;
+    const pageHits = await search.hitsAmong("paper_page", repository.pageRefsOf(ids), searchQuery, 200);
+    const pages = new Map(
+      (await repository.pagesById(pageHits.map((h) => Number(h.refId)))).map((p) => [String(p.id), p]),
+    );
+    for (const hit of pageHits) {
+      const page = pages.get(hit.refId);
+      if (!page || found.has(page.paper_id)) continue;
+      found.set(page.paper_id, { page: page.page, snippet: hit.snippet, url: paperViewUrl(page.paper_id, page.page) });
+    }
+    return found;
+  }
 }
+
 export type LibraryService = ReturnType<typeof createLibraryService>;

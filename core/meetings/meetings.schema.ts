@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DATE_MESSAGE, flag, given, isIsoDate, line, optionalDate, richTextInput } from "../../lib/form-fields";
 import { pageNumberSchema } from "../../lib/pagination";
 import { cleanLines, cleanTitle } from "../../lib/text";
 import { dateIn, isTimeZone } from "../../lib/time-zones";
@@ -23,15 +24,8 @@ export type FeaturedType = keyof typeof FEATURED_PAGES;
 
 export const MEETINGS_PER_PAGE = 12;
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A real calendar date written YYYY-MM-DD (2026-02-30 is refused). */
-export function isIsoDate(value: string): boolean {
-  const match = ISO_DATE.exec(value);
-  if (!match) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-}
+/** A real calendar date written YYYY-MM-DD (kept here for the meetings' callers). */
+export { isIsoDate };
 
 const emptyToNull = (v: unknown) => (v === undefined || v === null || v === "" || v === "all" ? null : v);
 
@@ -152,45 +146,7 @@ export function meetingTypeLabel(type: string): string {
   return MEETING_TYPE_LABELS[type as MeetingType] ?? type.charAt(0).toUpperCase() + type.slice(1);
 }
 
-const DATE_MESSAGE = (label: string) => `The ${label} must be a date such as 2026-11-22.`;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
-/** Multipart bodies skip falsy values (SPEC §3 'Form helper rules'): absent, null and "" all mean "not given". */
-const given = (v: unknown) => (v === undefined || v === null || v === "" ? undefined : v);
-const flag = z
-  .union([z.boolean(), z.string(), z.number()])
-  .optional()
-  .transform((v) => v === true || v === "on" || v === "true" || v === "1" || v === 1);
-
-/** A single line (a location, an organization): cleaned as titles are; null when empty. */
-const line = (label: string, max: number) =>
-  z.preprocess(
-    given,
-    z
-      .string()
-      .overwrite(cleanTitle)
-      .max(max, { error: `The ${label} may not be longer than ${max} characters.` })
-      .optional()
-      .transform((v) => v || null),
-  );
-
-const richTextInput = z.preprocess(
-  given,
-  z
-    .string()
-    .max(500_000, { error: "The text is too long." })
-    .optional()
-    .transform((v) => v ?? null),
-);
-
-const optionalDate = (label: string) =>
-  z.preprocess(
-    given,
-    z
-      .string()
-      .refine(isIsoDate, { error: DATE_MESSAGE(label) })
-      .optional()
-      .transform((v) => v ?? null),
-  );
 
 /**
  * An admin's meeting (SPEC §7 'POST /dashboard/meeting', issue 13): every field of SPEC §3 plus the

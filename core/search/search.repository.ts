@@ -11,6 +11,8 @@ export type SearchDocument = {
   title: string;
   body: string;
   audience: Audience;
+  /** Shown instead of the title (which is then not indexed): a page of a document. */
+  displayTitle?: string | null;
 };
 export type SearchHit = { kind: string; url: string; title: string; snippet: string };
 
@@ -36,18 +38,62 @@ export function createSearchRepository(db: Executor, dialect: Dialect) {
           title: doc.title,
           body: doc.body,
           audience: doc.audience,
+          display_title: doc.displayTitle ?? null,
           updated_at: now,
         })
         .onConflict((oc) =>
-          oc
-            .columns(["kind", "ref_id"])
-            .doUpdateSet({ url: doc.url, title: doc.title, body: doc.body, audience: doc.audience, updated_at: now }),
+          oc.columns(["kind", "ref_id"]).doUpdateSet({
+            url: doc.url,
+            title: doc.title,
+            body: doc.body,
+            audience: doc.audience,
+            display_title: doc.displayTitle ?? null,
+            updated_at: now,
+          }),
         )
         .execute();
     },
 
     async remove(kind: string, refId: string) {
       await db.deleteFrom("search_documents").where("kind", "=", kind).where("ref_id", "=", refId).execute();
+    },
+
+    /** Removes one kind's entries whose ref_id is among `refIds` (a list or a subquery of text ids). */
+    async removeAmong(kind: string, refIds: string[] | Expression<string>) {
+      if (Array.isArray(refIds) && refIds.length === 0) return;
+      await db.deleteFrom("search_documents").where("kind", "=", kind).where("ref_id", "in", refIds).execute();
+    },
+
+    /**
+     * Hits among some entries of one kind (their ref_ids as a subquery of text), best first, with a
+     * snippet: where a searched list found each of its rows.
+     */
+    async hitsAmong(kind: string, refIds: Expression<string>, terms: string[], limit: number) {
+      if (terms.length === 0) return [];
+      if (dialect === "postgres") {
+        const query = terms.map((t) => `${t}:*`).join(" & ");
+        const { rows } = await sql<{ ref_id: string; snippet: string }>`
+          select ref_id,
+            ts_headline('english', body, q, ${`StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWords=28, MinWords=12, MaxFragments=1, FragmentDelimiter=" … "`}) as snippet
+          from (
+            select d.ref_id, d.body, q, ts_rank(d.tsv, q) as rank, d.id
+            from search_documents d, to_tsquery('english', ${query}) q
+            where d.kind = ${kind} and d.ref_id in ${refIds} and d.tsv @@ q
+            order by rank desc, d.id
+            limit ${limit}
+          ) ranked
+          order by rank desc, id`.execute(db);
+        return rows;
+      }
+      const match = terms.map((t) => `"${t}"*`).join(" ");
+      const { rows } = await sql<{ ref_id: string; snippet: string }>`
+        select d.ref_id, snippet(search_fts, 1, ${MATCH_START}, ${MATCH_END}, ' … ', 24) as snippet
+        from search_fts
+        join search_documents d on d.id = search_fts.rowid
+        where search_fts match ${match} and d.kind = ${kind} and d.ref_id in ${refIds}
+        order by bm25(search_fts, 8.0, 1.0), d.id
+        limit ${limit}`.execute(db);
+      return rows;
     },
 
     /**
@@ -78,10 +124,10 @@ export function createSearchRepository(db: Executor, dialect: Dialect) {
         // Every term as a prefix, all required: 'standards' finds 'standard', 'navi' finds 'navigation'.
         const query = terms.map((t) => `${t}:*`).join(" & ");
         const { rows } = await sql<SearchHit>`
-          select kind, url, title,
+          select kind, url, coalesce(display_title, title) as title,
             ts_headline('english', body, q, ${`StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWords=28, MinWords=12, MaxFragments=1, FragmentDelimiter=" … "`}) as snippet
           from (
-            select d.kind, d.url, d.title, d.body, q, ts_rank(d.tsv, q) as rank, d.id
+            select d.kind, d.url, d.title, d.display_title, d.body, q, ts_rank(d.tsv, q) as rank, d.id
             from search_documents d, to_tsquery('english', ${query}) q
             where d.tsv @@ q and d.audience in (${sql.join(audiences)})
             order by rank desc, d.id
@@ -92,7 +138,7 @@ export function createSearchRepository(db: Executor, dialect: Dialect) {
       }
       const match = terms.map((t) => `"${t}"*`).join(" ");
       const { rows } = await sql<SearchHit>`
-        select d.kind, d.url, d.title,
+        select d.kind, d.url, coalesce(d.display_title, d.title) as title,
           snippet(search_fts, 1, ${MATCH_START}, ${MATCH_END}, ' … ', 24) as snippet
         from search_fts
         join search_documents d on d.id = search_fts.rowid

@@ -46,7 +46,12 @@ export type IndexInput = {
   html: string;
   /** Who may find it: everyone (default) or signed-in users only (members-only meetings, the library). */
   audience?: Audience;
+  /** Shown instead of the title, which is then left empty so that it does not rank (a page of a document). */
+  displayTitle?: string;
 };
+
+/** Entries read from the site search before keeping one per address (a document's pages share one). */
+const CANDIDATES = RESULT_LIMIT * 3;
 
 /**
  * One indexing mechanism that every content type feeds on create, update and
@@ -62,9 +67,10 @@ export function createSearchService(deps: { db: Kysely<Database>; dialect: Diale
           kind: input.kind,
           refId: String(input.refId),
           url: input.url,
-          title: input.title,
+          title: input.displayTitle ? "" : input.title,
           body: htmlToText(input.html),
           audience: input.audience ?? "public",
+          displayTitle: input.displayTitle ?? null,
         },
         deps.clock().toISOString(),
       );
@@ -72,6 +78,17 @@ export function createSearchService(deps: { db: Kysely<Database>; dialect: Diale
 
     async remove(kind: string, refId: string | number, executor: Executor): Promise<void> {
       await repository(executor).remove(kind, String(refId));
+    },
+
+    /** Removes one kind's entries by ref_id (a list, or a subquery of text ids). */
+    async removeAmong(kind: string, refIds: (string | number)[] | Expression<string>, executor: Executor) {
+      await repository(executor).removeAmong(kind, Array.isArray(refIds) ? refIds.map(String) : refIds);
+    },
+
+    /** Where a searched list found some of its rows: their ref_ids with a snippet (HTML), best first. */
+    async hitsAmong(kind: string, refIds: Expression<string>, query: string, limit: number) {
+      const hits = await repository().hitsAmong(kind, refIds, searchTerms(query), limit);
+      return hits.map((hit) => ({ refId: hit.ref_id, snippet: snippetHtml(hit.snippet) }));
     },
 
     /**
@@ -85,7 +102,17 @@ export function createSearchService(deps: { db: Kysely<Database>; dialect: Diale
 
     /** The site search, as this viewer may see it: visitors never find members' entries. */
     async search(query: string, viewer: { signedIn: boolean }): Promise<SearchResult[]> {
-      const hits = await repository().search(searchTerms(query), RESULT_LIMIT, !viewer.signedIn);
+      const candidates = await repository().search(searchTerms(query), CANDIDATES, !viewer.signedIn);
+      // One result per address: the best page of a document stands for the others.
+      const seen = new Set<string>();
+      const hits = candidates
+        .filter((hit) => {
+          const address = hit.url.replace(/#page=\d+$/, "");
+          if (seen.has(address)) return false;
+          seen.add(address);
+          return true;
+        })
+        .slice(0, RESULT_LIMIT);
       return hits.map((hit) => ({
         url: hit.url,
         title: hit.title,

@@ -7,6 +7,7 @@ import * as m0005 from "./0005_write_probe";
 import * as m0006 from "./0006_session_last_seen";
 import * as m0007 from "./0007_news_excerpt";
 import * as m0008 from "./0008_meetings_admin";
+import * as m0009 from "./0009_library";
 
 /**
  * Append-only list of migrations, imported statically so that the bundled
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   "0006_session_last_seen": m0006,
   "0007_news_excerpt": m0007,
   "0008_meetings_admin": m0008,
+  "0009_library": m0009,
 };

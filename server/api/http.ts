@@ -132,3 +132,16 @@ export function idParam(c: Context<AppEnv>, notFound: string, name = "id"): numb
   if (id === null) throw new AppError("not_found", notFound);
   return id;
 }
+
+/** Who is asking, as the read services take it: signed in, and whether an admin. */
+export function viewerOf(c: Context<AppEnv>): { signedIn: boolean; admin: boolean } {
+  return { signedIn: c.var.auth !== null, admin: c.var.auth?.user.role.name === "admin" };
+}
+
+/** The uploaded file of a multipart field, if one was sent (its content is checked by the service). */
+export function uploadedFile(body: Body, field: string): File | null {
+  const file = body[field];
+  if (file === undefined || file === "" || file === null) return null;
+  if (!(file instanceof File)) throw invalidInput({ [field]: ["The file must be a file."] });
+  return file.size > 0 || file.name ? file : null;
+}

@@ -1,0 +1,553 @@
+import { randomBytes } from "node:crypto";
+import { fileTypeFromBlob } from "file-type";
+import type { Kysely } from "kysely";
+import type { Database, Executor } from "../../db/types";
+import type { Clock } from "../../lib/clock";
+import { isUniqueViolation } from "../../lib/db-errors";
+import { AppError } from "../../lib/errors";
+import { escapeHtml, sanitizeRichText } from "../../lib/html";
+import { isRowId } from "../../lib/ids";
+import { imageFiles } from "../../lib/image-variants";
+import { type StoredImage, storeImage } from "../../lib/images";
+import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
+import type { FileStorage, ReadableFileStorage } from "../../lib/storage";
+import { invalidInput } from "../../lib/validation";
+import type { SearchService } from "../search/search.service";
+import { type CategoryRow, createLibraryRepository, type PaperRow } from "./library.repository";
+import {
+  type CategoryCreateData,
+  type CategoryData,
+  type CategoryMoveData,
+  type CategoryTree,
+  categoryUrl,
+  PAPER_TYPES,
+  type Paper,
+  type PaperData,
+  type PaperType,
+  type PublicSetting,
+  paperViewUrl,
+} from "./library.schema";
+import {
+  buildTree,
+  CATEGORY_NOT_FOUND,
+  type CategoryNode,
+  type LibraryService,
+  type LibraryTree,
+  PAPER_NOT_FOUND,
+  toCategory,
+} from "./library.service";
+
+/** One page of a document's text, as the extractor gives it. */
+export type TextPage = { page: number; text: string };
+/** Reads a document's text page by page; [] when it has none (or cannot be read). */
+export type TextExtractor = (file: Blob, type: string) => Promise<TextPage[]>;
+
+/** Category slugs taken by the members' area's own pages (/dashboard/{slug}). */
+const RESERVED_SLUGS = ["user-settings", "events", "library"];
+
+const FILE_FIELD = "uploaded_file";
+const FILE_TYPES_MESSAGE =
+  "The file must be a PDF, Word (docx), Excel (xlsx), PowerPoint (pptx), XML, XSD or ZIP file.";
+
+/** A paper's stored file: its key in the private storage and what it is. */
+type StoredPaperFile = { key: string; type: PaperType; size: number; name: string | null };
+
+const EXTENSIONS: Record<PaperType, string> = {
+  "application/pdf": "pdf",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation": "pptx",
+  "application/xml": "xml",
+  "application/zip": "zip",
+};
+
+/**
+ * Whether a file that file-type does not recognise is XML: UTF-8 text opening with a declaration or an
+ * element (an XSD may start at <xs:schema>), and not an HTML page.
+ */
+function looksLikeXml(head: Uint8Array): boolean {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(head);
+  } catch {
+    // A multi-byte character cut at the end of the head is fine; anything else is not UTF-8.
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(head.subarray(0, Math.max(0, head.length - 3)));
+    } catch {
+      return false;
+    }
+  }
+  const start = text.replace(/^\uFEFF/, "").trimStart();
+  if (/^<(!doctype\s+html|html[\s>])/i.test(start)) return false;
+  return /^<\?xml\s/.test(start) || /^<[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?[\s>/]/.test(start);
+}
+
+/**
+ * The admin side of the library (issue 14): the category tree and the papers with their files,
+ * revisions and text. Every write is one transaction with its search entries; files are written
+ * before it and removed if it fails, replaced or deleted files only after it has committed.
+ */
+export function createLibraryAdminService(deps: {
+  db: Kysely<Database>;
+  search: SearchService;
+  /** Public uploads: category images. */
+  storage: FileStorage;
+  /** Private storage: paper files (decision 0024). */
+  files: ReadableFileStorage;
+  clock: Clock;
+  read: LibraryService;
+  extractText: TextExtractor;
+  /** Where a text that could not be read is reported (the paper is saved without it). */
+  onExtractError?: (error: unknown, paperName: string) => void;
+}) {
+  const { db, search, storage, files, clock, read } = deps;
+  const repository = createLibraryRepository(db);
+  const admin = { signedIn: true, admin: true };
+
+  async function treeOn(executor: Executor): Promise<LibraryTree> {
+    const on = createLibraryRepository(executor);
+    const [rows, counts] = await Promise.all([on.allCategories(), on.paperCounts()]);
+    return buildTree(rows, new Map(counts.map((c) => [c.papers_category_id, Number(c.n)])));
+  }
+
+  async function existingCategory(id: number): Promise<CategoryRow> {
+    const row = isRowId(id) ? await repository.findCategory(id) : undefined;
+    if (!row) throw new AppError("not_found", CATEGORY_NOT_FOUND);
+    return row;
+  }
+
+  async function existingPaper(id: number): Promise<PaperRow> {
+    const row = isRowId(id) ? await repository.findPaper(id) : undefined;
+    if (!row) throw new AppError("not_found", PAPER_NOT_FOUND);
+    return row;
+  }
+
+  // ------------------------------------------------------------ search entries
+
+  const audienceOf = (node: CategoryNode) => (node.isPublic ? "public" : "members");
+
+  async function indexCategory(node: CategoryNode, trx: Executor) {
+    if (!node.isLive) return search.remove("category", node.row.id, trx);
+    const { row } = node;
+    await search.index(
+      {
+        kind: "category",
+        refId: row.id,
+        url: categoryUrl(row.slug, node.isPublic),
+        title: row.name,
+        html: [
+          ...[row.title, row.title_description, row.description].map((t) => escapeHtml(t ?? "")),
+          row.content ?? "",
+        ]
+          .filter(Boolean)
+          .join("\n"),
+        audience: audienceOf(node),
+      },
+      trx,
+    );
+  }
+
+  async function indexPaper(paper: PaperRow, node: CategoryNode, trx: Executor) {
+    if (!node.isLive) return search.remove("paper", paper.id, trx);
+    await search.index(
+      {
+        kind: "paper",
+        refId: paper.id,
+        url: `${categoryUrl(node.row.slug, node.isPublic)}#paper-${paper.id}`,
+        title: paper.name,
+        html: escapeHtml(
+          [paper.number, paper.organization, paper.reference, paper.meeting, paper.description]
+            .filter(Boolean)
+            .join(". "),
+        ),
+        audience: audienceOf(node),
+      },
+      trx,
+    );
+  }
+
+  async function indexPages(
+    paper: { id: number; name: string },
+    node: CategoryNode,
+    pages: { id: number; page: number; text: string }[],
+    trx: Executor,
+  ) {
+    if (!node.isLive) {
+      await search.removeAmong(
+        "paper_page",
+        pages.map((p) => p.id),
+        trx,
+      );
+      return;
+    }
+    for (const page of pages) {
+      await search.index(
+        {
+          kind: "paper_page",
+          refId: page.id,
+          url: paperViewUrl(paper.id, page.page),
+          title: paper.name,
+          displayTitle: `${paper.name} · page ${page.page}`,
+          html: escapeHtml(page.text),
+          audience: audienceOf(node),
+        },
+        trx,
+      );
+    }
+  }
+
+  /** Rebuilds the search entries of a category and everything under it (its visibility or address changed). */
+  async function reindexSubtree(categoryId: number, trx: Executor) {
+    const tree = await treeOn(trx);
+    const top = tree.byId.get(categoryId);
+    if (!top) return;
+    const on = createLibraryRepository(trx);
+    const walk = async (node: CategoryNode) => {
+      await indexCategory(node, trx);
+      for (const paper of await on.papersIn(node.row.id)) await indexPaper(paper, node, trx);
+      for (let after = 0; ; ) {
+        const pages = await on.pagesOfPapersIn(node.row.id, after, 500);
+        for (const page of pages) {
+          await indexPages({ id: page.paper_id, name: page.name }, node, [page], trx);
+        }
+        if (pages.length < 500) break;
+        after = pages[pages.length - 1].id;
+      }
+      for (const child of node.children) await walk(child);
+    };
+    await walk(top);
+  }
+
+  // ------------------------------------------------------------ files
+
+  async function removeImages(keys: (string | null)[]) {
+    const all = keys.flatMap((key) => (key ? imageFiles(key) : []));
+    await Promise.allSettled(all.map((file) => storage.remove(file)));
+  }
+
+  async function removePaperFiles(keys: (string | null)[]) {
+    await Promise.allSettled(keys.filter((k): k is string => !!k).map((key) => files.remove(key)));
+  }
+
+  /** Checks a paper's file by its bytes and stores it privately under a fresh key. */
+  async function storePaperFile(file: File, paperName: string): Promise<StoredPaperFile> {
+    if (file.size === 0) throw invalidInput({ [FILE_FIELD]: ["The file is empty."] });
+    const sniffed = await fileTypeFromBlob(file);
+    let type: PaperType | null = sniffed && sniffed.mime in PAPER_TYPES ? (sniffed.mime as PaperType) : null;
+    if (!sniffed && looksLikeXml(new Uint8Array(await file.slice(0, 4096).arrayBuffer()))) type = "application/xml";
+    if (!type) {
+      throw new AppError("unsupported_media_type", FILE_TYPES_MESSAGE, {
+        errors: { [FILE_FIELD]: [FILE_TYPES_MESSAGE] },
+      });
+    }
+    // The client's name only chooses between .xml and .xsd for XML; it is kept to show, never used as a path.
+    const ext = type === "application/xml" && /\.xsd$/i.test(file.name) ? "xsd" : EXTENSIONS[type];
+    const key = `papers/${randomBytes(8).toString("hex")}-${slugify(paperName, "paper").slice(0, 60)}.${ext}`;
+    await files.put(key, new Uint8Array(await file.arrayBuffer()));
+    const name = file.name ? file.name.replace(/[\\/]/g, "_").slice(0, 200) : null;
+    return { key, type, size: file.size, name };
+  }
+
+  async function textOf(file: File, stored: StoredPaperFile, paperName: string) {
+    try {
+      return await deps.extractText(file, stored.type);
+    } catch (error) {
+      deps.onExtractError?.(error, paperName);
+      return [];
+    }
+  }
+
+  function paperColumns(data: PaperData) {
+    return {
+      papers_category_id: data.papers_category_id,
+      name: data.name,
+      description: data.description,
+      meeting: data.meeting,
+      number: data.number,
+      organization: data.organization,
+      reference: data.reference,
+      revision: data.revision,
+      version: data.version,
+      date: data.date,
+      publication_date: data.publication_date,
+      forecast_date: data.forecast_date,
+    };
+  }
+
+  async function checkCategoryOf(data: PaperData) {
+    const category = isRowId(data.papers_category_id)
+      ? await repository.findCategory(data.papers_category_id)
+      : undefined;
+    if (!category) throw invalidInput({ papers_category_id: ["The selected category does not exist."] });
+  }
+
+  const publicFlag = (setting: PublicSetting) => (setting === "inherit" ? null : setting === "public" ? 1 : 0);
+
+  function categoryColumns(data: CategoryData) {
+    const content = data.content ? sanitizeRichText(data.content).trim() : "";
+    return {
+      name: data.name,
+      title: data.title,
+      title_description: data.title_description,
+      description: data.description,
+      content: content || null,
+      view_type: data.view_type,
+      is_active: data.is_active ? 1 : 0,
+      is_public: publicFlag(data.is_public),
+    };
+  }
+
+  async function categoryAnswer(id: number): Promise<CategoryTree> {
+    const tree = await treeOn(db);
+    const node = tree.byId.get(id);
+    if (!node) throw new AppError("not_found", CATEGORY_NOT_FOUND);
+    const whole = (n: CategoryNode): CategoryTree => ({ ...toCategory(n), children: n.children.map(whole) });
+    return whole(node);
+  }
+
+  return {
+    /** The whole tree as admins see it (inactive categories too). */
+    async tree(): Promise<CategoryTree[]> {
+      const tree = await treeOn(db);
+      const whole = (n: CategoryNode): CategoryTree => ({ ...toCategory(n), children: n.children.map(whole) });
+      return tree.roots.map(whole);
+    },
+
+    category: categoryAnswer,
+
+    /** SPEC §7 'POST /dashboard/papers-categories': a new last child of parent_id (or a new root). */
+    async createCategory(data: CategoryCreateData, image: Uint8Array | null): Promise<CategoryTree> {
+      if (data.parent_id !== null && !(await repository.findCategory(data.parent_id))) {
+        throw invalidInput({ parent_id: ["The parent category does not exist."] });
+      }
+      const stored: StoredImage | null = image ? await storeImage(storage, "categories", image, "image") : null;
+      const base = slugify(data.name, "category");
+      const now = clock().toISOString();
+      const slugsLike = async (prefix: string) => [
+        ...(await createLibraryRepository(db).categorySlugsLike(prefix)),
+        ...RESERVED_SLUGS.filter((r) => r === prefix || r.startsWith(`${prefix}-`)),
+      ];
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const id = await db.transaction().execute(async (trx) => {
+            const on = createLibraryRepository(trx);
+            const tree = await treeOn(trx);
+            const siblings = data.parent_id === null ? tree.roots : (tree.byId.get(data.parent_id)?.children ?? []);
+            const inserted = await on.insertCategory({
+              ...categoryColumns(data),
+              parent_id: data.parent_id,
+              slug: await freeSlug(slugsLike, base, attempt),
+              is_root: data.parent_id === null ? 1 : 0,
+              image: stored?.key ?? null,
+              position: siblings.length === 0 ? 0 : Math.max(...siblings.map((s) => s.row.position)) + 1,
+              created_at: now,
+              updated_at: now,
+            });
+            const node = (await treeOn(trx)).byId.get(inserted.id) as CategoryNode;
+            await indexCategory(node, trx);
+            return inserted.id;
+          });
+          return categoryAnswer(id);
+        } catch (error) {
+          const slugTaken = isUniqueViolation(error, { table: "paper_categories", column: "slug" });
+          if (slugTaken && attempt + 1 < SLUG_ATTEMPTS) continue;
+          await removeImages([stored?.key ?? null]);
+          if (slugTaken) throw new AppError("conflict", "Another category took this name's address. Please try again.");
+          throw error;
+        }
+      }
+    },
+
+    /** SPEC §7 'POST /dashboard/papers-categories/{id}': every field but the parent; a new image replaces the old. */
+    async updateCategory(id: number, data: CategoryData, image: Uint8Array | null): Promise<CategoryTree> {
+      const before = await existingCategory(id);
+      const stored: StoredImage | null = image ? await storeImage(storage, "categories", image, "image") : null;
+      try {
+        await db.transaction().execute(async (trx) => {
+          await createLibraryRepository(trx).updateCategory(id, {
+            ...categoryColumns(data),
+            ...(stored ? { image: stored.key } : {}),
+            updated_at: clock().toISOString(),
+          });
+          // Its visibility and address may change its papers' and sub-categories' entries too.
+          await reindexSubtree(id, trx);
+        });
+      } catch (error) {
+        await removeImages([stored?.key ?? null]);
+        throw error;
+      }
+      if (stored) await removeImages([before.image]);
+      return categoryAnswer(id);
+    },
+
+    /** Moves a category under another parent (or to the top), at a place among its new siblings. */
+    async moveCategory(id: number, data: CategoryMoveData): Promise<CategoryTree> {
+      await existingCategory(id);
+      await db.transaction().execute(async (trx) => {
+        const on = createLibraryRepository(trx);
+        const tree = await treeOn(trx);
+        const node = tree.byId.get(id) as CategoryNode;
+        if (data.parent_id !== null) {
+          const parent = tree.byId.get(data.parent_id);
+          if (!parent) throw invalidInput({ parent_id: ["The parent category does not exist."] });
+          for (let up: CategoryNode | null = parent; up; up = up.parent) {
+            if (up.row.id === id) {
+              throw invalidInput({
+                parent_id: ["A category cannot be moved under itself or one of its sub-categories."],
+              });
+            }
+          }
+        }
+        const now = clock().toISOString();
+        const oldSiblings = (node.parent ? node.parent.children : tree.roots).filter((n) => n.row.id !== id);
+        const target = data.parent_id === null ? tree.roots : (tree.byId.get(data.parent_id) as CategoryNode).children;
+        const newSiblings = target.filter((n) => n.row.id !== id).map((n) => n.row.id);
+        const at = Math.min(data.position ?? newSiblings.length, newSiblings.length);
+        newSiblings.splice(at, 0, id);
+        await on.updateCategory(id, {
+          parent_id: data.parent_id,
+          is_root: data.parent_id === null ? 1 : 0,
+          updated_at: now,
+        });
+        if (node.row.parent_id !== data.parent_id)
+          await on.orderSiblings(
+            oldSiblings.map((n) => n.row.id),
+            now,
+          );
+        await on.orderSiblings(newSiblings, now);
+        await reindexSubtree(id, trx);
+      });
+      return categoryAnswer(id);
+    },
+
+    /** SPEC §7 'POST /dashboard/papers-categories-delete/{id}': only an empty category. */
+    async deleteCategory(id: number): Promise<void> {
+      const row = await existingCategory(id);
+      await db.transaction().execute(async (trx) => {
+        const tree = await treeOn(trx);
+        const node = tree.byId.get(id);
+        if (!node) throw new AppError("not_found", CATEGORY_NOT_FOUND);
+        if (node.children.length > 0) {
+          throw invalidInput({ category: ["This category has sub-categories: move or delete them first."] });
+        }
+        if (node.papers > 0) throw invalidInput({ category: ["This category has papers: move or delete them first."] });
+        await createLibraryRepository(trx).deleteCategory(id);
+        await search.remove("category", id, trx);
+      });
+      await removeImages([row.image]);
+    },
+
+    /** SPEC §7 'POST /dashboard/papers': a paper with its file (checked by its bytes) and the file's text in search. */
+    async createPaper(data: PaperData, file: File | null): Promise<Paper> {
+      await checkCategoryOf(data);
+      const stored = file ? await storePaperFile(file, data.name) : null;
+      const pages = file && stored ? await textOf(file, stored, data.name) : [];
+      const now = clock().toISOString();
+      try {
+        const id = await db.transaction().execute(async (trx) => {
+          const on = createLibraryRepository(trx);
+          const paper = await on.insertPaper({
+            ...paperColumns(data),
+            uploaded_file: stored?.key ?? null,
+            file_type: stored?.type ?? null,
+            file_size: stored?.size ?? null,
+            file_name: stored?.name ?? null,
+            created_at: now,
+            updated_at: now,
+          });
+          const node = (await treeOn(trx)).byId.get(paper.papers_category_id) as CategoryNode;
+          await indexPaper(paper, node, trx);
+          const { inserted } = await on.replacePages(paper.id, pages);
+          await indexPages(paper, node, inserted, trx);
+          return paper.id;
+        });
+        return read.paper(id);
+      } catch (error) {
+        await removePaperFiles([stored?.key ?? null]);
+        throw error;
+      }
+    },
+
+    /**
+     * SPEC §7 'POST /dashboard/papers/{id}' (PATCH): every field replaced. A new file becomes the
+     * current one at the same address; the one it replaces is kept as a revision with the labels
+     * (revision, version, date) it had.
+     */
+    async updatePaper(id: number, data: PaperData, file: File | null): Promise<Paper> {
+      const before = await existingPaper(id);
+      await checkCategoryOf(data);
+      const stored = file ? await storePaperFile(file, data.name) : null;
+      const pages = file && stored ? await textOf(file, stored, data.name) : null;
+      const now = clock().toISOString();
+      try {
+        await db.transaction().execute(async (trx) => {
+          const on = createLibraryRepository(trx);
+          if (stored && before.uploaded_file) {
+            await on.insertRevision({
+              paper_id: id,
+              uploaded_file: before.uploaded_file,
+              file_type: before.file_type,
+              file_size: before.file_size,
+              file_name: before.file_name,
+              revision: before.revision,
+              version: before.version,
+              date: before.date,
+              created_at: now,
+            });
+          }
+          const paper = await on.updatePaper(id, {
+            ...paperColumns(data),
+            ...(stored
+              ? { uploaded_file: stored.key, file_type: stored.type, file_size: stored.size, file_name: stored.name }
+              : {}),
+            updated_at: now,
+          });
+          const node = (await treeOn(trx)).byId.get(paper.papers_category_id) as CategoryNode;
+          await indexPaper(paper, node, trx);
+          if (pages) {
+            const { removedIds, inserted } = await on.replacePages(id, pages);
+            await search.removeAmong("paper_page", removedIds, trx);
+            await indexPages(paper, node, inserted, trx);
+          } else if (paper.papers_category_id !== before.papers_category_id || paper.name !== before.name) {
+            // The pages' address, audience and shown title follow the paper.
+            const kept = await on.pagesOf(id);
+            await indexPages(paper, node, kept, trx);
+          }
+        });
+      } catch (error) {
+        await removePaperFiles([stored?.key ?? null]);
+        throw error;
+      }
+      return read.paper(id);
+    },
+
+    /** SPEC §7 'DELETE /dashboard/papers/{id}': the paper, its revisions, text and files. */
+    async deletePaper(id: number): Promise<void> {
+      await existingPaper(id);
+      const keys = await db.transaction().execute(async (trx) => {
+        const on = createLibraryRepository(trx);
+        const keys = await on.fileKeysOf(id);
+        await search.removeAmong("paper_page", await on.pageIdsOf(id), trx);
+        await search.remove("paper", id, trx);
+        await on.deletePaper(id);
+        return keys;
+      });
+      await removePaperFiles(keys);
+    },
+
+    /** Removes one earlier file of a paper. */
+    async deleteRevision(paperId: number, revisionId: number): Promise<Paper> {
+      const revision =
+        isRowId(paperId) && isRowId(revisionId) ? await repository.findRevision(paperId, revisionId) : undefined;
+      if (!revision) throw new AppError("not_found", "Revision not found.");
+      await repository.deleteRevision(revisionId);
+      await removePaperFiles([revision.uploaded_file]);
+      return read.paper(paperId);
+    },
+
+    /** The admin's list of a category's papers: as members see it, inactive categories included. */
+    papers: (categoryId: number, query: Parameters<LibraryService["papersByCategory"]>[1], page: number) =>
+      read.papersByCategory(categoryId, query, page, admin),
+  };
+}
+export type LibraryAdminService = ReturnType<typeof createLibraryAdminService>;
