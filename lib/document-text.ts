@@ -123,16 +123,18 @@ export function documentTextQueueLength(): number {
 // Text clean-up.
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]/g;
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFD\uFFFE\uFFFF]/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
- * Text as it is stored for search: NFC, no NUL or other control characters,
+ * Text as it is stored for search: NFC, no NUL (dropped) or other control
+ * characters (as spaces, like U+FFFD from undecodable bytes),
  * no lone surrogates (PostgreSQL refuses both), runs of spaces as one space,
  * lines trimmed, no blank lines.
  */
 export function normaliseText(raw: string): string {
   return raw
+    .replaceAll("\u0000", "")
     .replace(LONE_SURROGATE, "")
     .replace(/\r\n?|[\u2028\u2029]/g, "\n")
     .replace(CONTROL, " ")
@@ -444,8 +446,10 @@ function attributeValue(tag: SaxesTagNS, local: string): string | undefined {
  */
 export function xmlText(xml: string): string {
   const parts: string[] = [];
+  let depth = 0;
   walkXml(xml, {
     open(tag) {
+      depth += 1;
       parts.push(" ");
       for (const attribute of Object.values(tag.attributes) as SaxesAttributeNS[]) {
         if (!attribute.prefix && (attribute.local === "name" || /Name$/.test(attribute.local))) {
@@ -454,10 +458,12 @@ export function xmlText(xml: string): string {
       }
     },
     close() {
+      depth -= 1;
       parts.push("\n");
     },
     text(text) {
-      parts.push(text);
+      // Text outside the root element is junk (saxes reports it and goes on).
+      if (depth > 0) parts.push(text);
     },
   });
   return parts.join("");
