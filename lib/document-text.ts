@@ -15,7 +15,7 @@
  * thrown by readDocumentText: it answers them as `problem` for the caller to
  * log. extractDocumentText throws them as a DocumentTextError instead.
  */
-import { stat } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { posix } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -114,7 +114,7 @@ export function withDocumentTextSlot<T>(fn: () => Promise<T>): Promise<T> {
   return run;
 }
 
-/** Extractions queued or running in this process. */
+/** Extractions waiting for their turn in this process (the one running is not counted). */
 export function documentTextQueueLength(): number {
   return waiting;
 }
@@ -248,7 +248,6 @@ async function readNow(file: DocumentSource, mime: string, limits: TextLimits): 
 
 async function readBytes(file: DocumentSource, max: number): Promise<Uint8Array> {
   if (file instanceof Blob) return new Uint8Array(await file.slice(0, max).arrayBuffer());
-  const { open } = await import("node:fs/promises");
   const handle = await open(file.path, "r");
   try {
     const size = Math.min((await handle.stat()).size, max);
