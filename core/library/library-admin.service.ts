@@ -4,6 +4,7 @@ import type { Kysely } from "kysely";
 import type { Database, Executor } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { isUniqueViolation } from "../../lib/db-errors";
+import { readDocumentText } from "../../lib/document-text";
 import { AppError } from "../../lib/errors";
 import { escapeHtml, sanitizeRichText } from "../../lib/html";
 import { isRowId } from "../../lib/ids";
@@ -36,11 +37,6 @@ import {
   PAPER_NOT_FOUND,
   toCategory,
 } from "./library.service";
-
-/** One page of a document's text, as the extractor gives it. */
-export type TextPage = { page: number; text: string };
-/** Reads a document's text page by page; [] when it has none (or cannot be read). */
-export type TextExtractor = (file: Blob, type: string) => Promise<TextPage[]>;
 
 /** Category slugs taken by the members' area's own pages (/dashboard/{slug}). */
 const RESERVED_SLUGS = ["user-settings", "events", "library"];
@@ -96,9 +92,8 @@ export function createLibraryAdminService(deps: {
   files: ReadableFileStorage;
   clock: Clock;
   read: LibraryService;
-  extractText: TextExtractor;
-  /** Where a text that could not be read is reported (the paper is saved without it). */
-  onExtractError?: (error: unknown, paperName: string) => void;
+  /** Where a text that could not be read (or only in part) is reported; the paper is saved all the same. */
+  onTextProblem?: (problem: { reason: string; message: string; truncated: boolean }, paperName: string) => void;
 }) {
   const { db, search, storage, files, clock, read } = deps;
   const repository = createLibraryRepository(db);
@@ -248,13 +243,16 @@ export function createLibraryAdminService(deps: {
     return { key, type, size: file.size, name };
   }
 
+  /** The file's text page by page (what could be read of it: a problem is reported, never a refusal). */
   async function textOf(file: File, stored: StoredPaperFile, paperName: string) {
-    try {
-      return await deps.extractText(file, stored.type);
-    } catch (error) {
-      deps.onExtractError?.(error, paperName);
-      return [];
+    const text = await readDocumentText(file, stored.type);
+    if (text.problem || text.truncated) {
+      deps.onTextProblem?.(
+        { reason: text.problem?.reason ?? "truncated", message: text.problem?.message ?? "", truncated: text.truncated },
+        paperName,
+      );
     }
+    return text.pages;
   }
 
   function paperColumns(data: PaperData) {
