@@ -248,7 +248,11 @@ export function createLibraryAdminService(deps: {
     const text = await readDocumentText(file, stored.type);
     if (text.problem || text.truncated) {
       deps.onTextProblem?.(
-        { reason: text.problem?.reason ?? "truncated", message: text.problem?.message ?? "", truncated: text.truncated },
+        {
+          reason: text.problem?.reason ?? "truncated",
+          message: text.problem?.message ?? "",
+          truncated: text.truncated,
+        },
         paperName,
       );
     }
@@ -321,8 +325,8 @@ export function createLibraryAdminService(deps: {
       const stored: StoredImage | null = image ? await storeImage(storage, "categories", image, "image") : null;
       const base = slugify(data.name, "category");
       const now = clock().toISOString();
-      const slugsLike = async (prefix: string) => [
-        ...(await createLibraryRepository(db).categorySlugsLike(prefix)),
+      const slugsLike = (on: ReturnType<typeof createLibraryRepository>) => async (prefix: string) => [
+        ...(await on.categorySlugsLike(prefix)),
         ...RESERVED_SLUGS.filter((r) => r === prefix || r.startsWith(`${prefix}-`)),
       ];
       for (let attempt = 0; ; attempt++) {
@@ -334,7 +338,7 @@ export function createLibraryAdminService(deps: {
             const inserted = await on.insertCategory({
               ...categoryColumns(data),
               parent_id: data.parent_id,
-              slug: await freeSlug(slugsLike, base, attempt),
+              slug: await freeSlug(slugsLike(on), base, attempt),
               is_root: data.parent_id === null ? 1 : 0,
               image: stored?.key ?? null,
               position: siblings.length === 0 ? 0 : Math.max(...siblings.map((s) => s.row.position)) + 1,

@@ -97,7 +97,10 @@ export function createLibraryRepository(db: Executor) {
       const [rows, count] = await Promise.all([
         query
           .selectAll()
-          .orderBy(input.order.column, input.order.direction)
+          // Nulls first ascending, last descending: SQLite's own order, and PostgreSQL's indexes are built so (0009).
+          .orderBy(
+            sql`${sql.ref(input.order.column)} ${sql.raw(input.order.direction === "asc" ? "asc nulls first" : "desc nulls last")}`,
+          )
           .orderBy("id", input.order.direction)
           .limit(input.limit)
           .offset(input.offset)

@@ -1,15 +1,15 @@
 import os from "node:os";
 import type { Kysely, Transaction } from "kysely";
+import { categoryUrl, paperViewUrl } from "../../core/library/library.schema";
 import { PAGE_IN_PREPARATION } from "../../core/pages/fixed-pages";
 import type { Database } from "../../db/types";
+import { readDocumentText } from "../../lib/document-text";
 import { excerptOf } from "../../lib/html";
 import { type PictureSpec, renderLogo, renderPdf, renderPicture, type StoredImage, UploadWriter } from "./assets";
 import { PAGES, SITE_SETTINGS } from "./content";
 import { type MeetingPlan, planMeetings } from "./meetings";
 import { JOIN_REQUESTS, MEMBERS, memberWebsite } from "./members";
 import { NEWS, type NewsContext, type When } from "./news";
-import { categoryUrl, paperViewUrl } from "../../core/library/library.schema";
-import { readDocumentText } from "../../lib/document-text";
 import { buildPapers, type CategorySeed, LIBRARY, type PaperSeed } from "./papers";
 import { addDays, atTime, chunk, dateRange, mapLimit, monthStart, paragraphs, slugify, stripHtml } from "./util";
 
