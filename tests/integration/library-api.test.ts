@@ -272,6 +272,10 @@ describe("who may read what", () => {
     }
     expect((await papersOf(papersRoot.id)).status).toBe(404);
     expect((await papersOf(magazine.id)).status).toBe(200);
+
+    // The sitemap lists what visitors may read, nothing else.
+    const sitemap = await t.runtime.services.library.sitemapEntries();
+    expect(sitemap.map((c) => c.slug)).toEqual(["spotlight"]);
   });
 
   it("lets a public category's subtree inherit its flag unless a child says otherwise", async () => {
