@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { fileTypeFromBlob } from "file-type";
+import type { Readable } from "node:stream";
+import { fileTypeFromBlob, fileTypeFromBuffer } from "file-type";
 import type { Kysely } from "kysely";
 import type { Database, Executor } from "../../db/types";
 import type { Clock } from "../../lib/clock";
@@ -76,6 +77,12 @@ function looksLikeXml(head: Uint8Array): boolean {
   const start = text.replace(/^\uFEFF/, "").trimStart();
   if (/^<(!doctype\s+html|html[\s>])/i.test(start)) return false;
   return /^<\?xml\s/.test(start) || /^<[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?[\s>/]/.test(start);
+}
+
+async function readAll(stream: Readable): Promise<Uint8Array<ArrayBuffer>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 /**
@@ -535,6 +542,45 @@ export function createLibraryAdminService(deps: {
         return keys;
       });
       await removePaperFiles(keys);
+    },
+
+    /**
+     * Papers stored before migration 0009 (their files moved out of the uploads at start): their
+     * file's type and size from its bytes, and its text in search. Runs in the background at start,
+     * a paper at a time; a second run finds nothing left to do.
+     */
+    async completeEarlierPapers(): Promise<number> {
+      let done = 0;
+      for (let after = 0; ; ) {
+        const rows = await repository.papersWithoutFileFacts(after, 50);
+        for (const paper of rows) {
+          after = paper.id;
+          const key = paper.uploaded_file as string;
+          const stat = await files.stat(key).catch(() => null);
+          if (!stat || stat.size === 0) continue;
+          const head = await readAll(files.open(key, { start: 0, end: Math.min(stat.size, 4100) - 1 }));
+          const sniffed = await fileTypeFromBuffer(head);
+          const type: PaperType =
+            sniffed && sniffed.mime in PAPER_TYPES
+              ? (sniffed.mime as PaperType)
+              : looksLikeXml(head)
+                ? "application/xml"
+                : "application/zip";
+          const file = new File([await readAll(files.open(key))], key, { type });
+          const pages = (await readDocumentText(file, type)).pages;
+          await db.transaction().execute(async (trx) => {
+            const on = createLibraryRepository(trx);
+            await on.setFileFacts(paper.id, { file_type: type, file_size: stat.size });
+            const node = (await treeOn(trx)).byId.get(paper.papers_category_id) as CategoryNode;
+            const { removedIds, inserted } = await on.replacePages(paper.id, pages);
+            await search.removeAmong("paper_page", removedIds, trx);
+            await indexPaper(paper, node, trx);
+            await indexPages(paper, node, inserted, trx);
+          });
+          done++;
+        }
+        if (rows.length < 50) return done;
+      }
     },
 
     /** Removes one earlier file of a paper. */

@@ -267,6 +267,19 @@ export function createLibraryRepository(db: Executor) {
         .execute();
     },
 
+    /** Papers stored before their file's type was recorded (migration 0009), after `afterId`. */
+    papersWithoutFileFacts(afterId: number, limit: number) {
+      return db
+        .selectFrom("papers")
+        .selectAll()
+        .where("id", ">", afterId)
+        .where("uploaded_file", "is not", null)
+        .where("file_type", "is", null)
+        .orderBy("id")
+        .limit(limit)
+        .execute();
+    },
+
     setFileFacts(id: number, facts: { file_type: string; file_size: number }) {
       return db.updateTable("papers").set(facts).where("id", "=", id).execute();
     },
