@@ -1,5 +1,5 @@
 import { createWriteStream } from "node:fs";
-import { Readable } from "node:stream";
+import { Readable, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
@@ -154,7 +154,7 @@ function parseForm(request: Request, contentType: string, spool?: SpoolOptions):
     const parts: { name: string; value: unknown }[] = [];
     const pendingFiles: Promise<void>[] = [];
     const spooled: string[] = [];
-    const writing = new Set<Readable>();
+    const writing = new Set<Writable>();
     const cleanup = () => removeSpooled(spooled);
     const fail = (error: unknown) => {
       if (settled) return;
@@ -166,6 +166,8 @@ function parseForm(request: Request, contentType: string, spool?: SpoolOptions):
         return;
       }
       // Stop the writes, let each close its file, then remove every file: nothing is left behind.
+      // (The writer, not busboy's stream: a file stream destroyed between its last byte and its
+      // 'end' counts as finished to pipeline, which would then wait for an end that never comes.)
       for (const stream of writing) stream.destroy();
       void Promise.allSettled(pendingFiles)
         .then(cleanup)
@@ -204,7 +206,8 @@ function parseForm(request: Request, contentType: string, spool?: SpoolOptions):
       if (spool) {
         const file = spoolFileName(spool.dir);
         spooled.push(file);
-        writing.add(stream);
+        const writer = createWriteStream(file, { flags: "wx" });
+        writing.add(writer);
         stream.on("limit", () =>
           fail(
             tooLarge(
@@ -213,13 +216,13 @@ function parseForm(request: Request, contentType: string, spool?: SpoolOptions):
           ),
         );
         pendingFiles.push(
-          pipeline(stream, createWriteStream(file, { flags: "wx" }))
+          pipeline(stream, writer)
             .then(async () => {
-              writing.delete(stream);
+              writing.delete(writer);
               if (!settled) part.value = await spooledFile(file, filename, info.mimeType);
             })
             .catch((error: unknown) => {
-              writing.delete(stream);
+              writing.delete(writer);
               // A write that failed (a full disk is a 507); a stream stopped by fail() is already answered.
               fail(asStorageFull(error));
             }),
