@@ -141,7 +141,8 @@ function parseForm(request: Request, contentType: string, spool?: SpoolOptions):
     try {
       parser = busboy({
         headers: { "content-type": contentType },
-        limits: spool ? { ...FORM_LIMITS, fileSize: spool.maxFileBytes } : FORM_LIMITS,
+        // busboy calls a file at its fileSize limit truncated: a file of exactly maxFileBytes is allowed.
+        limits: spool ? { ...FORM_LIMITS, fileSize: spool.maxFileBytes + 1 } : FORM_LIMITS,
         defParamCharset: "utf8",
       });
     } catch {

@@ -110,7 +110,13 @@ describe("a route that spools its uploads", () => {
     expect(spooledLeft(t.runtime)).toEqual([]);
   });
 
-  it("refuses a file larger than the route's file limit with 413 naming it, and removes it", async () => {
+  it("takes a file of exactly the route's file limit, and refuses a larger one with 413 naming it", async () => {
+    const exact = await send(`/api${SPOOL_TEST_PATH}`, paper(MAX_FILE), { contentLength: true });
+    expect(exact.status).toBe(200);
+    expect(seen(exact).size).toBe(MAX_FILE);
+    const over = await send(`/api${SPOOL_TEST_PATH}`, paper(MAX_FILE + 1), { contentLength: true });
+    expect(over.status).toBe(413);
+    expect(spooledLeft(t.runtime)).toEqual([]);
     // Within the body's limit (the form's room for fields), over the file's.
     const answer = await send(`/api${SPOOL_TEST_PATH}`, paper(MAX_FILE + 1000), { contentLength: true });
     expect(answer.status).toBe(413);
