@@ -216,7 +216,10 @@ export function declare<
       ...(body
         ? {
             body: {
-              description: body.description,
+              description:
+                [body.description, body.spool ? `Each file may be up to ${body.spool.maxFileBytes} bytes.` : undefined]
+                  .filter(Boolean)
+                  .join(" ") || undefined,
               // Required when an empty body would not do (a list's filters may all be left out).
               required: !body.schema.safeParse({}).success,
               content: Object.fromEntries(

@@ -227,6 +227,18 @@ describe("a route that spools its uploads", () => {
   });
 });
 
+describe("the API document", () => {
+  it("says how large a spooling route's files may be", async () => {
+    const document = (await (await t.app.request("/api/openapi.json")).json()) as {
+      paths: Record<string, { post?: { requestBody?: { description?: string } } }>;
+    };
+    expect(document.paths[`/api${SPOOL_TEST_PATH}`]?.post?.requestBody?.description).toBe(
+      `Each file may be up to ${MAX_FILE} bytes.`,
+    );
+    expect(document.paths[`/api${MEMORY_TEST_PATH}`]?.post?.requestBody?.description).toBeUndefined();
+  });
+});
+
 describe("routes that do not spool", () => {
   it("keep their files in memory, with the same File interface", async () => {
     const size = 2 * MB + 5;

@@ -18,7 +18,9 @@ export const SPOOL_TEST_PATH = "/test/spooled";
 export const MEMORY_TEST_PATH = "/test/in-memory";
 export const STORE_TEST_PATH = "/test/spooled-store";
 
-const uploadSchema = z.object({ file: z.instanceof(File), title: z.string().min(1).optional() });
+/** A file field as the document shows it (zod-to-openapi does not know `z.instanceof`). */
+const fileSchema = z.instanceof(File).openapi({ type: "string", format: "binary" });
+const uploadSchema = z.object({ file: fileSchema, title: z.string().min(1).optional() });
 
 export function spoolTestRoutes(runtime: Runtime, maxFileBytes = runtime.config.paperMaxBytes) {
   const api = apiRouter();
