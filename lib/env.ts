@@ -70,6 +70,7 @@ const schema = z.object({
     z.string().min(10, { error: "must be at least 10 characters" }).optional(),
   ),
   UPLOAD_MAX_BYTES: integer(10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+  PAPER_MAX_BYTES: integer(50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   BODY_MAX_BYTES: integer(1024 * 1024, 1024, 100 * 1024 * 1024),
   PAGE_CACHE_MB: integer(32, 0, 4096),
   JOIN_RATE_LIMIT: integer(30, 1, 100_000),
@@ -108,6 +109,11 @@ export type Config = {
   uploadsDir: string;
   /** Members-only files (paper files): outside the uploads, never served statically (decision 0024). */
   privateDir: string;
+  /**
+   * Uploads spooled to disk while their request runs (large files, lib/spool.ts): inside the data
+   * directory, so on its file system and a move into storage is a rename.
+   */
+  tmpDir: string;
   database: { dialect: "sqlite"; file: string } | { dialect: "postgres"; url: string };
   sessionTtlSeconds: number;
   /** A session ends after this long without a request: without 'Remember me', and with it. */
@@ -116,6 +122,8 @@ export type Config = {
   mailFrom: string;
   admin?: { email: string; password: string };
   uploadMaxBytes: number;
+  /** The largest paper file (document library), streamed to disk, never held in memory. */
+  paperMaxBytes: number;
   bodyMaxBytes: number;
   /** Join and registration requests accepted per IP address and hour. */
   joinRatePerHour: number;
@@ -167,6 +175,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     dataDir,
     uploadsDir: path.join(dataDir, "uploads"),
     privateDir: path.join(dataDir, "private"),
+    tmpDir: path.join(dataDir, "tmp"),
     database,
     sessionTtlSeconds: v.SESSION_TTL,
     sessionIdleSeconds: { short: v.SESSION_IDLE_TIMEOUT, remembered: v.SESSION_REMEMBER_IDLE_TIMEOUT },
@@ -174,6 +183,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mailFrom: v.MAIL_FROM,
     admin: v.ADMIN_EMAIL && v.ADMIN_PASSWORD ? { email: v.ADMIN_EMAIL, password: v.ADMIN_PASSWORD } : undefined,
     uploadMaxBytes: v.UPLOAD_MAX_BYTES,
+    paperMaxBytes: v.PAPER_MAX_BYTES,
     bodyMaxBytes: v.BODY_MAX_BYTES,
     pageCacheBytes: v.PAGE_CACHE_MB * 1024 * 1024,
     joinRatePerHour: v.JOIN_RATE_LIMIT,

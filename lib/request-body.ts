@@ -1,7 +1,10 @@
-import { Readable } from "node:stream";
+import { createWriteStream } from "node:fs";
+import { Readable, type Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { AppError } from "./errors";
+import { AppError, asStorageFull } from "./errors";
+import { removeSpooled, type SpoolOptions, spooledFile, spoolFileName } from "./spool";
 
 export type Body = Record<string, unknown>;
 
@@ -12,6 +15,21 @@ export type ParsedBody = {
   body: Body;
   /** The `_method` field, if the client sent one (never part of `body`). */
   method?: string;
+  /**
+   * Removes the temporary files of spooled file parts (parseBody's `spool` option); call it once
+   * the request is done with them. Files already moved into storage are simply gone. Absent when
+   * nothing was spooled.
+   */
+  cleanup?: () => Promise<void>;
+};
+
+export type ParseOptions = {
+  /**
+   * Write file parts to temporary files in `dir` instead of memory (large uploads): each is a File
+   * backed by its file (lib/spool.ts, `spooledPath(file)` for storage.putFile), at most
+   * `maxFileBytes` (a larger one is a 413, its partial file removed).
+   */
+  spool?: SpoolOptions;
 };
 
 /**
@@ -25,7 +43,7 @@ export const FORM_LIMITS = {
   parts: 220,
   /** Bytes of a field name. */
   fieldNameSize: 100,
-  /** Bytes of one text field (rich text included); files are bounded by UPLOAD_MAX_BYTES. */
+  /** Bytes of one text field (rich text included); files are bounded by the body's limit (limitBodies) and, spooled, by `spool.maxFileBytes`. */
   fieldSize: 2 * 1024 * 1024,
 } as const;
 
@@ -54,7 +72,11 @@ function encodingOf(type: string): Encoding | null {
 }
 
 /** `accepts` is what the route takes (a file upload takes multipart only); anything else is a 415, unread. */
-export async function parseBody(request: Request, accepts: readonly Encoding[] = ALL_ENCODINGS): Promise<ParsedBody> {
+export async function parseBody(
+  request: Request,
+  accepts: readonly Encoding[] = ALL_ENCODINGS,
+  options: ParseOptions = {},
+): Promise<ParsedBody> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!request.body) return { body: {} };
   const encoding = encodingOf(contentType.toLowerCase());
@@ -64,7 +86,7 @@ export async function parseBody(request: Request, accepts: readonly Encoding[] =
     const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : names[0];
     throw new AppError("unsupported_media_type", `Send the body as ${list}.`);
   }
-  return encoding === "json" ? parseJson(request) : parseForm(request, contentType);
+  return encoding === "json" ? parseJson(request) : parseForm(request, contentType, options.spool);
 }
 
 async function parseJson(request: Request): Promise<ParsedBody> {
@@ -105,7 +127,13 @@ function isAbort(error: unknown): boolean {
   return failure?.code === "ECONNRESET" || failure?.message === "aborted";
 }
 
-function parseForm(request: Request, contentType: string): Promise<ParsedBody> {
+/**
+ * A multipart or urlencoded form, streamed through busboy. File parts are held in memory, or with
+ * `spool` written to temporary files with backpressure (the parser waits for the disk, the socket
+ * for the parser). Whatever fails (a limit, a malformed form, the client's abort, a full disk), the
+ * temporary files written so far are removed before the promise rejects.
+ */
+function parseForm(request: Request, contentType: string, spool?: SpoolOptions): Promise<ParsedBody> {
   return new Promise<ParsedBody>((resolve, reject) => {
     const body: Body = {};
     let method: string | undefined;
@@ -113,7 +141,8 @@ function parseForm(request: Request, contentType: string): Promise<ParsedBody> {
     try {
       parser = busboy({
         headers: { "content-type": contentType },
-        limits: FORM_LIMITS,
+        // busboy calls a file at its fileSize limit truncated: a file of exactly maxFileBytes is allowed.
+        limits: spool ? { ...FORM_LIMITS, fileSize: spool.maxFileBytes + 1 } : FORM_LIMITS,
         defParamCharset: "utf8",
       });
     } catch {
@@ -122,13 +151,28 @@ function parseForm(request: Request, contentType: string): Promise<ParsedBody> {
     }
     const source = Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
     let settled = false;
+    // Parts in the order they came; a file's value is known once its bytes are all in.
+    const parts: { name: string; value: unknown }[] = [];
     const pendingFiles: Promise<void>[] = [];
+    const spooled: string[] = [];
+    const writing = new Set<Writable>();
+    const cleanup = () => removeSpooled(spooled);
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
       source.unpipe(parser);
       source.destroy();
-      reject(error);
+      if (!spool) {
+        reject(error);
+        return;
+      }
+      // Stop the writes, let each close its file, then remove every file: nothing is left behind.
+      // (The writer, not busboy's stream: a file stream destroyed between its last byte and its
+      // 'end' counts as finished to pipeline, which would then wait for an end that never comes.)
+      for (const stream of writing) stream.destroy();
+      void Promise.allSettled(pendingFiles)
+        .then(cleanup)
+        .then(() => reject(error));
     };
     const add = (rawKey: string, value: unknown) => {
       if (rawKey === "_method") {
@@ -149,20 +193,49 @@ function parseForm(request: Request, contentType: string): Promise<ParsedBody> {
     parser.on("field", (name, value, info) => {
       if (info.nameTruncated || nameTooLong(name)) return fail(longName());
       if (info.valueTruncated) return fail(tooLarge(`The field "${name}" is larger than the limit.`));
-      add(name, value);
+      parts.push({ name, value });
     });
     parser.on("file", (name, stream, info) => {
       if (nameTooLong(name)) {
         stream.resume();
         return fail(longName());
       }
+      const part: { name: string; value: unknown } = { name, value: undefined };
+      parts.push(part);
+      // The client's file name and type are kept only as given; lib/images and lib/files sniff the content.
+      const filename = info.filename ?? "";
+      if (spool) {
+        const file = spoolFileName(spool.dir);
+        spooled.push(file);
+        const writer = createWriteStream(file, { flags: "wx" });
+        writing.add(writer);
+        stream.on("limit", () =>
+          fail(
+            tooLarge(
+              `The file "${filename || name}" is larger than the limit of ${spool.maxFileBytes} bytes (${Math.floor(spool.maxFileBytes / (1024 * 1024))} MB).`,
+            ),
+          ),
+        );
+        pendingFiles.push(
+          pipeline(stream, writer)
+            .then(async () => {
+              writing.delete(writer);
+              if (!settled) part.value = await spooledFile(file, filename, info.mimeType);
+            })
+            .catch((error: unknown) => {
+              writing.delete(writer);
+              // A write that failed (a full disk is a 507); a stream stopped by fail() is already answered.
+              fail(asStorageFull(error));
+            }),
+        );
+        return;
+      }
       const chunks: Buffer[] = [];
       pendingFiles.push(
         new Promise<void>((done) => {
           stream.on("data", (chunk: Buffer) => chunks.push(chunk));
           stream.on("end", () => {
-            // The client's file name and type are kept only as given; lib/images sniffs the content.
-            add(name, new File([Buffer.concat(chunks)], info.filename ?? "", { type: info.mimeType }));
+            part.value = new File([Buffer.concat(chunks)], filename, { type: info.mimeType });
             done();
           });
           stream.on("error", () => done());
@@ -177,7 +250,8 @@ function parseForm(request: Request, contentType: string): Promise<ParsedBody> {
       void Promise.all(pendingFiles).then(() => {
         if (settled) return;
         settled = true;
-        resolve({ body, method });
+        for (const part of parts) if (part.value !== undefined) add(part.name, part.value);
+        resolve(spool ? { body, method, cleanup } : { body, method });
       });
     });
     source.on("error", (error) => fail(unreadable(request, error)));

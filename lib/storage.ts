@@ -1,7 +1,8 @@
-import { createReadStream } from "node:fs";
+import { constants, createReadStream, createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { asStorageFull } from "./errors";
 
 /** A stored file as the sweep sees it: its key and when it was last written. */
@@ -13,11 +14,22 @@ export type StoredFile = { key: string; modifiedAt: Date };
  * the site serves them at /uploads/<key>. Local disk by default; an
  * S3-compatible driver can implement the same interface.
  *
- * `put` either stores the whole file or leaves nothing behind, and a full disk
- * is an AppError `insufficient_storage` (507), never a bad upload.
+ * Every write either stores the whole file or leaves nothing behind, never
+ * overwrites a stored file, and a full disk is an AppError
+ * `insufficient_storage` (507), never a bad upload.
  */
 export interface FileStorage {
+  /** A small file held in memory (images, avatars). */
   put(key: string, data: Uint8Array): Promise<void>;
+  /**
+   * A file already on disk (a spooled upload, lib/spool.ts `spooledPath`), moved into storage:
+   * a rename when it is on the same file system, else copied by the kernel. On success
+   * `sourcePath` is gone; on failure it stays for its owner to remove (a spooled upload is
+   * removed when its request is done).
+   */
+  putFile(key: string, sourcePath: string): Promise<void>;
+  /** A stream written to storage as it comes, with backpressure (never gathered in memory). */
+  putStream(key: string, data: Readable): Promise<void>;
   remove(key: string): Promise<void>;
   /** Every stored file with a safe key (the upload sweep's input). */
   list(): AsyncIterable<StoredFile>;
@@ -66,19 +78,43 @@ export function localStorage(root: string): ReadableFileStorage {
       }
     }
   }
+  /**
+   * Runs a write that creates `file` without overwriting (wx, COPYFILE_EXCL, link). On failure a
+   * file here is this write's own, half-written (on a full disk, empty): it must not stay behind.
+   */
+  async function writing(file: string, write: () => Promise<void>) {
+    try {
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await write();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") await fs.rm(file, { force: true }).catch(() => {});
+      throw asStorageFull(error);
+    }
+  }
   return {
+    async putFile(key, sourcePath) {
+      const file = resolve(key);
+      await writing(file, async () => {
+        try {
+          // A hard link never replaces an existing file (rename would); then the spooled name goes.
+          await fs.link(sourcePath, file);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          // Another file system (EXDEV) or one without hard links: the kernel copies, never overwriting.
+          if (code !== "EXDEV" && code !== "EPERM" && code !== "ENOTSUP" && code !== "EMLINK") throw error;
+          await fs.copyFile(sourcePath, file, constants.COPYFILE_EXCL);
+        }
+      });
+      await fs.rm(sourcePath, { force: true });
+    },
+    async putStream(key, data) {
+      const file = resolve(key);
+      await writing(file, () => pipeline(data, createWriteStream(file, { flags: "wx" })));
+    },
     async put(key, data) {
       const file = resolve(key);
-      try {
-        await fs.mkdir(path.dirname(file), { recursive: true });
-        // wx: never overwrite; keys are fresh random names.
-        await fs.writeFile(file, data, { flag: "wx" });
-      } catch (error) {
-        // Thanks to wx, a file here is one this call created: a half-written
-        // (on a full disk, empty) file must not stay behind.
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") await fs.rm(file, { force: true }).catch(() => {});
-        throw asStorageFull(error);
-      }
+      // wx: never overwrite; keys are fresh random names.
+      await writing(file, () => fs.writeFile(file, data, { flag: "wx" }));
     },
     async remove(key) {
       await fs.rm(resolve(key), { force: true });

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { type ServeStaticOptions, serveStatic } from "@hono/node-server/serve-static";
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono, type MiddlewareHandler } from "hono";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import type { RequestContext } from "../core/request-context";
@@ -10,7 +11,7 @@ import { createApi, declaredRoutes } from "./api";
 import { calendarRoutes } from "./calendars";
 import type { AppEnv, Runtime } from "./env";
 import { errorBody, handleError } from "./errors";
-import { limitBodies } from "./middleware/body-limit";
+import { limitBodies, spoolingRouteLimits } from "./middleware/body-limit";
 import { privateWhenSignedIn } from "./middleware/cache-control";
 import { clientIp, publicUrl } from "./middleware/client";
 import { compress } from "./middleware/compress";
@@ -34,6 +35,8 @@ export type AppOptions = {
   build?: () => Promise<ServerBuild>;
   /** Directory of the built client assets (build/client). */
   clientDir?: string;
+  /** Routers mounted in the API after the site's own (tests declare routes the site does not have yet). */
+  extraApi?: readonly OpenAPIHono<AppEnv>[];
 };
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -98,9 +101,11 @@ function overriddenDispatch(api: Hono<AppEnv>, logger: Runtime["logger"]): Dispa
 export function createApp(runtime: Runtime, options: AppOptions = {}) {
   const { config, services, logger } = runtime;
   const app = new Hono<AppEnv>();
+  const api = createApi(runtime, options.extraApi);
+  const apiRoutes = declaredRoutes(api);
 
-  // Every request body is bounded (uploads through page forms too).
-  app.use("*", limitBodies(config));
+  // Every request body is bounded (uploads through page forms too); routes that spool uploads to disk may take more.
+  app.use("*", limitBodies(config, spoolingRouteLimits(apiRoutes, "/api")));
   app.use("*", async (c, next) => {
     c.set("clientIp", clientIp(c, config.trustProxy));
     await next();
@@ -157,8 +162,7 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
   app.use("*", csrf([config.baseUrl.origin]));
   app.use("*", contentChanges(services.contentVersion, logger));
   app.use("*", securityLog(logger));
-  const api = createApi(runtime);
-  app.use("/api/*", methodOverride(declaredRoutes(api), overriddenDispatch(api, logger)));
+  app.use("/api/*", methodOverride(apiRoutes, overriddenDispatch(api, logger)));
   app.route("/api", api);
   app.route("/", calendarRoutes(runtime));
   app.route("/", paperRoutes(runtime));

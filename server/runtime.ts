@@ -8,6 +8,7 @@ import { migrateToLatest } from "../db/migrate";
 import type { Config } from "../lib/env";
 import { createLogger } from "../lib/logger";
 import { createMailTransport } from "../lib/mail";
+import { sweepSpooled } from "../lib/spool";
 import { localStorage } from "../lib/storage";
 import type { Runtime } from "./env";
 
@@ -21,6 +22,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
   const logger = createLogger(config.logLevel);
   fs.mkdirSync(config.uploadsDir, { recursive: true });
   fs.mkdirSync(config.privateDir, { recursive: true, mode: 0o700 });
+  fs.mkdirSync(config.tmpDir, { recursive: true, mode: 0o700 });
   const database = openDatabase(config);
   try {
     const migrated = await migrateToLatest(database.db);
@@ -84,6 +86,12 @@ export async function createRuntime(config: Config): Promise<Runtime> {
         if (completed > 0) logger.info({ papers: completed }, "earlier papers' file types and text recorded");
       })
       .catch((error) => logger.warn({ err: error }, "earlier papers not completed"));
+    // Spooled uploads of requests a crash or a kill cut short; an hour is longer than any upload runs.
+    sweepSpooled(config.tmpDir)
+      .then((removed) => {
+        if (removed.length) logger.info({ removed: removed.length }, "stale temporary upload files removed");
+      })
+      .catch((error) => logger.warn({ err: error }, "temporary upload sweep failed"));
     return { config, database, services, logger };
   } catch (error) {
     await database.destroy();

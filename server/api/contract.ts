@@ -2,10 +2,11 @@ import { createRoute, OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi
 import type { Context } from "hono";
 import { pageSchema } from "../../lib/pagination";
 import { ALL_ENCODINGS, type Body, type Encoding } from "../../lib/request-body";
+import type { SpoolOptions } from "../../lib/spool";
 import { fieldErrors, invalidInput, validate } from "../../lib/validation";
 import type { AppEnv } from "../env";
 import type { AccessMiddleware } from "./http";
-import { readBody } from "./http";
+import { readBody, releaseBody } from "./http";
 
 /**
  * An API route's contract (rule 1 of the architecture guide): who may call it, its path and query
@@ -26,7 +27,23 @@ export type Contract<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodTy
   description?: string;
   params?: P;
   query?: Q;
-  body?: { schema: B; encodings?: readonly Encoding[]; description?: string };
+  body?: {
+    schema: B;
+    encodings?: readonly Encoding[];
+    description?: string;
+    /**
+     * Large uploads: file parts are streamed to temporary files in `dir` (config.tmpDir), never
+     * held in memory, each at most `maxFileBytes` (a larger one is a 413). The route's multipart
+     * bodies may then be as large as `maxFileBytes` plus SPOOL_FORM_BYTES for the other fields,
+     * even above UPLOAD_MAX_BYTES (server/middleware/body-limit.ts reads it from the route table);
+     * every other route keeps UPLOAD_MAX_BYTES. A route opts in with
+     * `body: { schema, encodings: ["multipart"], spool: { dir: config.tmpDir, maxFileBytes: config.paperMaxBytes } }`;
+     * its handler gets each file as a disk-backed File and moves it into storage with
+     * `storage.putFile(key, spooledPath(file))` (lib/spool.ts). Whatever is not moved is removed
+     * when the handler is done (success or error), so a handler never cleans up after the parser.
+     */
+    spool?: SpoolOptions;
+  };
   /** The success answer: its status (200 unless said) and schema, JSON unless another media type is named. */
   response: { status?: 200 | 201; schema: z.ZodType; mediaType?: string; description?: string };
   /** Statuses the route may answer besides those its declaration implies (e.g. 404, 409, 429). */
@@ -101,8 +118,11 @@ export function apiRouter() {
  * It runs in the route's handler, so after the access check and the parameter and query validators:
  * nothing of the body is read for a request the route refuses.
  */
-async function validBody(c: Context<AppEnv>, body: { schema: z.ZodType; encodings: readonly Encoding[] }) {
-  const raw = await readBody(c, body.encodings);
+async function validBody(
+  c: Context<AppEnv>,
+  body: { schema: z.ZodType; encodings: readonly Encoding[]; spool?: SpoolOptions },
+) {
+  const raw = await readBody(c, body.encodings, body.spool ? { spool: body.spool } : undefined);
   const parsed = validate(body.schema, raw);
   if (!parsed.success) throw invalidInput(parsed.errors);
   return { body: parsed.data, raw };
@@ -196,7 +216,10 @@ export function declare<
       ...(body
         ? {
             body: {
-              description: body.description,
+              description:
+                [body.description, body.spool ? `Each file may be up to ${body.spool.maxFileBytes} bytes.` : undefined]
+                  .filter(Boolean)
+                  .join(" ") || undefined,
               // Required when an empty body would not do (a list's filters may all be left out).
               required: !body.schema.safeParse({}).success,
               content: Object.fromEntries(
@@ -216,16 +239,25 @@ export function declare<
   });
   api.openAPIRegistry.registerPath(document);
   // The handler answers the shapes declared above; the library's typed responses are not used.
-  const routeHandler = (async (c: Context<AppEnv>) => {
-    const read = body ? await validBody(c, { schema: body.schema, encodings }) : { body: {}, raw: {} };
-    const valid = (target: string) => (c.req.valid as (target: string) => unknown).call(c.req, target);
-    return handler(c, {
-      params: (contract.params ? valid("param") : c.req.param()) as z.output<P>,
-      query: (contract.query ? valid("query") : {}) as z.output<Q>,
-      body: read.body as z.output<B>,
-      raw: read.raw,
-    });
-  }) as never;
+  const routeHandler = async (c: Context<AppEnv>) => {
+    try {
+      const read = body
+        ? await validBody(c, { schema: body.schema, encodings, spool: body.spool })
+        : { body: {}, raw: {} };
+      const valid = (target: string) => (c.req.valid as (target: string) => unknown).call(c.req, target);
+      return await handler(c, {
+        params: (contract.params ? valid("param") : c.req.param()) as z.output<P>,
+        query: (contract.query ? valid("query") : {}) as z.output<Q>,
+        body: read.body as z.output<B>,
+        raw: read.raw,
+      });
+    } finally {
+      // Spooled files the handler did not move into storage (an answer streaming one would be cut short).
+      await releaseBody(c.req.raw);
+    }
+  };
+  // Read back from the router by declaredRoutes: the body limit and the method override use it before routing.
+  const declared = Object.assign(routeHandler, { spool: body?.spool }) as never;
   api.openapi(
     {
       method: contract.method,
@@ -236,6 +268,6 @@ export function declare<
       middleware: [access],
       hide: true,
     },
-    routeHandler,
+    declared,
   );
 }

@@ -3,7 +3,14 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Authenticated } from "../../core/auth/auth.service";
 import { AppError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
-import { type Body, type Encoding, OVERRIDABLE_METHODS, type ParsedBody, parseBody } from "../../lib/request-body";
+import {
+  type Body,
+  type Encoding,
+  OVERRIDABLE_METHODS,
+  type ParsedBody,
+  type ParseOptions,
+  parseBody,
+} from "../../lib/request-body";
 import { invalidInput } from "../../lib/validation";
 import type { AppEnv } from "../env";
 
@@ -56,17 +63,36 @@ export function currentAuth(c: Context<AppEnv>): Authenticated {
  */
 const parsedBodies = new WeakMap<Request, Promise<ParsedBody>>();
 
-/** The body as parsed by parseBody, read at most once per request. */
-export function parsedBodyOf(request: Request, accepts?: readonly Encoding[]): Promise<ParsedBody> {
+/**
+ * The body as parsed by parseBody, read at most once per request (the options of the first
+ * reader apply: the method override passes the spooling of the routes it may dispatch to).
+ * Whoever reads a body calls releaseBody once the request is done with it.
+ */
+export function parsedBodyOf(
+  request: Request,
+  accepts?: readonly Encoding[],
+  options?: ParseOptions,
+): Promise<ParsedBody> {
   let parsed = parsedBodies.get(request);
   if (!parsed) {
     parsed =
       request.method === "GET" || request.method === "HEAD"
         ? Promise.resolve({ body: {} })
-        : parseBody(request, accepts);
+        : parseBody(request, accepts, options);
     parsedBodies.set(request, parsed);
   }
   return parsed;
+}
+
+/**
+ * Removes the temporary files of the request's spooled uploads, if its body was read with
+ * spooling (a no-op otherwise, and when called again). A body that failed to parse left none.
+ */
+export async function releaseBody(request: Request): Promise<void> {
+  const parsed = parsedBodies.get(request);
+  if (!parsed) return;
+  const { cleanup } = await parsed.catch((): Partial<ParsedBody> => ({}));
+  await cleanup?.();
 }
 
 /** Hands an already parsed body to the request it is dispatched as (see the method override). */
@@ -79,8 +105,12 @@ export function attachParsedBody(request: Request, parsed: ParsedBody): void {
  * (all three unless it says otherwise; server/api/body.ts).
  * Call it after the route's access check: nothing is read from a caller the route refuses.
  */
-export async function readBody(c: Context<AppEnv>, accepts?: readonly Encoding[]): Promise<Body> {
-  const { body, method } = await parsedBodyOf(c.req.raw, accepts);
+export async function readBody(
+  c: Context<AppEnv>,
+  accepts?: readonly Encoding[],
+  options?: ParseOptions,
+): Promise<Body> {
+  const { body, method } = await parsedBodyOf(c.req.raw, accepts, options);
   const wanted = method?.toUpperCase();
   // A `_method` that no route at this path answers to: refused, never done as the POST it came as.
   if (c.req.method === "POST" && wanted && OVERRIDABLE_METHODS.has(wanted)) {

@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Hono } from "hono";
 import { AppError } from "../../lib/errors";
+import type { SpoolOptions } from "../../lib/spool";
 import type { AppEnv, Runtime } from "../env";
 import type { DeclaredRoute } from "../middleware/method-override";
 import { adminLibraryRoutes } from "./admin-library";
@@ -47,12 +48,15 @@ export function declaredRoutes(api: Hono<AppEnv>): DeclaredRoute[] {
   for (const route of api.routes) {
     if (route.method === "ALL") continue;
     const key = `${route.method} ${route.path}`;
-    const declared = (route.handler as { access?: Access }).access;
+    const handler = route.handler as { access?: Access; spool?: SpoolOptions };
+    const declared = handler.access;
     const known = byRoute.get(key);
     if (known && declared) known.access = declared;
     // A route without a declaration is refused to everyone but admins until it declares one.
     else if (!known)
       byRoute.set(key, { method: route.method, test: patternToRegExp(route.path), access: declared ?? "admin" });
+    const entry = byRoute.get(key);
+    if (entry && handler.spool) entry.spool = handler.spool;
   }
   return [...byRoute.values()];
 }
@@ -89,8 +93,11 @@ export function openApiDocument(api: OpenAPIHono<AppEnv>) {
   return { ...document, paths };
 }
 
-/** The JSON API (SPEC §7), mounted at /api. */
-export function createApi(runtime: Runtime) {
+/**
+ * The JSON API (SPEC §7), mounted at /api. `extra` routers are mounted after the site's own
+ * (tests declare routes the site does not have yet).
+ */
+export function createApi(runtime: Runtime, extra: readonly OpenAPIHono<AppEnv>[] = []) {
   const api = new OpenAPIHono<AppEnv>();
   api.route("/", authRoutes(runtime));
   api.route("/", siteRoutes(runtime));
@@ -104,6 +111,7 @@ export function createApi(runtime: Runtime) {
   api.route("/", adminMediaRoutes(runtime));
   api.route("/", adminUsersRoutes(runtime));
   api.route("/", joinRoutes(runtime));
+  for (const routes of extra) api.route("/", routes);
   api.route(
     "/",
     docsRoutes(() => openApiDocument(api)),

@@ -1,10 +1,17 @@
 import type { MiddlewareHandler } from "hono";
 import { OVERRIDABLE_METHODS } from "../../lib/request-body";
-import { type Access, access, attachParsedBody, methodNotAllowed, parsedBodyOf } from "../api/http";
+import type { SpoolOptions } from "../../lib/spool";
+import { type Access, access, attachParsedBody, methodNotAllowed, parsedBodyOf, releaseBody } from "../api/http";
 import type { AppEnv } from "../env";
 
 /** An API route as the router declares it: method, path pattern (relative to /api) and access. */
-export type DeclaredRoute = { method: string; test: RegExp; access: Access };
+export type DeclaredRoute = {
+  method: string;
+  test: RegExp;
+  access: Access;
+  /** Where its file parts are spooled, when it takes large uploads (contract `body.spool`). */
+  spool?: SpoolOptions;
+};
 
 const LOOSENESS: Record<Access, number> = { public: 0, member: 1, admin: 2 };
 
@@ -51,17 +58,32 @@ export function methodOverride(routes: DeclaredRoute[], dispatch: Dispatch): Mid
     } else {
       const loosest = atPath.reduce((a, b) => (LOOSENESS[b.access] < LOOSENESS[a.access] ? b : a)).access;
       await access[loosest](c, async () => {});
-      const parsed = await parsedBodyOf(c.req.raw);
+      // A route here that takes large uploads (whose limit let the body in) gets its files spooled.
+      const spool = atPath
+        .flatMap((route) => (route.spool ? [route.spool] : []))
+        .reduce<SpoolOptions | undefined>((a, b) => (a && a.maxFileBytes >= b.maxFileBytes ? a : b), undefined);
+      const parsed = await parsedBodyOf(c.req.raw, undefined, spool ? { spool } : undefined);
       const wanted = parsed.method?.toUpperCase();
-      if (wanted === undefined || !targets.has(wanted)) return next();
+      if (wanted === undefined || !targets.has(wanted)) {
+        try {
+          return await next();
+        } finally {
+          await releaseBody(c.req.raw);
+        }
+      }
       const headers = new Headers(c.req.raw.headers);
       headers.delete("content-length");
       request = new Request(c.req.url, { method: wanted, headers, signal: c.req.raw.signal });
       attachParsedBody(request, parsed);
     }
-    const response = await dispatch(request, c.var);
-    // Set after the dispatch, which logs the request's security events itself (server/app.ts).
-    c.set("effectiveMethod", request.method);
-    return response;
+    try {
+      const response = await dispatch(request, c.var);
+      // Set after the dispatch, which logs the request's security events itself (server/app.ts).
+      c.set("effectiveMethod", request.method);
+      return response;
+    } finally {
+      // The temporary files of a body parsed here (a no-op when it was passed on unread).
+      await releaseBody(c.req.raw);
+    }
   };
 }

@@ -45,9 +45,16 @@ export async function freePort(): Promise<number> {
 }
 
 export async function startServer(
-  options: { env?: Record<string, string>; dataDir?: string; readyTimeoutMs?: number } = {},
+  options: {
+    env?: Record<string, string>;
+    dataDir?: string;
+    readyTimeoutMs?: number;
+    /** Another bundled entry than build/server.js (a test server, see upload-memory.ts). */
+    entry?: string;
+  } = {},
 ): Promise<ServerProcess> {
-  if (!fs.existsSync(SERVER_BUNDLE)) throw new Error("build/server.js is missing: run `npm run build` first.");
+  const entry = options.entry ?? SERVER_BUNDLE;
+  if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first.`);
   const port = await freePort();
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "masthead-process-"));
   const env: Record<string, string> = {
@@ -61,7 +68,7 @@ export async function startServer(
     LOG_LEVEL: "info",
     ...options.env,
   };
-  const child = spawn(process.execPath, [SERVER_BUNDLE], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [entry], { env, stdio: ["ignore", "pipe", "pipe"] });
   const stdout: string[] = [];
   const stderr: string[] = [];
   const collect = (into: string[]) => {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import { recaptchaCheck } from "../../core/join/captcha";
 import { createServices } from "../../core/services";
 import type { DatabaseHandle } from "../../db/connect";
@@ -10,7 +11,7 @@ import { createLogger } from "../../lib/logger";
 import { createMailTransport, type MailTransport } from "../../lib/mail";
 import { localStorage } from "../../lib/storage";
 import { createApp } from "../../server/app";
-import type { Runtime } from "../../server/env";
+import type { AppEnv, Runtime } from "../../server/env";
 import { createTestDatabase, type TestDatabase } from "./database";
 
 export const ORIGIN = "http://localhost:3000";
@@ -26,16 +27,23 @@ export type TestContext = {
 /** The real app over a real database, driven through app.request(). */
 export async function createTestContext(
   env: Record<string, string> = {},
-  options: { clock?: Clock; database?: TestDatabase; mailTransport?: MailTransport } = {},
+  options: {
+    clock?: Clock;
+    database?: TestDatabase;
+    mailTransport?: MailTransport;
+    /** API routes the site does not have (yet), declared by the test with the runtime's config. */
+    extraApi?: (runtime: Runtime) => OpenAPIHono<AppEnv>[];
+  } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await createTestDatabase());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "masthead-data-"));
   const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir, BASE_URL: ORIGIN, ...env });
   fs.mkdirSync(config.uploadsDir, { recursive: true });
+  fs.mkdirSync(config.tmpDir, { recursive: true });
   const runtime = buildRuntime(config, database, options.clock, options.mailTransport);
   return {
     runtime,
-    app: createApp(runtime),
+    app: createApp(runtime, { extraApi: options.extraApi?.(runtime) }),
     database,
     dataDir,
     close: async () => {

@@ -10,6 +10,12 @@ describe("configuration", () => {
     expect(config.sessionIdleSeconds).toEqual({ short: 2 * 3600, remembered: 14 * 86400 });
     expect(config.baseUrl.href).toBe("http://localhost:3000/");
     expect(config.env).toBe("production");
+    expect(config.paperMaxBytes).toBe(52_428_800);
+    expect(config.tmpDir).toBe(`${config.dataDir}/tmp`);
+  });
+
+  it("reads PAPER_MAX_BYTES", () => {
+    expect(loadConfig({ PAPER_MAX_BYTES: "104857600" }).paperMaxBytes).toBe(104_857_600);
   });
 
   it("selects PostgreSQL from DATABASE_URL", () => {
@@ -28,6 +34,8 @@ describe("configuration", () => {
     ["SMTP_URL", "http://mail"],
     ["ADMIN_EMAIL", "not-an-email"],
     ["UPLOAD_MAX_BYTES", "-5"],
+    ["PAPER_MAX_BYTES", "50MB"],
+    ["PAPER_MAX_BYTES", "100"],
     ["LOG_LEVEL", "loud"],
     ["TRUST_PROXY", "maybe"],
   ])("stops at start when %s is %s, naming the variable", (key, value) => {

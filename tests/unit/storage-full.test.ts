@@ -70,6 +70,12 @@ function fillingStorage(room: number) {
       if (files.size >= room) throw asStorageFull(errno("ENOSPC", "no space left on device"));
       files.set(key, data);
     },
+    async putFile() {
+      throw asStorageFull(errno("ENOSPC", "no space left on device"));
+    },
+    async putStream() {
+      throw asStorageFull(errno("ENOSPC", "no space left on device"));
+    },
     async remove(key) {
       files.delete(key);
     },
