@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { Readable } from "node:stream";
-import { fileTypeFromBlob, fileTypeFromBuffer } from "file-type";
+import { Readable } from "node:stream";
+import { fileTypeFromBuffer } from "file-type";
 import type { Kysely } from "kysely";
 import type { Database, Executor } from "../../db/types";
 import type { Clock } from "../../lib/clock";
@@ -12,6 +12,7 @@ import { isRowId } from "../../lib/ids";
 import { imageFiles } from "../../lib/image-variants";
 import { type StoredImage, storeImage } from "../../lib/images";
 import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
+import { spooledPath } from "../../lib/spool";
 import type { FileStorage, ReadableFileStorage } from "../../lib/storage";
 import { invalidInput } from "../../lib/validation";
 import type { SearchService } from "../search/search.service";
@@ -43,8 +44,11 @@ import {
 const RESERVED_SLUGS = ["user-settings", "events", "library"];
 
 const FILE_FIELD = "uploaded_file";
+const SNIFF_LIMIT = 1024 * 1024;
 const FILE_TYPES_MESSAGE =
   "The file must be a PDF, Word (docx), Excel (xlsx), PowerPoint (pptx), XML, XSD or ZIP file.";
+
+type TextPage = { page: number; text: string };
 
 /** A paper's stored file: its key in the private storage and what it is. */
 type StoredPaperFile = { key: string; type: PaperType; size: number; name: string | null };
@@ -231,10 +235,15 @@ export function createLibraryAdminService(deps: {
     await Promise.allSettled(keys.filter((k): k is string => !!k).map((key) => files.remove(key)));
   }
 
-  /** Checks a paper's file by its bytes and stores it privately under a fresh key. */
-  async function storePaperFile(file: File, paperName: string): Promise<StoredPaperFile> {
+  /**
+   * Checks a paper's file by its bytes, reads its text, and stores it privately under a fresh key
+   * (in this order: a spooled upload is moved into place, after which it cannot be read).
+   */
+  async function storePaperFile(file: File, paperName: string): Promise<StoredPaperFile & { pages: TextPage[] }> {
     if (file.size === 0) throw invalidInput({ [FILE_FIELD]: ["The file is empty."] });
-    const sniffed = await fileTypeFromBlob(file);
+    // The head is enough (an Office file names its parts in its first entries); reading a 50 MB ZIP
+    // through to find more would cost time and memory for nothing.
+    const sniffed = await fileTypeFromBuffer(new Uint8Array(await file.slice(0, SNIFF_LIMIT).arrayBuffer()));
     let type: PaperType | null = sniffed && sniffed.mime in PAPER_TYPES ? (sniffed.mime as PaperType) : null;
     if (!sniffed && looksLikeXml(new Uint8Array(await file.slice(0, 4096).arrayBuffer()))) type = "application/xml";
     if (!type) {
@@ -245,14 +254,18 @@ export function createLibraryAdminService(deps: {
     // The client's name only chooses between .xml and .xsd for XML; it is kept to show, never used as a path.
     const ext = type === "application/xml" && /\.xsd$/i.test(file.name) ? "xsd" : EXTENSIONS[type];
     const key = `papers/${randomBytes(8).toString("hex")}-${slugify(paperName, "paper").slice(0, 60)}.${ext}`;
-    await files.put(key, new Uint8Array(await file.arrayBuffer()));
+    const pages = await textOf(file, type, paperName);
+    // A spooled upload (PAPER_MAX_BYTES) is moved into place, never read into memory.
+    const spooled = spooledPath(file);
+    if (spooled) await files.putFile(key, spooled);
+    else await files.putStream(key, Readable.fromWeb(file.stream() as import("node:stream/web").ReadableStream));
     const name = file.name ? file.name.replace(/[\\/]/g, "_").slice(0, 200) : null;
-    return { key, type, size: file.size, name };
+    return { key, type, size: file.size, name, pages };
   }
 
   /** The file's text page by page (what could be read of it: a problem is reported, never a refusal). */
-  async function textOf(file: File, stored: StoredPaperFile, paperName: string) {
-    const text = await readDocumentText(file, stored.type);
+  async function textOf(file: File, type: PaperType, paperName: string): Promise<TextPage[]> {
+    const text = await readDocumentText(file, type);
     if (text.problem || text.truncated) {
       deps.onTextProblem?.(
         {
@@ -450,7 +463,7 @@ export function createLibraryAdminService(deps: {
     async createPaper(data: PaperData, file: File | null): Promise<Paper> {
       await checkCategoryOf(data);
       const stored = file ? await storePaperFile(file, data.name) : null;
-      const pages = file && stored ? await textOf(file, stored, data.name) : [];
+      const pages = stored?.pages ?? [];
       const now = clock().toISOString();
       try {
         const id = await db.transaction().execute(async (trx) => {
@@ -486,7 +499,7 @@ export function createLibraryAdminService(deps: {
       const before = await existingPaper(id);
       await checkCategoryOf(data);
       const stored = file ? await storePaperFile(file, data.name) : null;
-      const pages = file && stored ? await textOf(file, stored, data.name) : null;
+      const pages = stored?.pages ?? null;
       const now = clock().toISOString();
       try {
         await db.transaction().execute(async (trx) => {

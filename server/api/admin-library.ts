@@ -30,6 +30,8 @@ const paperBody = paperInputSchema.extend({
 export function adminLibraryRoutes(runtime: Runtime) {
   const admin = runtime.services.libraryAdmin;
   const api = apiRouter();
+  // Paper files may be as large as PAPER_MAX_BYTES: streamed to DATA_DIR/tmp, never held in memory.
+  const spool = { dir: runtime.config.tmpDir, maxFileBytes: runtime.config.paperMaxBytes };
   const tag = "Library (admin)";
 
   declare(
@@ -145,7 +147,7 @@ export function adminLibraryRoutes(runtime: Runtime) {
       tag,
       summary: "Create a paper",
       description: "The file's text is read into the site search, page by page.",
-      body: { schema: paperBody },
+      body: { schema: paperBody, encodings: ["json", "urlencoded", "multipart"], spool },
       response: { status: 201, schema: success({ paper: paperSchema }) },
       errors: [507],
     },
@@ -164,7 +166,7 @@ export function adminLibraryRoutes(runtime: Runtime) {
       description:
         "Every field is replaced. A new `uploaded_file` becomes the current file at the same address; the one it replaces is kept as a revision with the labels it had.",
       params: idParams,
-      body: { schema: paperBody },
+      body: { schema: paperBody, encodings: ["json", "urlencoded", "multipart"], spool },
       response: { schema: success({ paper: paperSchema }) },
       errors: [404, 507],
     },

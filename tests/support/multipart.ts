@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
  */
 export type MultipartPart =
   | { name: string; value: string }
-  | { name: string; filename: string; type: string; size: number; seed?: number };
+  | { name: string; filename: string; type: string; size: number; seed?: number; head?: Uint8Array };
 
 const CHUNK = 64 * 1024;
 const encoder = new TextEncoder();
@@ -55,7 +55,11 @@ export function multipart(parts: MultipartPart[], boundary = "----masthead-multi
     *chunks() {
       for (const [index, part] of parts.entries()) {
         yield heads[index] as Uint8Array;
-        if ("filename" in part) yield* fileChunks(part.size, part.seed);
+        if ("filename" in part) {
+          // A file type's magic bytes first (a ZIP's "PK\x03\x04"), the generated content after.
+          if (part.head) yield part.head;
+          yield* fileChunks(part.size - (part.head?.byteLength ?? 0), part.seed);
+        }
       }
       yield tail;
     },
