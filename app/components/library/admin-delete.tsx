@@ -20,6 +20,7 @@ export function DeleteControl({
   error,
   cancelTo,
   focusAfter = "main h1",
+  onDeleted,
 }: {
   row: string;
   /** The link's accessible name: "Delete the category Policies". */
@@ -33,10 +34,14 @@ export function DeleteControl({
   error?: string;
   cancelTo: string;
   focusAfter?: string;
+  /** What the action said once done ("Deleted “Policies”."), for the page's status line. */
+  onDeleted?: (message: string) => void;
 }) {
   const [open, setOpen] = useState(false);
   const [refused, setRefused] = useState<string | null>(null);
-  const fetcher = useFetcher<{ error?: string }>();
+  const fetcher = useFetcher<{ error?: string; message?: string }>();
+  const said = useRef(onDeleted);
+  said.current = onDeleted;
   const busy = fetcher.state !== "idle";
   const link = useRef<HTMLAnchorElement>(null);
   const deleted = useRef(false);
@@ -46,6 +51,7 @@ export function DeleteControl({
     else {
       deleted.current = true;
       setOpen(false);
+      if (fetcher.data?.message) said.current?.(fetcher.data.message);
     }
   }, [open, fetcher.state, fetcher.data]);
 

@@ -212,7 +212,14 @@ export default function ManagePapers({ loaderData, actionData }: Route.Component
         {more.items.length > 0 ? (
           <ul className="mt-3 divide-y divide-slate-100 overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
             {more.items.map((item) => (
-              <PaperRow key={item.id} paper={item} base={base} confirming={confirming} pageResult={pageResult} />
+              <PaperRow
+                key={item.id}
+                paper={item}
+                base={base}
+                confirming={confirming}
+                pageResult={pageResult}
+                onDeleted={setStatus}
+              />
             ))}
           </ul>
         ) : (
