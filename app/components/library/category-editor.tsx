@@ -312,7 +312,9 @@ function AccessBadge({ category }: { category: CategoryTree }) {
     >
       <Icon className="h-3.5 w-3.5" aria-hidden="true" />
       {accessLabel(category.is_public)}
-      {inherited ? <span className="font-normal"> (inherited)</span> : null}
+      {inherited ? (
+        <span className="font-normal"> ({category.parent_id === null ? "default" : "inherited"})</span>
+      ) : null}
     </span>
   );
 }
