@@ -151,3 +151,47 @@ test("an admin builds a category with a paper, replaces its file, and removes th
   }
   await expect(page.getByText(CATEGORY, { exact: true })).toHaveCount(0);
 });
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the same forms post to the page and come back with a notice", async ({ page }) => {
+    const name = "Harbour plain-form notes";
+    await page.goto("/login?redirect=%2Fmanager%2Flibrary");
+    await signIn(page, ADMIN);
+    await expect(page.getByRole("heading", { level: 1, name: "Categories and papers" })).toBeVisible();
+    await page.getByRole("link", { name: "New category" }).click();
+    const create = page.getByRole("form", { name: "New top-level category" });
+    await create.getByLabel("Name", { exact: true }).fill(name);
+    await create.getByRole("button", { name: "Create category" }).click();
+    await expect(page.getByRole("status")).toHaveText(`Created “${name}”.`);
+
+    await page.getByRole("link", { name: `Papers (0) in ${name}` }).click();
+    await page.getByRole("link", { name: "New paper" }).click();
+    const form = page.getByRole("form", { name: "New paper" });
+    await form.getByLabel("Name", { exact: true }).fill("Plain upload");
+    await form.getByLabel("Date", { exact: true }).fill("2031-02-28");
+    await form
+      .getByLabel("File")
+      .setInputFiles({ name: "notes.pdf", mimeType: "application/pdf", buffer: Buffer.from("only words, no PDF") });
+    await form.getByRole("button", { name: "Create paper" }).click();
+    // Refused at the file field (415), what was typed kept.
+    await expect(form.getByText(/The file must be a PDF/)).toBeVisible();
+    await expect(form.getByLabel("Name", { exact: true })).toHaveValue("Plain upload");
+    await form
+      .getByLabel("File")
+      .setInputFiles({ name: "plain.pdf", mimeType: "application/pdf", buffer: await pdf("plain") });
+    await form.getByRole("button", { name: "Create paper" }).click();
+    await expect(page.getByRole("status")).toHaveText("Created “Plain upload”.");
+    await expect(page.getByRole("listitem").filter({ hasText: "Plain upload" })).toContainText("PDF");
+
+    await page.getByRole("link", { name: "Delete the paper Plain upload" }).click();
+    await page.getByRole("form", { name: "Delete this paper?" }).getByRole("button", { name: "Delete" }).click();
+    await expect(page.getByRole("status")).toHaveText("Deleted “Plain upload”.");
+
+    await page.getByRole("link", { name: "Categories and papers" }).click();
+    await page.getByRole("link", { name: `Delete the category ${name}` }).click();
+    await page.getByRole("form", { name: "Delete this category?" }).getByRole("button", { name: "Delete" }).click();
+    await expect(page.getByRole("status")).toHaveText(`Deleted “${name}”.`);
+  });
+});
