@@ -27,7 +27,7 @@ export default defineConfig({
   projects: [
     {
       name: "chromium",
-      testIgnore: /admin-(site|news|meetings)\.spec\.ts/,
+      testIgnore: /admin-(site|news|meetings|library)\.spec\.ts/,
       use: { ...devices["Desktop Chrome"], launchOptions: { executablePath, args: CHROMIUM_ARGS } },
     },
     // The home and menu checks once more against a fresh install: every menu link must lead to a page.
@@ -44,7 +44,7 @@ export default defineConfig({
     // Admin edits change what the other tests read (contact data, pages, meetings), so they run last.
     {
       name: "admin-edits",
-      testMatch: /admin-(site|news|meetings)\.spec\.ts/,
+      testMatch: /admin-(site|news|meetings|library)\.spec\.ts/,
       dependencies: ["chromium"],
       use: { ...devices["Desktop Chrome"], launchOptions: { executablePath, args: CHROMIUM_ARGS } },
     },

@@ -60,6 +60,8 @@ export default [
     route("manage-events", "routes/events/manage-events.tsx"),
     route("manage-events/new", "routes/events/manage-event-edit.tsx", { id: "manage-event-new" }),
     route("manage-events/:id/edit", "routes/events/manage-event-edit.tsx", { id: "manage-event-edit" }),
+    route("manager/library", "routes/library/manage-library.tsx"),
+    route("manager/library/:id", "routes/library/manage-papers.tsx"),
   ]),
   route("*", "routes/site/not-found.tsx"),
 ] satisfies RouteConfig;

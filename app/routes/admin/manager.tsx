@@ -28,7 +28,7 @@ const SHORTCUTS = [
   { to: "/manager/requests", title: "Join requests", icon: Inbox },
   { to: "/manage-news", title: "News", icon: Newspaper },
   { to: "/manage-events", title: "Events", icon: CalendarRange },
-  { to: "/dashboard/library", title: "Categories and papers", icon: FolderTree },
+  { to: "/manager/library", title: "Categories and papers", icon: FolderTree },
   { to: "/manager/pages", title: "Pages", icon: FileText },
   { to: "/manager/settings", title: "Settings", icon: Settings2 },
   { to: "/manager/users", title: "Users", icon: Users },

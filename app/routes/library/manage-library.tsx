@@ -1,0 +1,149 @@
+import { FolderPlus } from "lucide-react";
+import { useState } from "react";
+import { data, Link, redirect } from "react-router";
+import { categoryCreateSchema, categoryMoveSchema, categoryUpdateSchema } from "../../../core/library/library.schema";
+import { isAppError } from "../../../lib/errors";
+import { parseOrThrow } from "../../../lib/validation";
+import { CategoryTreeEditor, LIBRARY_ADMIN } from "../../components/library/category-editor";
+import { flattenTree, type LibraryResult, typedValues } from "../../components/library/library-admin";
+import { Breadcrumbs } from "../../components/ui/breadcrumbs";
+import { Notice } from "../../components/ui/notice";
+import { getRequestContext } from "../../context";
+import { setFlash, takeFlash } from "../../lib/flash.server";
+import { formId } from "../../lib/forms";
+import { readForm } from "../../lib/read-form.server";
+import type { Route } from "./+types/manage-library";
+
+export const meta: Route.MetaFunction = () => [{ title: "Categories and papers · Manager" }];
+
+export async function loader({ context, request, url }: Route.LoaderArgs) {
+  const { services, sessionToken, secureCookies } = getRequestContext(context);
+  const tree = await services.libraryAdmin.tree();
+  const flash = takeFlash(request, { token: sessionToken, secure: secureCookies });
+  const param = (name: string) => url.searchParams.get(name);
+  return data(
+    { tree, open: { edit: param("edit"), add: param("add"), remove: param("delete") }, notice: flash.message },
+    { headers: flash.headers },
+  );
+}
+
+const imageOf = async (value: FormDataEntryValue | undefined) =>
+  value instanceof File && value.size > 0 ? new Uint8Array(await value.arrayBuffer()) : null;
+
+/**
+ * The tree's forms, each with its `intent`: create, update, move, delete. A fetcher's post
+ * (`_fetch`) gets its answer as data and the tree is read again in place; a plain post is
+ * redirected back to the tree with a flash notice. A refusal is data either way, with the row
+ * it belongs to, its field errors and what was typed.
+ */
+export async function action({ context, request }: Route.ActionArgs) {
+  const { services, sessionToken, secureCookies } = getRequestContext(context);
+  const admin = services.libraryAdmin;
+  const form = await readForm(request);
+  const intent = typeof form.intent === "string" ? form.intent : "";
+  let row = intent;
+  const finish = (message: string, to: string) => {
+    if (form._fetch === "1") return { intent, row, done: true, message } satisfies LibraryResult;
+    const headers = sessionToken
+      ? { "Set-Cookie": setFlash(message, { token: sessionToken, secure: secureCookies }) }
+      : undefined;
+    return redirect(to, { headers });
+  };
+  try {
+    switch (intent) {
+      case "create": {
+        const input = parseOrThrow(categoryCreateSchema, form);
+        row = input.parent_id ? `add-${input.parent_id}` : "add-root";
+        const created = await admin.createCategory(input, await imageOf(form.image));
+        return finish(`Created “${created.name}”.`, `${LIBRARY_ADMIN}#cat-${created.id}`);
+      }
+      case "update": {
+        const id = formId(form);
+        row = `cat-${id}`;
+        const saved = await admin.updateCategory(
+          id,
+          parseOrThrow(categoryUpdateSchema, form),
+          await imageOf(form.image),
+        );
+        return finish(`Saved “${saved.name}”.`, `${LIBRARY_ADMIN}#cat-${id}`);
+      }
+      case "move": {
+        const id = formId(form);
+        row = form.position === undefined ? `move-${id}` : `step-${id}`;
+        const moved = await admin.moveCategory(id, parseOrThrow(categoryMoveSchema, form));
+        return finish(`Moved “${moved.name}”.`, `${LIBRARY_ADMIN}#cat-${id}`);
+      }
+      case "delete": {
+        const id = formId(form);
+        row = `cat-${id}`;
+        const { name } = await admin.category(id);
+        await admin.deleteCategory(id);
+        return finish(`Deleted “${name}”.`, LIBRARY_ADMIN);
+      }
+      default:
+        throw data("Unknown action.", { status: 400 });
+    }
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    const errors = error.details.errors as Record<string, string[]> | undefined;
+    // A delete refused while the category has children or papers is said in its dialog, as one message.
+    if (!errors || intent === "delete") {
+      const message = errors ? Object.values(errors).flat()[0] : error.message;
+      return data({ intent, row, error: message } satisfies LibraryResult, { status: error.status });
+    }
+    return data({ intent, row, errors, values: typedValues(form) } satisfies LibraryResult, {
+      status: error.status,
+    });
+  }
+}
+
+/** Issue 14 'Admin': the library's category tree, edited in place. */
+export default function ManageLibrary({ loaderData, actionData }: Route.ComponentProps) {
+  const { tree, open, notice } = loaderData;
+  const [status, setStatus] = useState<string | null>(null);
+  const pageResult = actionData as LibraryResult | undefined;
+  // A refused plain post (no JavaScript) keeps its form open.
+  const refusedRow = pageResult?.errors ? pageResult.row : null;
+  const shown = {
+    edit: open.edit ?? (refusedRow?.startsWith("cat-") ? refusedRow : null),
+    add: open.add ?? (refusedRow?.startsWith("add-") ? refusedRow.slice(4) : null),
+    remove: open.remove ?? (pageResult?.intent === "delete" && pageResult.error ? pageResult.row : null),
+  };
+  const message = status ?? notice;
+  const moveRefused = pageResult?.intent === "move" && pageResult.row.startsWith("step-") ? pageResult : null;
+  return (
+    <div>
+      <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current="Categories and papers" />
+      <div className="mt-2 flex flex-wrap items-end justify-between gap-4">
+        <h1 className="font-display text-4xl font-bold text-navy-900">Categories and papers</h1>
+        <Link to="?add=root" preventScrollReset className="btn-primary">
+          <FolderPlus className="h-4 w-4" aria-hidden="true" />
+          New category
+        </Link>
+      </div>
+      <p role="status" className={message ? "mt-4 rounded-md bg-sea-100 px-4 py-2.5 text-sm text-navy-900" : "sr-only"}>
+        {message ?? ""}
+      </p>
+      {moveRefused?.error || moveRefused?.errors ? (
+        <Notice tone="error" className="mt-4">
+          {moveRefused.error ?? Object.values(moveRefused.errors ?? {}).flat()[0]}
+        </Notice>
+      ) : null}
+      <section aria-labelledby="library-tree-title" className="mt-6">
+        <h2 id="library-tree-title" className="font-display text-2xl font-bold text-navy-900">
+          Categories
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">
+          In the order members see them. Open a category's papers to add documents to it.
+        </p>
+        <CategoryTreeEditor
+          tree={tree}
+          flat={flattenTree(tree)}
+          open={shown}
+          pageResult={pageResult}
+          onDone={setStatus}
+        />
+      </section>
+    </div>
+  );
+}
