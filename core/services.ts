@@ -20,7 +20,7 @@ import { createJoinRepository } from "./join/join.repository";
 import { type CaptchaCheck, createJoinService } from "./join/join.service";
 import { createLibraryRepository } from "./library/library.repository";
 import { createLibraryService } from "./library/library.service";
-import { createLibraryAdminService, type TextExtractor } from "./library/library-admin.service";
+import { createLibraryAdminService } from "./library/library-admin.service";
 import { createMailRepository } from "./mail/mail.repository";
 import { createMailService } from "./mail/mail.service";
 import { createMediaService } from "./media/media.service";
@@ -57,8 +57,6 @@ export function createServices(deps: {
   onMailError?: (error: unknown, mailId: number) => void;
   /** reCAPTCHA's server check for the join form, when configured. */
   captcha?: CaptchaCheck;
-  /** Reads an uploaded document's text for search (lib/document-text). */
-  extractText?: TextExtractor;
 }) {
   const clock = deps.clock ?? systemClock;
   /** One transaction for a service's writes: the repositories it makes from `trx` commit or roll back together. */
@@ -155,9 +153,8 @@ export function createServices(deps: {
       files: deps.privateStorage,
       clock,
       read: library,
-      extractText: deps.extractText ?? (async () => []),
-      onExtractError: (error, paperName) =>
-        deps.logger?.warn({ err: error, paper: paperName }, "document text not read"),
+      onTextProblem: (problem, paperName) =>
+        deps.logger?.warn({ ...problem, paper: paperName }, "document text not read whole"),
     }),
     settings,
     mail,

@@ -27,4 +27,3 @@ export function contentDisposition(type: "attachment" | "inline", name: string):
   );
   return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
-

@@ -101,9 +101,7 @@ export function paperRoutes(runtime: Runtime) {
     const id = parseId(c.req.param("id"));
     const revisionId = parseId(c.req.param("revisionId"));
     const file =
-      id === null || revisionId === null
-        ? null
-        : await services.library.revisionDownload(id, revisionId, viewerOf(c));
+      id === null || revisionId === null ? null : await services.library.revisionDownload(id, revisionId, viewerOf(c));
     return file ? send(c, file, "attachment") : notFound(c);
   });
 

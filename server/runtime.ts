@@ -77,6 +77,13 @@ export async function createRuntime(config: Config): Promise<Runtime> {
           logger.info({ removed: orphans.length, scanned, files: orphans.slice(0, 100) }, "orphaned uploads removed");
       })
       .catch((error) => logger.warn({ err: error }, "upload sweep failed"));
+    // Papers stored before their file's type and text were recorded (migration 0009): in the background.
+    services.libraryAdmin
+      .completeEarlierPapers()
+      .then((completed) => {
+        if (completed > 0) logger.info({ papers: completed }, "earlier papers' file types and text recorded");
+      })
+      .catch((error) => logger.warn({ err: error }, "earlier papers not completed"));
     return { config, database, services, logger };
   } catch (error) {
     await database.destroy();

@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { fileTypeFromBlob } from "file-type";
+import type { Readable } from "node:stream";
+import { fileTypeFromBlob, fileTypeFromBuffer } from "file-type";
 import type { Kysely } from "kysely";
 import type { Database, Executor } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { isUniqueViolation } from "../../lib/db-errors";
+import { readDocumentText } from "../../lib/document-text";
 import { AppError } from "../../lib/errors";
 import { escapeHtml, sanitizeRichText } from "../../lib/html";
 import { isRowId } from "../../lib/ids";
@@ -36,11 +38,6 @@ import {
   PAPER_NOT_FOUND,
   toCategory,
 } from "./library.service";
-
-/** One page of a document's text, as the extractor gives it. */
-export type TextPage = { page: number; text: string };
-/** Reads a document's text page by page; [] when it has none (or cannot be read). */
-export type TextExtractor = (file: Blob, type: string) => Promise<TextPage[]>;
 
 /** Category slugs taken by the members' area's own pages (/dashboard/{slug}). */
 const RESERVED_SLUGS = ["user-settings", "events", "library"];
@@ -82,6 +79,12 @@ function looksLikeXml(head: Uint8Array): boolean {
   return /^<\?xml\s/.test(start) || /^<[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?[\s>/]/.test(start);
 }
 
+async function readAll(stream: Readable): Promise<Uint8Array<ArrayBuffer>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
 /**
  * The admin side of the library (issue 14): the category tree and the papers with their files,
  * revisions and text. Every write is one transaction with its search entries; files are written
@@ -96,9 +99,8 @@ export function createLibraryAdminService(deps: {
   files: ReadableFileStorage;
   clock: Clock;
   read: LibraryService;
-  extractText: TextExtractor;
-  /** Where a text that could not be read is reported (the paper is saved without it). */
-  onExtractError?: (error: unknown, paperName: string) => void;
+  /** Where a text that could not be read (or only in part) is reported; the paper is saved all the same. */
+  onTextProblem?: (problem: { reason: string; message: string; truncated: boolean }, paperName: string) => void;
 }) {
   const { db, search, storage, files, clock, read } = deps;
   const repository = createLibraryRepository(db);
@@ -248,13 +250,20 @@ export function createLibraryAdminService(deps: {
     return { key, type, size: file.size, name };
   }
 
+  /** The file's text page by page (what could be read of it: a problem is reported, never a refusal). */
   async function textOf(file: File, stored: StoredPaperFile, paperName: string) {
-    try {
-      return await deps.extractText(file, stored.type);
-    } catch (error) {
-      deps.onExtractError?.(error, paperName);
-      return [];
+    const text = await readDocumentText(file, stored.type);
+    if (text.problem || text.truncated) {
+      deps.onTextProblem?.(
+        {
+          reason: text.problem?.reason ?? "truncated",
+          message: text.problem?.message ?? "",
+          truncated: text.truncated,
+        },
+        paperName,
+      );
     }
+    return text.pages;
   }
 
   function paperColumns(data: PaperData) {
@@ -323,8 +332,8 @@ export function createLibraryAdminService(deps: {
       const stored: StoredImage | null = image ? await storeImage(storage, "categories", image, "image") : null;
       const base = slugify(data.name, "category");
       const now = clock().toISOString();
-      const slugsLike = async (prefix: string) => [
-        ...(await createLibraryRepository(db).categorySlugsLike(prefix)),
+      const slugsLike = (on: ReturnType<typeof createLibraryRepository>) => async (prefix: string) => [
+        ...(await on.categorySlugsLike(prefix)),
         ...RESERVED_SLUGS.filter((r) => r === prefix || r.startsWith(`${prefix}-`)),
       ];
       for (let attempt = 0; ; attempt++) {
@@ -336,7 +345,7 @@ export function createLibraryAdminService(deps: {
             const inserted = await on.insertCategory({
               ...categoryColumns(data),
               parent_id: data.parent_id,
-              slug: await freeSlug(slugsLike, base, attempt),
+              slug: await freeSlug(slugsLike(on), base, attempt),
               is_root: data.parent_id === null ? 1 : 0,
               image: stored?.key ?? null,
               position: siblings.length === 0 ? 0 : Math.max(...siblings.map((s) => s.row.position)) + 1,
@@ -533,6 +542,45 @@ export function createLibraryAdminService(deps: {
         return keys;
       });
       await removePaperFiles(keys);
+    },
+
+    /**
+     * Papers stored before migration 0009 (their files moved out of the uploads at start): their
+     * file's type and size from its bytes, and its text in search. Runs in the background at start,
+     * a paper at a time; a second run finds nothing left to do.
+     */
+    async completeEarlierPapers(): Promise<number> {
+      let done = 0;
+      for (let after = 0; ; ) {
+        const rows = await repository.papersWithoutFileFacts(after, 50);
+        for (const paper of rows) {
+          after = paper.id;
+          const key = paper.uploaded_file as string;
+          const stat = await files.stat(key).catch(() => null);
+          if (!stat || stat.size === 0) continue;
+          const head = await readAll(files.open(key, { start: 0, end: Math.min(stat.size, 4100) - 1 }));
+          const sniffed = await fileTypeFromBuffer(head);
+          const type: PaperType =
+            sniffed && sniffed.mime in PAPER_TYPES
+              ? (sniffed.mime as PaperType)
+              : looksLikeXml(head)
+                ? "application/xml"
+                : "application/zip";
+          const file = new File([await readAll(files.open(key))], key, { type });
+          const pages = (await readDocumentText(file, type)).pages;
+          await db.transaction().execute(async (trx) => {
+            const on = createLibraryRepository(trx);
+            await on.setFileFacts(paper.id, { file_type: type, file_size: stat.size });
+            const node = (await treeOn(trx)).byId.get(paper.papers_category_id) as CategoryNode;
+            const { removedIds, inserted } = await on.replacePages(paper.id, pages);
+            await search.removeAmong("paper_page", removedIds, trx);
+            await indexPaper(paper, node, trx);
+            await indexPages(paper, node, inserted, trx);
+          });
+          done++;
+        }
+        if (rows.length < 50) return done;
+      }
     },
 
     /** Removes one earlier file of a paper. */

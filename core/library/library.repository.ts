@@ -97,7 +97,10 @@ export function createLibraryRepository(db: Executor) {
       const [rows, count] = await Promise.all([
         query
           .selectAll()
-          .orderBy(input.order.column, input.order.direction)
+          // Nulls first ascending, last descending: SQLite's own order, and PostgreSQL's indexes are built so (0009).
+          .orderBy(
+            sql`${sql.ref(input.order.column)} ${sql.raw(input.order.direction === "asc" ? "asc nulls first" : "desc nulls last")}`,
+          )
           .orderBy("id", input.order.direction)
           .limit(input.limit)
           .offset(input.offset)
@@ -259,6 +262,19 @@ export function createLibraryRepository(db: Executor) {
         .select(["id", "uploaded_file", "file_size"])
         .where("id", ">", afterId)
         .where("uploaded_file", "is not", null)
+        .orderBy("id")
+        .limit(limit)
+        .execute();
+    },
+
+    /** Papers stored before their file's type was recorded (migration 0009), after `afterId`. */
+    papersWithoutFileFacts(afterId: number, limit: number) {
+      return db
+        .selectFrom("papers")
+        .selectAll()
+        .where("id", ">", afterId)
+        .where("uploaded_file", "is not", null)
+        .where("file_type", "is", null)
         .orderBy("id")
         .limit(limit)
         .execute();

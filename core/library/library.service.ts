@@ -286,6 +286,14 @@ export function createLibraryService(deps: {
       return tops.sort((a, b) => (order.get(a.row.id) ?? 0) - (order.get(b.row.id) ?? 0)).map(toCategory);
     },
 
+    /** The public library's pages for the sitemap: every category a visitor may read, never a members-only one. */
+    async sitemapEntries(): Promise<{ slug: string; updated_at: string }[]> {
+      const { nodes } = await tree();
+      return nodes
+        .filter((n) => canSee(n, { signedIn: false }))
+        .map((n) => ({ slug: n.row.slug, updated_at: n.row.updated_at }));
+    },
+
     /** SPEC §7 getCategoryBySlug: the category with its visible children, nested. */
     async categoryBySlug(slug: string, viewer: Viewer): Promise<CategoryTree> {
       return toTree(await nodeBySlug(slug, viewer), viewer);

@@ -17,6 +17,7 @@ const SUBTITLES: Record<string, SearchResult["subtitle"]> = {
   meeting: "Meetings",
   category: "Library",
   paper: "Library",
+  paper_page: "Library",
   member: "Members",
 };
 

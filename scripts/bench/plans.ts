@@ -3,7 +3,7 @@ import { openSqlite } from "../../db/connect";
 
 /**
  * `npx tsx scripts/bench/plans.ts [db file]`: SQLite's query plans for the
- * news and meetings list queries on the bench database, to check they use
+ * news, meetings and papers list queries on the bench database, to check they use
  * their indexes rather than scanning the table.
  */
 const file = process.argv[2] ?? "tmp/bench-data/site.db";
@@ -26,6 +26,25 @@ const queries: Record<string, ReturnType<typeof sql>> = {
   "admin list": sql`select id from meetings order by created_at desc, id desc limit 12`,
   "a month grid": sql`select * from meetings where visibility = 'public' and start_date >= '2026-10-01' and start_date < '2026-12-01' order by start_date, id limit 200`,
   "programme of a page of meetings": sql`select * from schedules where event_id in (1, 2, 3) order by event_id, meeting_date, start, id`,
+  ...Object.fromEntries(
+    (
+      [
+        ["number", "asc nulls first", "asc"],
+        ["number", "desc nulls last", "desc"],
+        ["date", "asc nulls first", "asc"],
+        ["date", "desc nulls last", "desc"],
+        ["organization", "asc nulls first", "asc"],
+        ["organization", "desc nulls last", "desc"],
+        ["name", "asc nulls first", "asc"],
+      ] as const
+    ).map(([column, order, tie]) => [
+      `papers by ${column} ${tie}`,
+      sql`select * from papers where papers_category_id = 9001 order by ${sql.ref(column)} ${sql.raw(order)}, id ${sql.raw(tie)} limit 20 offset 7980`,
+    ]),
+  ),
+  "papers, their count": sql`select count(*) from papers where papers_category_id = 9001`,
+  "revisions of a page of papers": sql`select * from paper_revisions where paper_id in (1, 2, 3) order by created_at desc, id desc`,
+  "pages of a page of papers": sql`select cast(id as text) from paper_pages where paper_id in (1, 2, 3)`,
 };
 for (const [name, query] of Object.entries(queries)) {
   const { rows } = await sql<{ detail: string }>`explain query plan ${query}`.execute(db);

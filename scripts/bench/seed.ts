@@ -90,7 +90,75 @@ export const EXTRA_DATA: DataStep[] = [
       }
     },
   },
+  {
+    name: "10 000 papers in a members' category and 10 000 in a public one",
+    run: async ({ db }) => {
+      const now = new Date().toISOString();
+      // Fixed ids, so that the targets can name them (the bench database is SQLite).
+      for (const c of BENCH_CATEGORIES) {
+        await db
+          .insertInto("paper_categories")
+          .values({
+            id: c.id,
+            slug: c.slug,
+            name: c.name,
+            view_type: c.view_type,
+            is_public: c.is_public,
+            is_active: 1,
+            is_root: 1,
+            position: 100 + c.id,
+            created_at: now,
+            updated_at: now,
+          } as never)
+          .execute();
+        const orgs = ["IEC", "ISO", "ITU", "IMO", "IALA", "IHO", "CIRM", "RTCM"];
+        for (let batch = 0; batch < 100; batch++) {
+          const rows = Array.from({ length: 100 }, (_, i) => {
+            const n = batch * 100 + i;
+            const day = new Date(Date.UTC(2000, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
+            return {
+              papers_category_id: c.id,
+              name: `Bench paper ${n}: radar and ECDIS performance`,
+              number: `TP-${String(n).padStart(5, "0")}`,
+              organization: orgs[n % orgs.length],
+              reference: `REF/${n}`,
+              description: `A bench paper about GMDSS, AIS and radar, number ${n}.`,
+              date: n % 50 === 0 ? null : day,
+              forecast_date: day,
+              created_at: now,
+              updated_at: now,
+            };
+          });
+          const inserted = await db
+            .insertInto("papers")
+            .values(rows)
+            .returning(["id", "name", "description"])
+            .execute();
+          await db
+            .insertInto("search_documents")
+            .values(
+              inserted.map((p) => ({
+                kind: "paper",
+                ref_id: String(p.id),
+                url: `${c.is_public ? "/library" : "/dashboard"}/${c.slug}#paper-${p.id}`,
+                title: p.name,
+                body: p.description ?? "",
+                audience: c.is_public ? ("public" as const) : ("members" as const),
+                updated_at: now,
+              })),
+            )
+            .execute();
+        }
+      }
+    },
+  },
 ];
+
+/** The bench's big library categories: one members-only technical papers view, one public standards view. */
+export const BENCH_CATEGORIES = [
+  { id: 9001, slug: "bench-papers", name: "Bench papers", view_type: "masthead-technical-papers", is_public: 0 },
+  { id: 9002, slug: "bench-standards", name: "Bench standards", view_type: "upcoming-standards", is_public: 1 },
+] as const;
 
 /** A fresh data directory: migrations, the demo content, then EXTRA_DATA. */
 export async function prepareBenchData(dataDir: string, steps: DataStep[] = EXTRA_DATA): Promise<void> {

@@ -52,6 +52,49 @@ export const TARGETS: BenchTarget[] = [
     auth: "bearer",
     connections: 10,
   },
+  // With 10 000 papers in each of two categories (EXTRA_DATA): the pages and every sort option of SPEC §9.
+  {
+    name: "Library category, 10 000 papers, signed in (rendered each time)",
+    path: "/dashboard/bench-papers",
+    auth: "bearer",
+    connections: 10,
+  },
+  { name: "Public library category, 10 000 papers", path: "/library/bench-standards" },
+  ...(["no_desc", "no_asc", "date_desc", "date_asc"] as const).map(
+    (sortBy): BenchTarget => ({
+      name: `Papers API, 10 000 papers, ${sortBy}`,
+      method: "POST",
+      path: "/api/dashboard/getPapersByCategory/9001",
+      auth: "bearer",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ sortBy }),
+    }),
+  ),
+  ...(["organization_desc", "organization_asc"] as const).map(
+    (sortBy): BenchTarget => ({
+      name: `Papers API, 10 000 papers, ${sortBy}`,
+      method: "POST",
+      path: "/api/dashboard/getPapersByCategory/9002",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ sortBy }),
+    }),
+  ),
+  {
+    name: "Papers API, 10 000 papers, page 400",
+    method: "POST",
+    path: "/api/dashboard/getPapersByCategory/9001?page=400",
+    auth: "bearer",
+    headers: { "Content-Type": "application/json" },
+    body: '{"sortBy":"date_desc"}',
+  },
+  {
+    name: "Papers API, 10 000 papers, searched",
+    method: "POST",
+    path: "/api/dashboard/getPapersByCategory/9001",
+    auth: "bearer",
+    headers: { "Content-Type": "application/json" },
+    body: '{"search":"radar ecdis","sortBy":"no_asc"}',
+  },
   {
     name: "News list API",
     method: "POST",

@@ -172,6 +172,7 @@ export const PAGES: PageContent[] = [
     title: "Publications",
     content: html(
       "<p>Masthead publishes guidance for the industry and for the people who use and maintain marine electronic equipment. Most publications are available to members in the document library; selected titles are free to the public.</p>",
+      '<p>Every edition of the Spotlight magazine and our list of recently published standards are open to all in the <a href="/library">public document library</a>. Members find the complete library, with policies, technical bulletins and papers, in the <a href="/dashboard">members area</a>.</p>',
       "<h2>Series</h2>",
       "<ul><li><strong>Technical bulletins</strong> — short notes on specific equipment issues, test methods or regulatory changes, published by the working groups.</li><li><strong>Technical papers</strong> — in-depth studies, such as comparisons of test methods or analyses of interference cases.</li><li><strong>Policies and position papers</strong> — the association's agreed positions on regulatory matters.</li><li><strong>Spotlight</strong> — our magazine, published twice a year, with news from members, interviews and features on new technology.</li><li><strong>Standards watch</strong> — lists of upcoming and recently published IEC, ISO, ITU and IMO standards relevant to members.</li></ul>",
       "<h2>Guides for seafarers</h2>",

@@ -1,14 +1,16 @@
 import os from "node:os";
 import type { Kysely, Transaction } from "kysely";
+import { categoryUrl, paperViewUrl } from "../../core/library/library.schema";
 import { PAGE_IN_PREPARATION } from "../../core/pages/fixed-pages";
 import type { Database } from "../../db/types";
+import { readDocumentText } from "../../lib/document-text";
 import { excerptOf } from "../../lib/html";
 import { type PictureSpec, renderLogo, renderPdf, renderPicture, type StoredImage, UploadWriter } from "./assets";
 import { PAGES, SITE_SETTINGS } from "./content";
 import { type MeetingPlan, planMeetings } from "./meetings";
 import { JOIN_REQUESTS, MEMBERS, memberWebsite } from "./members";
 import { NEWS, type NewsContext, type When } from "./news";
-import { buildPapers, type CategorySeed, LIBRARY } from "./papers";
+import { buildPapers, type CategorySeed, LIBRARY, type PaperSeed } from "./papers";
 import { addDays, atTime, chunk, dateRange, mapLimit, monthStart, paragraphs, slugify, stripHtml } from "./util";
 
 /**
@@ -69,17 +71,33 @@ function newsDate(when: When, now: Date, plan: MeetingPlan): Date {
   return date.getTime() > latest ? new Date(latest) : new Date(Math.floor(date.getTime() / 60_000) * 60_000);
 }
 
-type FlatCategory = CategorySeed & { parentSlug: string | null; position: number; depth: number };
+type FlatCategory = CategorySeed & {
+  parentSlug: string | null;
+  position: number;
+  depth: number;
+  /** Its own public flag or its parent's (what visitors may read). */
+  readable: boolean;
+};
 
-function flattenCategories(root: CategorySeed): FlatCategory[] {
+/** The library's top categories are the roots of the tree (members see them as cards on /dashboard). */
+function flattenCategories(roots: CategorySeed[]): FlatCategory[] {
   const out: FlatCategory[] = [];
-  const walk = (node: CategorySeed, parentSlug: string | null, position: number, depth: number) => {
-    out.push({ ...node, parentSlug, position, depth });
+  const walk = (node: CategorySeed, parent: FlatCategory | null, position: number, depth: number) => {
+    const flat = {
+      ...node,
+      parentSlug: parent?.slug ?? null,
+      position,
+      depth,
+      readable: node.is_public ?? parent?.readable ?? false,
+    };
+    out.push(flat);
     node.children?.forEach((child, i) => {
-      walk(child, node.slug, i + 1, depth + 1);
+      walk(child, flat, i, depth + 1);
     });
   };
-  walk(root, null, 0, 0);
+  roots.forEach((root, i) => {
+    walk(root, null, i, 0);
+  });
   return out;
 }
 
@@ -116,7 +134,7 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
     return { item, index, date, title, slug: slugify(title), content };
   });
   const papers = buildPapers(now);
-  const categories = flattenCategories(LIBRARY);
+  const categories = flattenCategories(LIBRARY.children ?? []);
   const year = now.getUTCFullYear();
   const members = MEMBERS.map((m) => ({ ...m, joined: m.joined || year }));
   const sponsorNames = [...new Set(plan.meetings.flatMap((m) => m.sponsors))];
@@ -212,25 +230,35 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
       sponsorLogos.set(name, key);
     });
 
-    log(`Generating ${papers.length} PDF documents…`);
+    const revisionCount = papers.reduce((n, p) => n + (p.revisions?.length ?? 0), 0);
+    log(`Generating ${papers.length} PDF documents and ${revisionCount} earlier revisions, and reading their text…`);
     const categoryNames = new Map(categories.map((c) => [c.slug, c.title || c.name]));
-    const paperFiles = await mapLimit(papers, concurrency, async (p) => {
+    const storePdf = async (p: PaperSeed, labels: { revision: string | null; date: string | null }, text: string[]) => {
       const pdf = await renderPdf(
         {
           title: p.name,
           number: p.number,
           organization: p.organization,
-          date: p.date ?? p.publication_date ?? nowIso.slice(0, 10),
+          date: labels.date ?? p.publication_date ?? nowIso.slice(0, 10),
           category: categoryNames.get(p.category) ?? "Document library",
-          revision: p.revision,
+          revision: labels.revision,
           meeting: p.meeting,
-          paragraphs: p.pdf,
+          paragraphs: text,
         },
         now,
       );
-      const key = privateWriter.key("papers", `${p.number ?? ""} ${p.name}`, "pdf");
+      const name = [p.number, p.name, labels.revision].filter(Boolean).join(" ");
+      const key = privateWriter.key("papers", name, "pdf");
       await privateWriter.write(key, pdf);
-      return key;
+      return { key, size: pdf.length, name: `${name}.pdf`, pdf };
+    };
+    const paperFiles = await mapLimit(papers, concurrency, async (p) => {
+      const file = await storePdf(p, p, p.pdf);
+      // The same reader as uploads (lib/document-text), so that search finds words inside the demo's documents.
+      const text = await readDocumentText(new Blob([file.pdf as Uint8Array<ArrayBuffer>]), "application/pdf");
+      const revisions = [];
+      for (const r of p.revisions ?? []) revisions.push({ ...r, file: await storePdf(p, r, r.pdf) });
+      return { ...file, pages: text.pages, revisions };
     });
     log(
       `Generated ${writer.written.length + privateWriter.written.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
@@ -291,6 +319,7 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
                 content: c.content,
                 view_type: c.view_type,
                 is_active: 1,
+                is_public: c.is_public === undefined ? null : c.is_public ? 1 : 0,
                 is_root: depth === 0 ? 1 : 0,
                 image: categoryImages.get(c.slug)?.key ?? null,
                 position: c.position,
@@ -303,14 +332,17 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
           for (const row of inserted) categoryIds.set(row.slug, row.id);
         }
       }
+      const readable = new Map(categories.map((c) => [c.slug, c.readable]));
+      const audienceOf = (slug: string) => (readable.get(slug) ? "public" : "members");
       for (const c of categories) {
         search.push({
           kind: "category",
           ref_id: String(categoryIds.get(c.slug)),
-          url: `/dashboard/${c.slug}`,
+          url: categoryUrl(c.slug, c.readable),
           title: c.name,
           body: [c.title, c.title_description, c.description, stripHtml(c.content)].filter(Boolean).join(". "),
           updated_at: nowIso,
+          audience: audienceOf(c.slug),
         });
       }
 
@@ -333,7 +365,10 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
               date: p.date,
               publication_date: p.publication_date,
               forecast_date: p.forecast_date,
-              uploaded_file: file,
+              uploaded_file: file.key,
+              file_type: "application/pdf",
+              file_size: file.size,
+              file_name: file.name,
               created_at: nowIso,
               updated_at: nowIso,
             })),
@@ -341,15 +376,55 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
           .returning(["id", "name", "papers_category_id"])
           .execute();
         const byKey = new Map(inserted.map((r) => [`${r.papers_category_id}/${r.name}`, r.id]));
-        for (const { p } of rows) {
+        for (const { p, file } of rows) {
+          const id = byKey.get(`${categoryIds.get(p.category)}/${p.name}`) as number;
+          const audience = audienceOf(p.category);
           search.push({
             kind: "paper",
-            ref_id: String(byKey.get(`${categoryIds.get(p.category)}/${p.name}`)),
-            url: `/dashboard/${p.category}`,
+            ref_id: String(id),
+            url: `${categoryUrl(p.category, readable.get(p.category) ?? false)}#paper-${id}`,
             title: p.name,
-            body: [p.number, p.organization, p.reference, p.description].filter(Boolean).join(". "),
+            body: [p.number, p.organization, p.reference, p.meeting, p.description].filter(Boolean).join(". "),
             updated_at: nowIso,
+            audience,
           });
+          // Earlier files, replaced a while ago, with the labels they carried.
+          for (const r of file.revisions) {
+            await trx
+              .insertInto("paper_revisions")
+              .values({
+                paper_id: id,
+                uploaded_file: r.file.key,
+                file_type: "application/pdf",
+                file_size: r.file.size,
+                file_name: r.file.name,
+                revision: r.revision,
+                version: r.version,
+                date: r.date,
+                created_at: addDays(now, -r.replacedDaysAgo).toISOString(),
+              })
+              .execute();
+          }
+          // The text of the current file, page by page: each page a search entry of its own.
+          for (const pages of chunk(file.pages, BATCH)) {
+            const stored = await trx
+              .insertInto("paper_pages")
+              .values(pages.map((page) => ({ paper_id: id, page: page.page, text: page.text })))
+              .returning(["id", "page", "text"])
+              .execute();
+            for (const page of stored) {
+              search.push({
+                kind: "paper_page",
+                ref_id: String(page.id),
+                url: paperViewUrl(id, page.page),
+                title: "",
+                display_title: `${p.name} · page ${page.page}`,
+                body: page.text,
+                updated_at: nowIso,
+                audience,
+              });
+            }
+          }
         }
       }
 
@@ -563,6 +638,8 @@ type SearchRow = {
   body: string;
   updated_at: string;
   audience?: "public" | "members";
+  /** Shown instead of the (then empty) title: a page of a document. */
+  display_title?: string;
 };
 
 async function insertSearch(trx: Transaction<Database>, rows: SearchRow[]): Promise<void> {

@@ -15,6 +15,8 @@ export type CategorySeed = {
   description: string;
   content: string;
   view_type: string | null;
+  /** Readable by visitors at /library (children inherit it); members-only without. */
+  is_public?: boolean;
   image?: { scene: SceneName; variant: number };
   children?: CategorySeed[];
 };
@@ -149,6 +151,7 @@ export const LIBRARY: CategorySeed = {
       content:
         "<p>Standards must be obtained from the publishing organisation. The summaries here are prepared by Masthead for its members.</p>",
       view_type: "recently-published-standards",
+      is_public: true,
       image: { scene: "horizon", variant: 1 },
     },
     {
@@ -160,6 +163,7 @@ export const LIBRARY: CategorySeed = {
         "Spotlight brings news from members, interviews, features on new technology and reports from Masthead events.",
       content: "<p>Every edition since the magazine went digital is available here.</p>",
       view_type: "spotlight-magazine",
+      is_public: true,
       image: { scene: "seascape", variant: 2 },
     },
   ],
@@ -180,6 +184,8 @@ export type PaperSeed = {
   description: string;
   /** Text of the generated PDF: paragraphs, "## " marks a heading. */
   pdf: string[];
+  /** Earlier files of the paper, newest first, each with the labels it carried. */
+  revisions?: { revision: string; version: string | null; date: string; replacedDaysAgo: number; pdf: string[] }[];
 };
 
 type MastheadDoc = {
@@ -767,7 +773,25 @@ export function buildPapers(now: Date): PaperSeed[] {
   const papers: PaperSeed[] = [];
 
   POLICIES.forEach((p, i) => {
+    // A policy at Rev. N has had N - 1 earlier revisions; the demo keeps up to two of them.
+    const current = Number((p.revision ?? "Rev. 1").replace(/\D+/g, "")) || 1;
+    const revisions = Array.from({ length: Math.min(2, current - 1) }, (_, k) => {
+      const n = current - 1 - k;
+      const replacedDaysAgo = p.daysAgo + k * 540;
+      return {
+        revision: `Rev. ${n}`,
+        version: "Approved",
+        date: day(-(replacedDaysAgo + 540)),
+        replacedDaysAgo,
+        pdf: [
+          `## Revision ${n}`,
+          `This is revision ${n} of the policy, superseded by revision ${n + 1}. It is kept for reference.`,
+          ...mastheadPdf("policy", p.name, p.description).slice(0, 4),
+        ],
+      };
+    });
     papers.push({
+      revisions,
       category: "policies",
       name: p.name,
       number: `POL-${String(i + 1).padStart(2, "0")}`,

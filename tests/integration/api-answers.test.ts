@@ -116,6 +116,55 @@ describe("public answers match their declared schemas", () => {
   });
 });
 
+describe("library answers match their declared schemas", () => {
+  it("roots, a category with its children, breadcrumbs, papers with revisions and matches", async () => {
+    const asMember = { token: member.token };
+    const roots = await answer("GET", "/dashboard/root-categories", "/api/dashboard/root-categories", asMember);
+    expect((roots.data as Json[]).length).toBeGreaterThan(0);
+    await answer("GET", "/dashboard/root-categories", "/api/dashboard/root-categories");
+    const tree = (
+      await answer(
+        "GET",
+        "/dashboard/getCategoryBySlug/:slug",
+        "/api/dashboard/getCategoryBySlug/technical-bulletins",
+        asMember,
+      )
+    ).data as Json;
+    expect((tree.children as Json[]).length).toBeGreaterThan(0);
+    for (const route of ["/dashboard/getChildCategoryBySlug/:slug", "/dashboard/getTabCategoryBySlug/:slug"]) {
+      await answer("GET", route, `/api/dashboard/${route.split("/")[2]}/technical-bulletins`, asMember);
+    }
+    await answer(
+      "GET",
+      "/dashboard/getBreadcrumbs/:slug",
+      "/api/dashboard/getBreadcrumbs/technical-bulletins-radio",
+      asMember,
+    );
+    const policies = (
+      await answer("GET", "/dashboard/getCategoryBySlug/:slug", "/api/dashboard/getCategoryBySlug/policies", asMember)
+    ).data as Json;
+    const route = "/dashboard/getPapersByCategory/:id";
+    const page = await answer("POST", route, `/api/dashboard/getPapersByCategory/${policies.id}`, {
+      ...asMember,
+      json: {},
+    });
+    expect((page.data as Json[]).some((p) => (p.revisions as Json[]).length > 0)).toBe(true);
+    const searched = await answer("POST", route, `/api/dashboard/getPapersByCategory/${policies.id}`, {
+      ...asMember,
+      json: { search: "consultation", sortBy: "date_asc" },
+    });
+    expect((searched.data as Json[]).some((p) => (p.match as Json | null)?.page)).toBe(true);
+    const { paper } = (await answer("GET", "/dashboard/papers/:id", `/api/dashboard/papers/${first(page).id}`, {
+      token: admin.token,
+    })) as { paper: Json };
+    expect(paper.file).not.toBeNull();
+    const all = await answer("GET", "/dashboard/papers-categories", "/api/dashboard/papers-categories", {
+      token: admin.token,
+    });
+    expect((all.data as Json[]).length).toBeGreaterThan(0);
+  });
+});
+
 describe("signed-in answers match their declared schemas", () => {
   it("the member's own account and avatar", async () => {
     await answer("GET", "/dashboard/user", "/api/dashboard/user", { token: member.token });

@@ -132,7 +132,14 @@ describe("demo content (npm run db:seed)", () => {
 
   it("has the category tree of SPEC §9 and papers with real PDF files", async () => {
     const categories = await database.db.selectFrom("paper_categories").selectAll().execute();
-    expect(categories.filter((c) => c.is_root === 1)).toHaveLength(1);
+    // The top categories are the roots, shown as cards on /dashboard.
+    const roots = categories.filter((c) => c.parent_id === null);
+    expect(roots.length).toBeGreaterThanOrEqual(6);
+    expect(roots.every((c) => c.is_root === 1)).toBe(true);
+    // Public and members-only categories (issue 14).
+    expect(categories.filter((c) => c.is_public === 1).map((c) => c.slug)).toEqual(
+      expect.arrayContaining(["spotlight-magazine", "recently-published-standards"]),
+    );
     const viewTypes = new Set(categories.map((c) => c.view_type));
     for (const view of ["upcoming-standards", "recently-published-standards", "spotlight-magazine"])
       expect(viewTypes).toContain(view);
@@ -140,7 +147,7 @@ describe("demo content (npm run db:seed)", () => {
       expect([...viewTypes].some((v) => v?.endsWith(suffix))).toBe(true);
     }
     expect(
-      categories.some((c) => c.parent_id !== null && categories.find((p) => p.id === c.parent_id)?.is_root === 0),
+      categories.some((c) => c.parent_id !== null && categories.find((p) => p.id === c.parent_id)?.is_root === 1),
     ).toBe(true);
     const papers = await database.db.selectFrom("papers").selectAll().execute();
     expect(papers.length).toBeGreaterThanOrEqual(40);
@@ -148,6 +155,13 @@ describe("demo content (npm run db:seed)", () => {
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
     // Paper files are private (decision 0024): nothing of theirs under the public uploads.
     expect(fs.existsSync(path.join(uploadsDir, "papers"))).toBe(false);
+    expect(papers.every((p) => p.file_type === "application/pdf" && (p.file_size ?? 0) > 1000)).toBe(true);
+    // Earlier revisions with their own files, and the documents' text, page by page.
+    const revisions = await database.db.selectFrom("paper_revisions").selectAll().execute();
+    expect(revisions.length).toBeGreaterThanOrEqual(3);
+    for (const r of revisions) expect(fs.existsSync(path.join(privateDir, r.uploaded_file))).toBe(true);
+    const pages = await database.db.selectFrom("paper_pages").selectAll().execute();
+    expect(new Set(pages.map((p) => p.paper_id)).size).toBe(papers.length);
   });
 
   it("has 40+ member companies with logos, and a search index over every kind", async () => {
@@ -155,6 +169,8 @@ describe("demo content (npm run db:seed)", () => {
     const kinds = new Set(
       (await database.db.selectFrom("search_documents").select("kind").execute()).map((r) => r.kind),
     );
-    for (const kind of ["page", "news", "meeting", "paper", "member"]) expect(kinds).toContain(kind);
+    for (const kind of ["page", "news", "meeting", "category", "paper", "paper_page", "member"]) {
+      expect(kinds).toContain(kind);
+    }
   });
 });

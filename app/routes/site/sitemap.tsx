@@ -1,3 +1,4 @@
+import { categoryUrl } from "../../../core/library/library.schema";
 import { postUrl } from "../../../core/news/news.schema";
 import { CMS_GROUPS } from "../../../core/pages/fixed-pages";
 import { escapeHtml } from "../../../lib/html";
@@ -8,10 +9,11 @@ import type { Route } from "./+types/sitemap";
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, origin } = getRequestContext(context);
   const routed = new Set<string>(CMS_GROUPS.flatMap((g) => g.pages.map((p) => p.to)));
-  const [allPages, posts, meetings] = await Promise.all([
+  const [allPages, posts, meetings, library] = await Promise.all([
     services.pages.listPages(),
     services.news.sitemapEntries(),
     services.meetings.sitemapEntries(),
+    services.library.sitemapEntries(),
   ]);
   const pages = allPages.filter((p) => routed.has(p.url));
   const entries = [
@@ -23,6 +25,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     ...pages.map((p) => ({ loc: p.url, lastmod: p.updated_at.slice(0, 10) })),
     ...posts.map((p) => ({ loc: postUrl(p.slug), lastmod: p.updated_at.slice(0, 10) })),
     ...meetings.map((m) => ({ loc: `/events/${m.slug}`, lastmod: m.updated_at.slice(0, 10) })),
+    ...(library.length > 0 ? [{ loc: "/library", lastmod: undefined }] : []),
+    ...library.map((c) => ({ loc: categoryUrl(c.slug, true), lastmod: c.updated_at.slice(0, 10) })),
   ];
   const body = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
