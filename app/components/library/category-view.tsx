@@ -52,8 +52,8 @@ function Tabs({ category, screen, path }: { category: CategoryTree; screen: Cate
   const open = category.children.find((c) => c.slug === screen.tab) ?? category.children[0];
   return (
     <div>
-      <nav aria-label={`${category.name}: sections`} className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
-        <ul className="flex min-w-max gap-1 border-b border-slate-300">
+      <nav aria-label={`${category.name}: sections`}>
+        <ul className="flex flex-wrap gap-x-1 border-b border-slate-300">
           {category.children.map((child) => {
             const current = child.slug === open.slug;
             return (
