@@ -100,16 +100,17 @@ function Accordion({ category, screen, path }: { category: CategoryTree; screen:
         const isOpen = category.children.length === 1 || (list !== undefined && screen.namedList === child.slug);
         return (
           <details key={child.id} open={isOpen} className="group">
-            <summary className="flex cursor-pointer list-none items-center justify-between gap-4 px-5 py-4 hover:bg-navy-50 [&::-webkit-details-marker]:hidden">
-              <span>
+            <summary className="flex cursor-pointer list-none items-center justify-between gap-3 px-4 py-4 sm:px-5 hover:bg-navy-50 [&::-webkit-details-marker]:hidden">
+              <span className="min-w-0 flex-1">
                 <h2 className="text-lg font-semibold text-navy-900">{titleOf(child)}</h2>
                 {child.title_description ? (
                   <span className="mt-0.5 block text-sm text-slate-600">{child.title_description}</span>
                 ) : null}
               </span>
               <span className="flex shrink-0 items-center gap-3">
-                <span className="rounded-full bg-navy-100 px-2.5 py-0.5 text-xs font-medium text-navy-800">
-                  {child.papers_count} document{child.papers_count === 1 ? "" : "s"}
+                <span className="rounded-full bg-navy-100 px-2.5 py-0.5 text-xs font-medium whitespace-nowrap text-navy-800">
+                  {child.papers_count}
+                  <span className="sr-only sm:not-sr-only"> document{child.papers_count === 1 ? "" : "s"}</span>
                 </span>
                 <ChevronDown
                   className="h-5 w-5 text-slate-500 transition-transform group-open:rotate-180"
@@ -117,7 +118,7 @@ function Accordion({ category, screen, path }: { category: CategoryTree; screen:
                 />
               </span>
             </summary>
-            <div className="border-t border-slate-200 bg-navy-50/40 px-5 py-5">
+            <div className="border-t border-slate-200 bg-navy-50/40 px-3 py-4 sm:px-5 sm:py-5">
               <ChildBody child={child} screen={screen} path={path} />
             </div>
           </details>

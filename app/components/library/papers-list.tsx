@@ -39,7 +39,7 @@ export function PaperItem({ paper, viewType }: { paper: Paper; viewType: Categor
   return (
     <li
       id={`paper-${paper.id}`}
-      className="scroll-mt-28 rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200 target:ring-2 target:ring-sea-600"
+      className="scroll-mt-28 rounded-xl bg-white p-4 shadow-sm sm:p-5 ring-1 ring-slate-200 target:ring-2 target:ring-sea-600"
     >
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="flex min-w-0 gap-3">
