@@ -22,6 +22,8 @@ export default [
     route("members-join", "routes/members/members-join.tsx"),
     route("join", "routes/join/join.tsx"),
     route("join/thank-you", "routes/join/join-thanks.tsx"),
+    route("library", "routes/library/index.tsx"),
+    route("library/:slug", "routes/library/category.tsx"),
     // One shared screen for the about, services, tributes and privacy pages (content from the CMS).
     ...CMS_GROUPS.flatMap((group) =>
       group.pages.map((page) => route(slug(page.to), "routes/pages/cms-page.tsx", { id: `cms-${slug(page.to)}` })),
@@ -46,6 +48,8 @@ export default [
     route("dashboard/user-settings", "routes/account/user-settings.tsx"),
     route("dashboard/events", "routes/events/members-calendar.tsx"),
     route("dashboard/events/:slug", "routes/events/members-meeting.tsx"),
+    // Library categories; the fixed pages above win over a slug of the same name.
+    route("dashboard/:slug", "routes/library/members-category.tsx"),
   ]),
   layout("routes/layouts/admin.tsx", [
     route("manager", "routes/admin/manager.tsx"),

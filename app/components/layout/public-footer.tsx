@@ -120,7 +120,10 @@ export function PublicFooter({
             links={[{ label: "Home", to: "/" }, ...ABOUT_PAGES.slice(0, 5), { label: "Tributes", to: "/tributes" }]}
           />
           <Column title="Meetings" links={MEETINGS_PAGES} />
-          <Column title="Services" links={SERVICES_PAGES.slice(0, 8)} />
+          <Column
+            title="Services"
+            links={[...SERVICES_PAGES.slice(0, 8), { label: "Document library", to: "/library" }]}
+          />
         </div>
         <div className="border-t border-navy-800">
           <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-3 px-4 py-5 text-xs sm:flex-row sm:px-6">

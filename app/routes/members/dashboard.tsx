@@ -1,18 +1,20 @@
-import { BookOpen, CalendarDays, Settings } from "lucide-react";
+import { CalendarDays, Settings } from "lucide-react";
 import { Link, useSearchParams } from "react-router";
+import { CategoryCards } from "../../components/library/category-cards";
 import { Notice } from "../../components/ui/notice";
+import { getRequestContext } from "../../context";
 import { useRootData } from "../../root";
 import type { Route } from "./+types/dashboard";
+
+/** SPEC §2: the root of the category tree is shown on the dashboard under a fixed title. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services } = getRequestContext(context);
+  return { categories: await services.library.rootCategories({ signedIn: true }) };
+}
 
 export const meta: Route.MetaFunction = () => [{ title: "Members area · Masthead" }];
 
 const ENTRY_POINTS = [
-  {
-    to: "/dashboard/library",
-    title: "Document library",
-    text: "Policies, technical papers, bulletins and standards.",
-    icon: BookOpen,
-  },
   {
     to: "/dashboard/events",
     title: "Members' events",
@@ -23,7 +25,8 @@ const ENTRY_POINTS = [
 ];
 
 /** The members' home. */
-export default function Dashboard() {
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const { categories } = loaderData;
   const user = useRootData()?.user;
   // Set by /welcome once an invited member has chosen their password.
   const welcomed = useSearchParams()[0].get("notice") === "welcome";
@@ -37,20 +40,40 @@ export default function Dashboard() {
       <p className="text-sm font-semibold tracking-wide text-sea-600 uppercase">Members area</p>
       <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">Welcome, {user?.first_name || user?.email}</h1>
       <p className="mt-3 max-w-2xl text-slate-600">Everything the association shares with its member companies.</p>
-      <ul className="mt-10 grid gap-6 sm:grid-cols-2 md:grid-cols-3">
+      <ul className="mt-8 grid gap-4 sm:grid-cols-2">
         {ENTRY_POINTS.map(({ to, title, text, icon: Icon }) => (
           <li key={to}>
             <Link
               to={to}
-              className="group flex h-full flex-col rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 transition hover:shadow-md hover:ring-navy-700"
+              className="group flex h-full items-start gap-4 rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200 transition hover:shadow-md hover:ring-navy-700"
             >
-              <Icon className="h-8 w-8 text-sea-600" aria-hidden="true" />
-              <span className="mt-4 text-lg font-semibold text-navy-900 group-hover:underline">{title}</span>
-              <span className="mt-1 text-sm text-slate-600">{text}</span>
+              <Icon className="h-7 w-7 shrink-0 text-sea-600" aria-hidden="true" />
+              <span>
+                <span className="block text-lg font-semibold text-navy-900 group-hover:underline">{title}</span>
+                <span className="mt-0.5 block text-sm text-slate-600">{text}</span>
+              </span>
             </Link>
           </li>
         ))}
       </ul>
+      <section id="library" aria-labelledby="library-title" className="mt-12 scroll-mt-24">
+        <h2 id="library-title" className="font-display text-2xl font-bold text-navy-900 sm:text-3xl">
+          Document library
+        </h2>
+        <p className="mt-2 max-w-2xl text-slate-600">
+          Policies, technical papers, bulletins, standards and the magazine: search and download the association's
+          documents.
+        </p>
+        <div className="mt-6">
+          {categories.length === 0 ? (
+            <p className="rounded-xl bg-white p-5 text-slate-700 ring-1 ring-slate-200">
+              There are no documents in the library yet.
+            </p>
+          ) : (
+            <CategoryCards categories={categories} home="/dashboard" />
+          )}
+        </div>
+      </section>
     </div>
   );
 }

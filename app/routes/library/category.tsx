@@ -1,0 +1,34 @@
+import { htmlToText } from "../../../lib/html";
+import { CategoryView } from "../../components/library/category-view";
+import { getRequestContext } from "../../context";
+import { seoMeta } from "../../lib/seo";
+import type { Route } from "./+types/category";
+import { loadCategoryScreen } from "./category.server";
+
+/**
+ * /library/{slug}: a public category, read as a visitor reads it whoever asks (one page for all);
+ * a members-only or unknown slug is the 404 (a signed-in member is sent to the members' page).
+ */
+export async function loader({ context, params, url }: Route.LoaderArgs) {
+  return loadCategoryScreen(getRequestContext(context), params.slug, url, "public");
+}
+
+export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
+  if (!loaderData) return [];
+  const { category } = loaderData;
+  return seoMeta({
+    matches,
+    title: category.title || category.name,
+    description: (
+      category.title_description ||
+      category.description ||
+      htmlToText(category.content ?? "") ||
+      "Documents from the association's library."
+    ).slice(0, 158),
+    path: `/library/${category.slug}`,
+  });
+};
+
+export default function PublicCategory({ loaderData }: Route.ComponentProps) {
+  return <CategoryView screen={loaderData} />;
+}

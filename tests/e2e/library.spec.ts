@@ -1,0 +1,156 @@
+import type { Page } from "@playwright/test";
+import { expect, expectAccessible, MEMBER, signIn, test } from "./fixtures";
+
+/**
+ * The document library (issue 14 'Browse') on the demo content: a member goes from the members'
+ * home through tabs and an accordion, sorts, searches and downloads; a visitor reads a public
+ * category and is refused the members' files; the lists work without JavaScript too.
+ */
+
+async function signInAsMember(page: Page) {
+  await page.goto("/login");
+  await signIn(page, MEMBER);
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+const library = (page: Page) => page.getByRole("region", { name: "Document library" });
+const breadcrumb = (page: Page) => page.getByRole("navigation", { name: "Breadcrumb" });
+
+test("a member browses from the dashboard through tabs and an accordion", async ({ page }) => {
+  await signInAsMember(page);
+  await expect(library(page).getByRole("heading", { name: "Document library" })).toBeVisible();
+  await expect(page.locator('a[href="/dashboard/library"]')).toHaveCount(0);
+  await expectAccessible(page);
+
+  // Tabs: the bulletins' sections.
+  await library(page)
+    .getByRole("link", { name: /Technical bulletins/ })
+    .click();
+  await expect(page).toHaveURL(/\/dashboard\/technical-bulletins$/);
+  await expect(breadcrumb(page)).toContainText("Technical bulletins");
+  const tabs = page.getByRole("navigation", { name: /sections/ });
+  const first = tabs.getByRole("link").first();
+  await expect(first).toHaveAttribute("aria-current", "page");
+  const second = tabs.getByRole("link").nth(1);
+  await second.click();
+  await expect(page).toHaveURL(/\?tab=technical-bulletins-/);
+  await expect(second).toHaveAttribute("aria-current", "page");
+  await expect(first).not.toHaveAttribute("aria-current", "page");
+  await expect(page.locator('li[id^="paper-"]').first()).toBeVisible();
+  await expectAccessible(page);
+
+  // Accordion: the technical papers' working groups.
+  await page.goto("/dashboard");
+  await library(page)
+    .getByRole("link", { name: /Technical papers/ })
+    .click();
+  await expect(page).toHaveURL(/\/dashboard\/technical-papers$/);
+  const radio = page.locator("details").filter({ hasText: "Radiocommunications" });
+  await expect(radio).not.toHaveAttribute("open", "");
+  await radio.locator("summary").click();
+  await expect(radio).toHaveAttribute("open", "");
+  await expect(
+    radio.getByRole("heading", { name: "VDES satellite component: link budget and coverage" }),
+  ).toBeVisible();
+  await expectAccessible(page);
+});
+
+test("a member sorts and searches a list, and the URL keeps it", async ({ page }) => {
+  await signInAsMember(page);
+  await page.goto("/dashboard/technical-papers");
+  const radio = page.locator("details").filter({ hasText: "Radiocommunications" });
+  await radio.locator("summary").click();
+  const numbers = () =>
+    radio
+      .locator('li[id^="paper-"] dl div:has(dt:text-is("Doc No.")) dd')
+      .evaluateAll((els) => els.map((el) => el.textContent ?? ""));
+
+  // The sort applies at once (no button needed with JavaScript) and lands in the URL.
+  await radio.getByLabel("Sort by").selectOption({ label: "Doc No. asc" });
+  await expect(page).toHaveURL(/list=technical-papers-radiocommunications.*sort=no_asc/);
+  const sortedRadio = page.locator("details[open]").filter({ hasText: "Radiocommunications" });
+  await expect(sortedRadio.getByLabel("Sort by")).toHaveValue("no_asc");
+  const asc = await numbers();
+  expect(asc.length).toBeGreaterThan(1);
+  expect(asc).toEqual([...asc].sort());
+
+  await sortedRadio.getByLabel("Search the documents").fill("budget");
+  await sortedRadio.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/search=budget/);
+  await expect(page).toHaveURL(/sort=no_asc/);
+  const searched = page.locator("details[open]").filter({ hasText: "Radiocommunications" });
+  await expect(searched.getByText(/\d+ documents? matching “budget”/)).toBeVisible();
+  await expect(
+    searched.getByRole("heading", { name: "VDES satellite component: link budget and coverage" }),
+  ).toBeVisible();
+  await expect(searched.getByRole("heading", { name: "Shore-based maintenance of GMDSS equipment" })).toHaveCount(0);
+
+  // Reloading the address shows the same list: the state is the URL's.
+  await page.reload();
+  await expect(page.locator("details[open]").getByLabel("Search the documents")).toHaveValue("budget");
+});
+
+test("a member downloads a paper's PDF", async ({ page }) => {
+  await signInAsMember(page);
+  await page.goto("/dashboard/policies");
+  const link = page
+    .locator('li[id^="paper-"]')
+    .first()
+    .getByRole("link", { name: /^Download/ });
+  await expect(link).toContainText(/PDF, [\d.]+ (KB|MB)/);
+  const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
+  expect(download.suggestedFilename()).toMatch(/\.pdf$/);
+  expect(await download.failure()).toBeNull();
+});
+
+test("a visitor reads a public category and is refused a members-only file and category", async ({ page, browser }) => {
+  // A members-only paper's address, as a member sees it.
+  const memberContext = await browser.newContext();
+  const memberPage = await memberContext.newPage();
+  await memberPage.goto("/login");
+  await signIn(memberPage, MEMBER);
+  await expect(memberPage).toHaveURL(/\/dashboard$/);
+  await memberPage.goto("/dashboard/policies");
+  const href = await memberPage
+    .locator('li[id^="paper-"]')
+    .first()
+    .getByRole("link", { name: /^Download/ })
+    .getAttribute("href");
+  await memberContext.close();
+  expect(href).toMatch(/^\/papers\/\d+\/download$/);
+
+  await page.goto("/");
+  await page.getByRole("contentinfo").getByRole("link", { name: "Document library" }).click();
+  await expect(page).toHaveURL(/\/library$/);
+  await page.getByRole("link", { name: /Recently published standards/ }).click();
+  await expect(page).toHaveURL(/\/library\/recently-published-standards$/);
+  await expect(breadcrumb(page)).toContainText("Recently published standards");
+  await expect(page.locator('li[id^="paper-"]').first()).toBeVisible();
+  await expect(page.getByLabel("Sort by")).toContainText("Org asc");
+
+  const refused = await page.request.get(href as string);
+  expect(refused.status()).toBe(404);
+  const hidden = await page.goto("/library/policies");
+  expect(hidden?.status()).toBe(404);
+  await expect(page.getByText("This page could not be found")).toBeVisible();
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a visitor sorts and searches a public list with the form, and the URL keeps it", async ({ page }) => {
+    await page.goto("/library/recently-published-standards");
+    await page.getByLabel("Sort by").selectOption("organization_desc");
+    await page.getByLabel("Search the documents").fill("radar");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/sort=organization_desc/);
+    await expect(page).toHaveURL(/search=radar/);
+    await expect(page.getByLabel("Sort by")).toHaveValue("organization_desc");
+    await expect(page.getByText(/\d+ documents? matching “radar”/)).toBeVisible();
+
+    // A sort this list does not offer shows the default order, never an error page.
+    const bad = await page.goto("/library/recently-published-standards?sort=no_asc");
+    expect(bad?.status()).toBe(200);
+    await expect(page.getByText(/cannot be sorted by “no_asc”/)).toBeVisible();
+  });
+});
