@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import { fileTypeFromBuffer } from "file-type";
 import { AppError } from "../../lib/errors";
+import { sanitizeRichText } from "../../lib/html";
 import { isRowId } from "../../lib/ids";
 import { type Page, pageOf } from "../../lib/pagination";
 import type { FileStat, ReadableFileStorage } from "../../lib/storage";
@@ -127,7 +128,8 @@ export function toCategory(node: CategoryNode): Category {
     title: row.title,
     title_description: row.title_description,
     description: row.description,
-    content: row.content,
+    // Sanitized on write, and again on the way out, as every rich text (rule 9).
+    content: row.content ? sanitizeRichText(row.content) : null,
     view_type: (VIEW_TYPES as readonly string[]).includes(row.view_type ?? "") ? (row.view_type as ViewType) : null,
     parent_id: row.parent_id,
     is_active: row.is_active === 1,

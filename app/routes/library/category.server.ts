@@ -7,7 +7,6 @@ import {
 } from "../../../core/library/library.schema";
 import type { RequestContext } from "../../../core/request-context";
 import { isAppError } from "../../../lib/errors";
-import { sanitizeRichText } from "../../../lib/html";
 import { lenientPageSchema } from "../../../lib/pagination";
 import { type CategoryScreen, LIBRARY_HOME, type LibraryArea, type PaperList } from "../../components/library/screen";
 
@@ -100,8 +99,7 @@ export async function loadCategoryScreen(
   return {
     area,
     home: LIBRARY_HOME[area],
-    // Sanitized on write; again on the way out, as every rich text we render (rule 9).
-    category: { ...category, content: category.content ? sanitizeRichText(category.content) : null },
+    category,
     breadcrumbs,
     tab: openTab?.slug ?? null,
     defaultList,
