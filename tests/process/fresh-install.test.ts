@@ -24,6 +24,7 @@ const PUBLIC_ROUTES = [
   "/forgot-password",
   "/welcome",
   "/reset-password",
+  "/library",
   ...ABOUT_PAGES.map((page) => page.to),
   ...SERVICES_PAGES.map((page) => page.to),
 ];
@@ -35,6 +36,7 @@ const SIGNED_IN_ROUTES = [
   "/manage-news",
   "/manage-events",
   "/manage-events/new",
+  "/manager/library",
 ];
 
 const postgresUrl = process.env.TEST_DATABASE_URL || null;
@@ -138,6 +140,45 @@ for (const dialect of dialects) {
       const page = await fetch(`${server.url}/post/${post.slug}`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain("First news of a fresh install");
+    });
+
+    it("takes a first category and paper: its page, its file for members, 404 for visitors", async () => {
+      const login = await fetch(`${server.url}/api/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(ADMIN),
+      });
+      const { access_token: token } = (await login.json()) as { access_token: string };
+      const authorization = { authorization: `Bearer ${token}` };
+      const created = await fetch(`${server.url}/api/dashboard/papers-categories`, {
+        method: "POST",
+        headers: { ...authorization, "content-type": "application/json" },
+        body: JSON.stringify({ name: "First documents", view_type: "masthead-technical-papers" }),
+      });
+      expect(created.status).toBe(201);
+      const { category } = (await created.json()) as { category: { id: number; slug: string } };
+      const form = new FormData();
+      form.set("papers_category_id", String(category.id));
+      form.set("name", "First paper of a fresh install");
+      const pdf =
+        "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n";
+      form.set("uploaded_file", new File([pdf], "first.pdf", { type: "application/pdf" }));
+      const paper = await fetch(`${server.url}/api/dashboard/papers`, {
+        method: "POST",
+        headers: authorization,
+        body: form,
+      });
+      expect(paper.status).toBe(201);
+      const { paper: stored } = (await paper.json()) as { paper: { id: number; file: { url: string } } };
+
+      const page = await fetch(`${server.url}/dashboard/${category.slug}`, { headers: authorization });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("First paper of a fresh install");
+      const file = await fetch(`${server.url}${stored.file.url}`, { headers: authorization });
+      expect(file.status).toBe(200);
+      expect(await file.text()).toBe(pdf);
+      expect((await fetch(`${server.url}${stored.file.url}`)).status).toBe(404);
+      expect((await fetch(`${server.url}/library/${category.slug}`)).status).toBe(404);
     });
 
     it("takes a first meeting: its page, its calendar file and the calendar feed answer", async () => {
