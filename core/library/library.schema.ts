@@ -177,6 +177,11 @@ export function paperViewUrl(id: number, page?: number): string {
   return `/papers/${id}/view${page ? `#page=${page}` : ""}`;
 }
 
+/** Whether an address is a paper's file (served by the server, not a page of the app: links load it as a document). */
+export function isPaperFileUrl(url: string): boolean {
+  return url.startsWith("/papers/");
+}
+
 /** Where a category is read: the members' area, or /library for a public one (visitors and members alike). */
 export function categoryUrl(slug: string, isPublic: boolean): string {
   return isPublic ? `/library/${slug}` : `/dashboard/${slug}`;

@@ -90,6 +90,44 @@ test("a member sorts and searches a list, and the URL keeps it", async ({ page }
   await expect(page.locator("details[open]").getByLabel("Search the documents")).toHaveValue("budget");
 });
 
+test("a member finds a word that is only inside the PDFs, with its page, and every result leads somewhere", async ({
+  page,
+}) => {
+  await signInAsMember(page);
+  // "consultation" is in the policies' documents (their review clause), in none of their fields.
+  await page.goto("/dashboard/policies?search=consultation");
+  const hit = page.locator('li[id^="paper-"]').first();
+  await expect(hit.locator("mark").first()).toHaveText(/consultation/i);
+  const atPage = hit.getByRole("link", { name: /Found on page \d+/ });
+  await expect(atPage).toHaveAttribute("href", /^\/papers\/\d+\/view#page=\d+$/);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    hit.getByRole("link", { name: /^Download/ }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/\.pdf$/);
+
+  // The site search finds it too, as a page of the document; no result is a dead link.
+  await page.goto("/search?q=consultation");
+  const results = page
+    .locator("main")
+    .getByRole("link")
+    .filter({ hasText: /· page \d+/ });
+  await expect(results.first()).toBeVisible();
+  // The page's address is the document, loaded by the browser, never the app's own 404 page.
+  await Promise.all([page.waitForEvent("download", { timeout: 5000 }).catch(() => null), results.first().click()]);
+  await expect(page.getByText("This page could not be found")).toHaveCount(0);
+  for (const query of ["consultation", "radar", "gmdss", "standards"]) {
+    await page.goto(`/search?q=${query}`);
+    const hrefs = await page
+      .locator("main ol a, main ul a")
+      .evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
+    for (const href of hrefs.filter((h) => h.startsWith("/"))) {
+      const response = await page.request.get(href.split("#")[0]);
+      expect(response.status(), href).toBe(200);
+    }
+  }
+});
+
 test("a member downloads a paper's PDF", async ({ page }) => {
   await signInAsMember(page);
   await page.goto("/dashboard/policies");

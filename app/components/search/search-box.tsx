@@ -1,6 +1,7 @@
 import { Search } from "lucide-react";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { Form, Link, useLocation } from "react-router";
+import { isPaperFileUrl } from "../../../core/library/library.schema";
 import type { SearchResult } from "../../../core/search/search.schema";
 
 /** SPEC §5 'Search' and §9: 400 ms debounce. */
@@ -132,6 +133,7 @@ export function SearchBox() {
                   <Link
                     data-result
                     to={result.url}
+                    reloadDocument={isPaperFileUrl(result.url)}
                     className="block rounded-lg px-3 py-2.5 hover:bg-navy-50 focus:bg-navy-50"
                   >
                     <span className="block text-xs font-semibold tracking-wide text-sea-600 uppercase">

@@ -1,5 +1,6 @@
 import { Search } from "lucide-react";
 import { Form, Link } from "react-router";
+import { isPaperFileUrl } from "../../../core/library/library.schema";
 import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";
 import type { Route } from "./+types/search";
@@ -51,7 +52,11 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
               {results.map((result) => (
                 <li key={result.url + result.title} className="py-5">
                   <p className="text-xs font-semibold tracking-wide text-sea-600 uppercase">{result.subtitle}</p>
-                  <Link to={result.url} className="mt-1 block text-lg font-semibold text-navy-900 hover:underline">
+                  <Link
+                    to={result.url}
+                    reloadDocument={isPaperFileUrl(result.url)}
+                    className="mt-1 block text-lg font-semibold text-navy-900 hover:underline"
+                  >
                     {result.title}
                   </Link>
                   <p
