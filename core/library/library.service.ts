@@ -218,10 +218,15 @@ export function createLibraryService(deps: {
 }) {
   const { repository, files, search } = deps;
 
-  async function tree(): Promise<LibraryTree> {
-    const [rows, counts] = await Promise.all([repository.allCategories(), repository.paperCounts()]);
+  /** The tree; with the papers' counts only where an answer shows them (counting reads every paper's index entry). */
+  async function tree(options: { counts?: boolean } = { counts: true }): Promise<LibraryTree> {
+    const [rows, counts] = await Promise.all([
+      repository.allCategories(),
+      options.counts ? repository.paperCounts() : Promise.resolve([]),
+    ]);
     return buildTree(rows, new Map(counts.map((c) => [c.papers_category_id, Number(c.n)])));
   }
+  const bare = () => tree({ counts: false });
 
   /** A category this viewer may see, or the 404 (never a 401: that would tell a members-only slug exists). */
   function visible(node: CategoryNode | undefined, viewer: Viewer): CategoryNode {
@@ -240,7 +245,7 @@ export function createLibraryService(deps: {
     viewer: Viewer,
   ): Promise<PaperDownload | null> {
     if (!key) return null;
-    const node = (await tree()).byId.get(categoryId);
+    const node = (await bare()).byId.get(categoryId);
     if (!node || !canSee(node, viewer)) return null;
     if (!canDownload({ isPublic: node.isPublic }, viewer)) return null;
     const stat = await files.stat(key).catch(() => null);
@@ -290,7 +295,7 @@ export function createLibraryService(deps: {
 
     /** The public library's pages for the sitemap: every category a visitor may read, never a members-only one. */
     async sitemapEntries(): Promise<{ slug: string; updated_at: string }[]> {
-      const { nodes } = await tree();
+      const { nodes } = await bare();
       return nodes
         .filter((n) => canSee(n, { signedIn: false }))
         .map((n) => ({ slug: n.row.slug, updated_at: n.row.updated_at }));
@@ -330,7 +335,7 @@ export function createLibraryService(deps: {
       page: number,
       viewer: Viewer,
     ): Promise<Page<Paper> & { sort: SortValue }> {
-      const node = visible(isRowId(categoryId) ? (await tree()).byId.get(categoryId) : undefined, viewer);
+      const node = visible(isRowId(categoryId) ? (await bare()).byId.get(categoryId) : undefined, viewer);
       const viewType = node.row.view_type;
       const options = sortOptions(viewType);
       const sort = (query.sortBy ?? defaultSort(viewType)) as SortValue;
