@@ -2,6 +2,7 @@ import { Trash2 } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
+import { DeleteDialogContent } from "../ui/confirm-delete";
 import { Notice } from "../ui/notice";
 
 /**
@@ -108,38 +109,22 @@ export function DeleteControl({
         <Trash2 className="h-4 w-4" aria-hidden="true" />
         <span className="sr-only">{label}</span>
       </Link>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-navy-950/60" />
-        <Dialog.Content
-          onCloseAutoFocus={(event) => {
-            event.preventDefault();
-            // The deleted row's link is gone with it: focus goes to a heading instead of being lost.
-            const target = deleted.current ? document.querySelector<HTMLElement>(focusAfter) : link.current;
-            deleted.current = false;
-            if (target && target !== link.current) target.tabIndex = -1;
-            target?.focus();
-          }}
-          className="fixed top-1/2 left-1/2 z-50 w-[90%] max-w-[450px] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-2xl"
-        >
-          <Dialog.Title className="font-display text-2xl font-bold text-navy-900">{title}</Dialog.Title>
-          <Dialog.Description className="mt-2 text-slate-600">{description}</Dialog.Description>
-          {refused ? (
-            <Notice tone="error" className="mt-4">
-              {refused}
-            </Notice>
-          ) : null}
-          <fetcher.Form method="post" className="mt-6 flex justify-end gap-3">
-            {Object.entries(fields).map(([name, value]) => (
-              <input key={name} type="hidden" name={name} value={value} />
-            ))}
-            <input type="hidden" name="_fetch" value="1" />
-            <Dialog.Close className="btn-outline">Cancel</Dialog.Close>
-            <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800" disabled={busy}>
-              {busy ? "Deleting…" : "Delete"}
-            </button>
-          </fetcher.Form>
-        </Dialog.Content>
-      </Dialog.Portal>
+      <DeleteDialogContent
+        title={title}
+        description={description}
+        error={refused}
+        fields={{ ...fields, _fetch: "1" }}
+        busy={busy}
+        Form={fetcher.Form}
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          // The deleted row's link is gone with it: focus goes to a heading instead of being lost.
+          const target = deleted.current ? document.querySelector<HTMLElement>(focusAfter) : link.current;
+          deleted.current = false;
+          if (target && target !== link.current) target.tabIndex = -1;
+          target?.focus();
+        }}
+      />
     </Dialog.Root>
   );
 }

@@ -60,30 +60,64 @@ export function ConfirmDelete({
         <Trash2 className="h-4 w-4" aria-hidden="true" />
         <span className="sr-only">{label}</span>
       </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-navy-950/60" />
-        <Dialog.Content
-          onCloseAutoFocus={onCloseAutoFocus}
-          className="fixed top-1/2 left-1/2 z-50 w-[90%] max-w-[450px] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-2xl"
-        >
-          <Dialog.Title className="font-display text-2xl font-bold text-navy-900">{title}</Dialog.Title>
-          <Dialog.Description className="mt-2 text-slate-600">{description}</Dialog.Description>
-          {error ? (
-            <Notice tone="error" className="mt-4">
-              {error}
-            </Notice>
-          ) : null}
-          <fetcher.Form method="post" className="mt-6 flex justify-end gap-3">
-            {Object.entries(fields).map(([name, value]) => (
-              <input key={name} type="hidden" name={name} value={value} />
-            ))}
-            <Dialog.Close className="btn-outline">Cancel</Dialog.Close>
-            <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800" disabled={busy}>
-              {busy ? "Deleting…" : "Delete"}
-            </button>
-          </fetcher.Form>
-        </Dialog.Content>
-      </Dialog.Portal>
+      <DeleteDialogContent
+        title={title}
+        description={description}
+        error={error}
+        fields={fields}
+        busy={busy}
+        Form={fetcher.Form}
+        onCloseAutoFocus={onCloseAutoFocus}
+      />
     </Dialog.Root>
+  );
+}
+
+/**
+ * The question a delete asks, in its dialog: title, description, the action's refusal if any, and
+ * a form posting `fields` (through the caller's fetcher form) beside Cancel.
+ */
+export function DeleteDialogContent({
+  title,
+  description,
+  error,
+  fields,
+  busy,
+  Form,
+  onCloseAutoFocus,
+}: {
+  title: string;
+  description: ReactNode;
+  error: string | null;
+  fields: Record<string, string | number>;
+  busy: boolean;
+  Form: ReturnType<typeof useFetcher>["Form"];
+  onCloseAutoFocus: (event: Event) => void;
+}) {
+  return (
+    <Dialog.Portal>
+      <Dialog.Overlay className="fixed inset-0 z-50 bg-navy-950/60" />
+      <Dialog.Content
+        onCloseAutoFocus={onCloseAutoFocus}
+        className="fixed top-1/2 left-1/2 z-50 w-[90%] max-w-[450px] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-2xl"
+      >
+        <Dialog.Title className="font-display text-2xl font-bold text-navy-900">{title}</Dialog.Title>
+        <Dialog.Description className="mt-2 text-slate-600">{description}</Dialog.Description>
+        {error ? (
+          <Notice tone="error" className="mt-4">
+            {error}
+          </Notice>
+        ) : null}
+        <Form method="post" className="mt-6 flex justify-end gap-3">
+          {Object.entries(fields).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <Dialog.Close className="btn-outline">Cancel</Dialog.Close>
+          <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800" disabled={busy}>
+            {busy ? "Deleting…" : "Delete"}
+          </button>
+        </Form>
+      </Dialog.Content>
+    </Dialog.Portal>
   );
 }
