@@ -1,22 +1,11 @@
 import { FilePenLine, Plus } from "lucide-react";
 import { type ReactNode, type RefObject, useEffect, useRef, useState } from "react";
 import { Link, useActionData, useFetcher } from "react-router";
+import type { FormResult } from "../ui/form-result";
 import { Notice } from "../ui/notice";
 
-/**
- * What the meeting editor's action answers for one of its small forms (a session, a sponsor,
- * a picture): done with a message, or refused with field errors and what was typed.
- * `row` names the form it answers ("new-session", "session-12", "sponsor-3").
- */
-export type InlineResult = {
-  intent: string;
-  row: string;
-  done?: boolean;
-  message?: string;
-  errors?: Record<string, string[]>;
-  values?: Record<string, string>;
-  error?: string;
-};
+/** What the meeting editor's action answers for one of its small forms (a session, a sponsor, a picture). */
+export type InlineResult = FormResult;
 
 /**
  * One inline form of the page: with JavaScript it posts through its own fetcher (no reload);

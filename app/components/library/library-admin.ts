@@ -1,18 +1,8 @@
 import type { CategoryTree } from "../../../core/library/library.schema";
+import type { FormResult } from "../ui/form-result";
 
-/**
- * What the library admin's actions answer a form: done with a message, or refused with field
- * errors and what was typed. `row` names the form it answers ("cat-12", "add-3", "paper-7").
- */
-export type LibraryResult = {
-  intent: string;
-  row: string;
-  done?: boolean;
-  message?: string;
-  errors?: Record<string, string[]>;
-  values?: Record<string, string>;
-  error?: string;
-};
+/** What the library admin's actions answer a form ("cat-12", "add-3", "paper-7"). */
+export type LibraryResult = FormResult;
 
 /** A category in the tree's order (depth first), with its depth and its parent. */
 export type FlatCategory = { category: CategoryTree; depth: number; parent: CategoryTree | null };

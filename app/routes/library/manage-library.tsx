@@ -1,6 +1,6 @@
 import { FolderPlus } from "lucide-react";
 import { useState } from "react";
-import { data, Link, redirect } from "react-router";
+import { data, Link } from "react-router";
 import { categoryCreateSchema, categoryMoveSchema, categoryUpdateSchema } from "../../../core/library/library.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
@@ -9,10 +9,11 @@ import { flattenTree, type LibraryResult, typedValues } from "../../components/l
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { Notice } from "../../components/ui/notice";
 import { getRequestContext } from "../../context";
-import { setFlash, takeFlash } from "../../lib/flash.server";
+import { takeFlash } from "../../lib/flash.server";
 import { formId } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
 import type { Route } from "./+types/manage-library";
+import { answerDone } from "./library-action.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Categories and papers · Manager" }];
 
@@ -42,13 +43,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = await readForm(request);
   const intent = typeof form.intent === "string" ? form.intent : "";
   let row = intent;
-  const finish = (message: string, to: string) => {
-    if (form._fetch === "1") return { intent, row, done: true, message } satisfies LibraryResult;
-    const headers = sessionToken
-      ? { "Set-Cookie": setFlash(message, { token: sessionToken, secure: secureCookies }) }
-      : undefined;
-    return redirect(to, { headers });
-  };
+  const finish = (message: string, to: string) =>
+    answerDone(form, { sessionToken, secureCookies }, { intent, row, message }, to);
   try {
     switch (intent) {
       case "create": {

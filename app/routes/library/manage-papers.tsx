@@ -1,6 +1,6 @@
 import { Plus } from "lucide-react";
 import { useState } from "react";
-import { data, Link, redirect, useNavigate } from "react-router";
+import { data, Link, useNavigate } from "react-router";
 import { type Paper, paperInputSchema, papersQuerySchema } from "../../../core/library/library.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseId } from "../../../lib/ids";
@@ -13,11 +13,12 @@ import { ListSearch } from "../../components/ui/list-search";
 import { LoadMoreLink } from "../../components/ui/load-more-link";
 import { Notice } from "../../components/ui/notice";
 import { getRequestContext } from "../../context";
-import { setFlash, takeFlash } from "../../lib/flash.server";
+import { takeFlash } from "../../lib/flash.server";
 import { formId } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
 import { useLoadMore } from "../../lib/use-load-more";
 import type { Route } from "./+types/manage-papers";
+import { answerDone } from "./library-action.server";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
   { title: `${loaderData?.category ? `Papers in ${loaderData.category.name}` : "Papers"} · Manager` },
@@ -98,13 +99,8 @@ export async function action({ context, params, request, url }: Route.ActionArgs
   const intent = typeof form.intent === "string" ? form.intent : "";
   const list = `${LIBRARY_ADMIN}/${categoryId}${url.searchParams.get("search") ? `?search=${encodeURIComponent(url.searchParams.get("search") ?? "")}` : ""}`;
   let row = intent === "save" ? "paper-form" : intent;
-  const finish = (message: string, to: string) => {
-    if (form._fetch === "1") return { intent, row, done: true, message } satisfies LibraryResult;
-    const headers = sessionToken
-      ? { "Set-Cookie": setFlash(message, { token: sessionToken, secure: secureCookies }) }
-      : undefined;
-    return redirect(to, { headers });
-  };
+  const finish = (message: string, to: string) =>
+    answerDone(form, { sessionToken, secureCookies }, { intent, row, message }, to);
   try {
     switch (intent) {
       case "save": {
