@@ -119,6 +119,15 @@ export function publicSettingOf(row: CategoryRow): PublicSetting {
   return row.is_public === null ? "inherit" : row.is_public === 1 ? "public" : "members";
 }
 
+/** The path to a category from the highest ancestor this viewer may see, the category last. */
+function pathTo(node: CategoryNode, viewer: Viewer): Breadcrumb[] {
+  const path: Breadcrumb[] = [];
+  for (let step: CategoryNode | null = node; step && canSee(step, viewer); step = step.parent) {
+    path.unshift({ id: step.row.id, name: step.row.name, slug: step.row.slug });
+  }
+  return path;
+}
+
 export function toCategory(node: CategoryNode): Category {
   const { row } = node;
   return {
@@ -314,15 +323,13 @@ export function createLibraryService(deps: {
 
     /** SPEC §3 'Breadcrumbs': the path to the category from the highest ancestor this viewer may see. */
     async breadcrumbs(slug: string, viewer: Viewer): Promise<Breadcrumb[]> {
-      const path: Breadcrumb[] = [];
-      for (
-        let node: CategoryNode | null = await nodeBySlug(slug, viewer);
-        node && canSee(node, viewer);
-        node = node.parent
-      ) {
-        path.unshift({ id: node.row.id, name: node.row.name, slug: node.row.slug });
-      }
-      return path;
+      return pathTo(visible((await bare()).bySlug.get(slug), viewer), viewer);
+    },
+
+    /** A category's screen: the category with its children and its breadcrumbs, from one read of the tree. */
+    async categoryWithBreadcrumbs(slug: string, viewer: Viewer) {
+      const node = await nodeBySlug(slug, viewer);
+      return { category: toTree(node, viewer), breadcrumbs: pathTo(node, viewer) };
     },
 
     /**

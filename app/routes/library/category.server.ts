@@ -42,10 +42,7 @@ export async function loadCategoryScreen(
   let category: CategoryTree;
   let breadcrumbs: Breadcrumb[];
   try {
-    [category, breadcrumbs] = await Promise.all([
-      library.categoryBySlug(slug, viewer),
-      library.breadcrumbs(slug, viewer),
-    ]);
+    ({ category, breadcrumbs } = await library.categoryWithBreadcrumbs(slug, viewer));
   } catch (error) {
     if (!isNotFound(error)) throw error;
     // A member following a public link to a members-only category reads it in the members' area;
