@@ -196,6 +196,11 @@ function parseForm(request: Request, contentType: string, spool?: SpoolOptions):
       parts.push({ name, value });
     });
     parser.on("file", (name, stream, info) => {
+      // busboy may still hand over a part of the chunk that failed the form: nothing more is written.
+      if (settled) {
+        stream.resume();
+        return;
+      }
       if (nameTooLong(name)) {
         stream.resume();
         return fail(longName());

@@ -37,6 +37,7 @@ import {
   type LibraryService,
   type LibraryTree,
   PAPER_NOT_FOUND,
+  readAll,
   toCategory,
 } from "./library.service";
 
@@ -81,12 +82,6 @@ function looksLikeXml(head: Uint8Array): boolean {
   const start = text.replace(/^\uFEFF/, "").trimStart();
   if (/^<(!doctype\s+html|html[\s>])/i.test(start)) return false;
   return /^<\?xml\s/.test(start) || /^<[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?[\s>/]/.test(start);
-}
-
-async function readAll(stream: Readable): Promise<Uint8Array<ArrayBuffer>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return new Uint8Array(Buffer.concat(chunks));
 }
 
 /**
@@ -350,6 +345,7 @@ export function createLibraryAdminService(deps: {
         ...RESERVED_SLUGS.filter((r) => r === prefix || r.startsWith(`${prefix}-`)),
       ];
       for (let attempt = 0; ; attempt++) {
+        let created: number;
         try {
           const id = await db.transaction().execute(async (trx) => {
             const on = createLibraryRepository(trx);
@@ -369,7 +365,7 @@ export function createLibraryAdminService(deps: {
             await indexCategory(node, trx);
             return inserted.id;
           });
-          return categoryAnswer(id);
+          created = id;
         } catch (error) {
           const slugTaken = isUniqueViolation(error, { table: "paper_categories", column: "slug" });
           if (slugTaken && attempt + 1 < SLUG_ATTEMPTS) continue;
@@ -377,6 +373,8 @@ export function createLibraryAdminService(deps: {
           if (slugTaken) throw new AppError("conflict", "Another category took this name's address. Please try again.");
           throw error;
         }
+        // Read after the commit, outside the try: a failed read must not remove a committed image.
+        return categoryAnswer(created);
       }
     },
 
@@ -465,8 +463,9 @@ export function createLibraryAdminService(deps: {
       const stored = file ? await storePaperFile(file, data.name) : null;
       const pages = stored?.pages ?? [];
       const now = clock().toISOString();
+      let id: number;
       try {
-        const id = await db.transaction().execute(async (trx) => {
+        id = await db.transaction().execute(async (trx) => {
           const on = createLibraryRepository(trx);
           const paper = await on.insertPaper({
             ...paperColumns(data),
@@ -483,11 +482,11 @@ export function createLibraryAdminService(deps: {
           await indexPages(paper, node, inserted, trx);
           return paper.id;
         });
-        return read.paper(id);
       } catch (error) {
         await removePaperFiles([stored?.key ?? null]);
         throw error;
       }
+      return read.paper(id);
     },
 
     /**

@@ -63,15 +63,6 @@ export function createLibraryRepository(db: Executor) {
         .execute();
     },
 
-    countPapersIn(categoryId: number) {
-      return db
-        .selectFrom("papers")
-        .select((eb) => eb.fn.countAll<number | string>().as("n"))
-        .where("papers_category_id", "=", categoryId)
-        .executeTakeFirstOrThrow()
-        .then((r) => Number(r.n));
-    },
-
     /**
      * One page of a category's papers in one of the indexed orders
      * (papers_category_{column}_idx): ties by id in the same direction, so the index is read as it is.
@@ -179,21 +170,6 @@ export function createLibraryRepository(db: Executor) {
       );
     },
 
-    /** Every file key of the papers in some categories (deleting a category with its papers). */
-    async fileKeysIn(categoryIds: number[]): Promise<string[]> {
-      if (categoryIds.length === 0) return [];
-      const [papers, revisions] = await Promise.all([
-        db.selectFrom("papers").select("uploaded_file").where("papers_category_id", "in", categoryIds).execute(),
-        db
-          .selectFrom("paper_revisions")
-          .innerJoin("papers", "papers.id", "paper_revisions.paper_id")
-          .select("paper_revisions.uploaded_file")
-          .where("papers.papers_category_id", "in", categoryIds)
-          .execute(),
-      ]);
-      return [...papers, ...revisions].map((r) => r.uploaded_file).filter((key): key is string => !!key);
-    },
-
     /** Replaces a paper's pages of text; returns the new pages with their ids. */
     async replacePages(paperId: number, pages: { page: number; text: string }[]) {
       const old = await db.selectFrom("paper_pages").select("id").where("paper_id", "=", paperId).execute();
@@ -250,7 +226,7 @@ export function createLibraryRepository(db: Executor) {
     findPaperFile(id: number) {
       return db
         .selectFrom("papers")
-        .select(["id", "name", "number", "uploaded_file", "papers_category_id"])
+        .select(["id", "name", "number", "uploaded_file", "file_type", "papers_category_id"])
         .where("id", "=", id)
         .executeTakeFirst();
     },

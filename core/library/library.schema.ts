@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { flag, given, line, lines, optionalDate, richTextInput } from "../../lib/form-fields";
+import { MAX_ROW_ID } from "../../lib/ids";
 import { pageNumberSchema } from "../../lib/pagination";
 import { cleanTitle } from "../../lib/text";
 
@@ -353,6 +354,7 @@ const parentId = z.preprocess(
     .number({ error: "The parent must be a category id." })
     .int({ error: "The parent must be a category id." })
     .positive({ error: "The parent must be a category id." })
+    .max(MAX_ROW_ID, { error: "The parent must be a category id." })
     .nullable(),
 );
 
@@ -377,7 +379,8 @@ export const paperInputSchema = z.object({
   papers_category_id: z.coerce
     .number({ error: "The category field is required." })
     .int({ error: "The category must be a category id." })
-    .positive({ error: "The category must be a category id." }),
+    .positive({ error: "The category must be a category id." })
+    .max(MAX_ROW_ID, { error: "The category must be a category id." }),
   name: nameField,
   description: lines("description", 5000),
   meeting: line("meeting", 200),

@@ -16,6 +16,7 @@ import {
   categoryUrl,
   childrenDisplay,
   defaultSort,
+  PAPER_TYPES,
   PAPERS_PER_PAGE,
   type Paper,
   type PaperAccess,
@@ -38,14 +39,7 @@ import {
 const SNIFF_BYTES = 4100;
 
 /** Content types a paper's file is served as, by what its bytes are (never by its name). */
-const SERVED_TYPES = new Set([
-  "application/pdf",
-  "application/zip",
-  "application/xml",
-  "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-  "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-]);
+const SERVED_TYPES = new Set<string>(Object.keys(PAPER_TYPES));
 
 export const CATEGORY_NOT_FOUND = "Category not found.";
 export const PAPER_NOT_FOUND = "Paper not found.";
@@ -213,10 +207,11 @@ export type PaperDownload = {
   open: (range?: { start: number; end: number }) => Readable;
 };
 
-async function readHead(stream: Readable): Promise<Uint8Array> {
+/** A stream's bytes, whole: a file's head, or (start-up backfill) a small stored file. */
+export async function readAll(stream: Readable): Promise<Uint8Array<ArrayBuffer>> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 /** The library as visitors, members and admins read it (issue 14; decisions 0024 and 0025). */
@@ -252,6 +247,7 @@ export function createLibraryService(deps: {
     categoryId: number,
     baseName: string,
     viewer: Viewer,
+    storedType: string | null,
   ): Promise<PaperDownload | null> {
     if (!key) return null;
     const node = (await bare()).byId.get(categoryId);
@@ -259,24 +255,28 @@ export function createLibraryService(deps: {
     if (!canDownload({ isPublic: node.isPublic }, viewer)) return null;
     const stat = await files.stat(key).catch(() => null);
     if (!stat) return null;
-    const head =
-      stat.size > 0
-        ? await readHead(files.open(key, { start: 0, end: Math.min(stat.size, SNIFF_BYTES) - 1 }))
-        : new Uint8Array();
-    const sniffed = await fileTypeFromBuffer(head);
-    const served = sniffed && SERVED_TYPES.has(sniffed.mime);
-    // XML without a declaration (an XSD starting at <xs:schema>) is not known to file-type: its stored name says .xml/.xsd.
-    const xml = !served && /\.(xml|xsd)$/.test(key) && /^\s*</.test(new TextDecoder().decode(head.subarray(0, 64)));
-    const contentType = served ? sniffed.mime : xml ? "application/xml" : "application/octet-stream";
-    const ext = served ? sniffed.ext : (/\.([a-z0-9]{1,5})$/.exec(key)?.[1] ?? "bin");
-    return {
+    const file = (contentType: string, ext: string): PaperDownload => ({
       key,
       fileName: `${baseName}.${ext}`,
       contentType,
       stat,
       isPublic: node.isPublic,
       open: (range) => files.open(key, range),
-    };
+    });
+    // Checked by its bytes when it was stored (its key carries the extension): served as recorded.
+    const keyExt = /\.([a-z0-9]{1,5})$/.exec(key)?.[1];
+    if (storedType && SERVED_TYPES.has(storedType) && keyExt) return file(storedType, keyExt);
+    // Files from before their type was recorded (migration 0009) are sniffed.
+    const head =
+      stat.size > 0
+        ? await readAll(files.open(key, { start: 0, end: Math.min(stat.size, SNIFF_BYTES) - 1 }))
+        : new Uint8Array();
+    const sniffed = await fileTypeFromBuffer(head);
+    const served = sniffed && SERVED_TYPES.has(sniffed.mime);
+    // XML without a declaration (an XSD starting at <xs:schema>) is not known to file-type: its stored name says .xml/.xsd.
+    const xml = !served && /\.(xml|xsd)$/.test(key) && /^\s*</.test(new TextDecoder().decode(head.subarray(0, 64)));
+    const contentType = served ? sniffed.mime : xml ? "application/xml" : "application/octet-stream";
+    return file(contentType, served ? sniffed.ext : (keyExt ?? "bin"));
   }
 
   return {
@@ -394,7 +394,7 @@ export function createLibraryService(deps: {
       const paper = isRowId(id) ? await repository.findPaperFile(id) : undefined;
       if (!paper) return null;
       const base = [paper.number, paper.name].filter(Boolean).join(" ");
-      return download(paper.uploaded_file, paper.papers_category_id, base, viewer);
+      return download(paper.uploaded_file, paper.papers_category_id, base, viewer, paper.file_type);
     },
 
     /** An earlier file of a paper, by the same rules, at its own address. */
@@ -407,7 +407,7 @@ export function createLibraryService(deps: {
       if (!paper || !revision) return null;
       const label = revision.revision ?? revision.version ?? revision.date;
       const base = [paper.number, paper.name, label].filter(Boolean).join(" ");
-      return download(revision.uploaded_file, paper.papers_category_id, base, viewer);
+      return download(revision.uploaded_file, paper.papers_category_id, base, viewer, revision.file_type);
     },
   };
 

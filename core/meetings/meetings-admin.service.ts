@@ -3,7 +3,6 @@ import type { Database, Executor } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { AppError } from "../../lib/errors";
-import { sanitizeRichText } from "../../lib/html";
 import { isRowId } from "../../lib/ids";
 import { imageFiles } from "../../lib/image-variants";
 import { type StoredImage, storeImage } from "../../lib/images";
@@ -25,7 +24,7 @@ import {
   type Sponsor,
   type SponsorData,
 } from "./meetings.schema";
-import { registrationSettingsOf, toMeetingSummary, toSchedule, toSponsor } from "./meetings.service";
+import { registrationSettingsOf, richText, toMeetingSummary, toSchedule, toSponsor } from "./meetings.service";
 
 type Row = NonNullable<Awaited<ReturnType<MeetingsRepository["findById"]>>>;
 
@@ -102,11 +101,6 @@ export function createMeetingsAdminService(deps: {
     return row;
   }
 
-  const clean = (html: string | null) => {
-    const text = html ? sanitizeRichText(html).trim() : "";
-    return text || null;
-  };
-
   async function columns(data: MeetingData) {
     return {
       title: data.title,
@@ -116,11 +110,11 @@ export function createMeetingsAdminService(deps: {
       start_date: data.start_date,
       end_date: data.end_date,
       location: data.location,
-      information: clean(data.information),
-      health: clean(data.health),
-      registration: clean(data.registration),
+      information: richText(data.information),
+      health: richText(data.health),
+      registration: richText(data.registration),
       content_title: data.content_title,
-      content: clean(data.content),
+      content: richText(data.content),
       timezone: data.timezone ?? (await deps.defaultTimeZone()),
       visibility: data.visibility,
       registration_open: data.registration_status === "open" ? 1 : 0,

@@ -95,7 +95,8 @@ export function toSponsor(s: { id: number; name: string; link: string | null; im
   return { id: s.id, name: s.name, link: safeLink(s.link), image: s.image ? uploadUrl(s.image) : null };
 }
 
-const richText = (html: string | null) => {
+/** Rich text as stored and shown: sanitized, null when it shows nothing. */
+export const richText = (html: string | null) => {
   const clean = html ? sanitizeRichText(html).trim() : "";
   return clean || null;
 };

@@ -232,6 +232,14 @@ describe("the category tree", () => {
     expect((orphan.json as { errors: Record<string, string[]> }).errors.parent_id).toEqual([
       "The parent category does not exist.",
     ]);
+    // Past PostgreSQL's integer range: refused as input, never a database error.
+    for (const [url, body] of [
+      ["/api/dashboard/papers-categories", { name: "Far", parent_id: "99999999999" }],
+      ["/api/dashboard/papers", { name: "Far", papers_category_id: "99999999999" }],
+    ] as const) {
+      const far = await call(t.app, "POST", url, { token: admin, json: body });
+      expect(far.status, url).toBe(422);
+    }
   });
 });
 

@@ -214,6 +214,7 @@ function AddSession({ dates, action, lastDate }: { dates: Dates; action: string;
         Add a session
       </h3>
       <input type="hidden" name="intent" value="add-session" />
+      <RowError result={result} />
       <SessionFields
         prefix="new-session"
         dates={dates}

@@ -1,11 +1,6 @@
 import { CalendarDays, Download, ExternalLink, FilePenLine, Globe2, MapPin } from "lucide-react";
 import { data, Link } from "react-router";
-import {
-  meetingsAdminQuerySchema,
-  meetingTypeLabel,
-  meetingUrl,
-  registrationState,
-} from "../../../core/meetings/meetings.schema";
+import { meetingsAdminQuerySchema, meetingTypeLabel, meetingUrl } from "../../../core/meetings/meetings.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
 import { formatDateRange } from "../../components/events/format";
@@ -38,10 +33,9 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
       }),
     );
     const counts = await services.join.registrationCounts(page.data.map((m) => m.id));
-    const now = new Date();
     const rows = page.data.map((meeting) => {
       const registrations = counts.get(meeting.id) ?? 0;
-      return { ...meeting, registrations, state: registrationState(meeting, registrations, now) };
+      return { ...meeting, registrations, state: services.meetings.registrationState(meeting, registrations) };
     });
     const flash = takeFlash(request, { token: sessionToken, secure: secureCookies });
     return data(

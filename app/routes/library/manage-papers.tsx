@@ -4,6 +4,7 @@ import { data, Link, useNavigate } from "react-router";
 import { type Paper, paperInputSchema, papersQuerySchema } from "../../../core/library/library.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseId } from "../../../lib/ids";
+import { lenientPageSchema } from "../../../lib/pagination";
 import { parseOrThrow } from "../../../lib/validation";
 import { LIBRARY_ADMIN } from "../../components/library/category-editor";
 import { flattenTree, type LibraryResult, typedValues } from "../../components/library/library-admin";
@@ -38,9 +39,7 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
   try {
     const [category, tree] = await Promise.all([services.libraryAdmin.category(id), services.libraryAdmin.tree()]);
     const search = url.searchParams.get("search") ?? "";
-    const pageNumber = Number(url.searchParams.get("page") ?? "1");
-    if (!Number.isInteger(pageNumber) || pageNumber < 1)
-      throw data("That page of the list does not exist.", { status: 400 });
+    const pageNumber = lenientPageSchema.parse(url.searchParams.get("page") ?? undefined);
     const page = await services.libraryAdmin.papers(id, parseOrThrow(papersQuerySchema, { search }), pageNumber);
     const opened = url.searchParams.get("paper");
     let paper: Paper | null = null;
