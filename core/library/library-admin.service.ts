@@ -572,14 +572,17 @@ export function createLibraryAdminService(deps: {
           if (!stat || stat.size === 0) continue;
           const head = await readAll(files.open(key, { start: 0, end: Math.min(stat.size, 4100) - 1 }));
           const sniffed = await fileTypeFromBuffer(head);
-          const type: PaperType =
+          // Bytes of no accepted type are recorded as such (served as a plain download), never guessed.
+          const type: PaperType | "application/octet-stream" =
             sniffed && sniffed.mime in PAPER_TYPES
               ? (sniffed.mime as PaperType)
               : looksLikeXml(head)
                 ? "application/xml"
-                : "application/zip";
-          const file = new File([await readAll(files.open(key))], key, { type });
-          const pages = (await readDocumentText(file, type)).pages;
+                : "application/octet-stream";
+          const pages =
+            type === "application/octet-stream"
+              ? []
+              : (await readDocumentText(new File([await readAll(files.open(key))], key, { type }), type)).pages;
           await db.transaction().execute(async (trx) => {
             const on = createLibraryRepository(trx);
             await on.setFileFacts(paper.id, { file_type: type, file_size: stat.size });

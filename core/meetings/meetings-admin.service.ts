@@ -227,13 +227,11 @@ export function createMeetingsAdminService(deps: {
       const stored = await storeAll(images, "meetings", "images");
       const row = await committing(stored, async (trx) => {
         const meetings = createMeetingsRepository(trx);
-        const updated = await meetings.update(id, values);
+        const updated = await meetings.update(id, values, clock().toISOString());
         if (!updated) throw new AppError("not_found", NOT_FOUND);
         await addImages(id, stored, trx);
-        const touched = await meetings.touch(id, clock().toISOString());
-        if (!touched) throw new AppError("not_found", NOT_FOUND);
-        await index(touched, trx);
-        return touched;
+        await index(updated, trx);
+        return updated;
       });
       return deps.read(row);
     },

@@ -160,8 +160,14 @@ export function createMeetingsRepository(db: Executor) {
     async insert(row: Insertable<MeetingsTable>) {
       return db.insertInto("meetings").values(row).returningAll().executeTakeFirstOrThrow();
     },
-    async update(id: number, values: Updateable<MeetingsTable>) {
-      return db.updateTable("meetings").set(values).where("id", "=", id).returningAll().executeTakeFirst();
+    /** New field values, and the next ICS SEQUENCE (as `touch`), in one statement. */
+    async update(id: number, values: Updateable<MeetingsTable>, now: string) {
+      return db
+        .updateTable("meetings")
+        .set((eb) => ({ ...values, sequence: eb("sequence", "+", 1), updated_at: now }))
+        .where("id", "=", id)
+        .returningAll()
+        .executeTakeFirst();
     },
     /** A change calendar apps must pick up: the next ICS SEQUENCE. */
     async touch(id: number, now: string) {
