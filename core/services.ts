@@ -1,3 +1,4 @@
+import type SQLite from "better-sqlite3";
 import type { Kysely } from "kysely";
 import type { Dialect } from "../db/connect";
 import type { Database } from "../db/types";
@@ -41,6 +42,8 @@ import { createSettingsService } from "./settings/settings.service";
 export function createServices(deps: {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** SQLite's raw connection (DatabaseHandle.sqlite): the content version is then read synchronously. */
+  sqlite?: SQLite.Database;
   storage: FileStorage;
   /** Members-only files (paper files), served through an access check (decision 0024). */
   privateStorage: ReadableFileStorage;
@@ -129,7 +132,9 @@ export function createServices(deps: {
       dialect: deps.dialect,
       clock,
     }),
-    contentVersion: createContentVersionService({ repository: createContentVersionRepository(deps.db) }),
+    contentVersion: createContentVersionService({
+      repository: createContentVersionRepository(deps.db, deps.sqlite),
+    }),
     rateLimit,
     search,
     news: createNewsService({ db: deps.db, search, storage: deps.storage, clock }),

@@ -20,6 +20,8 @@ export type Dialect = "sqlite" | "postgres";
 export type DatabaseHandle = {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** The SQLite connection under `db`, for the few synchronous reads that must not wait (the page cache's version stamp). */
+  sqlite?: SQLite.Database;
   destroy: () => Promise<void>;
 };
 
@@ -116,7 +118,7 @@ export function openSqlite(file: string): DatabaseHandle {
     typeof value === "string" ? value.toLowerCase() : value,
   );
   const db = new Kysely<Database>({ dialect: withStorageFullErrors(new SqliteDialect({ database })) });
-  return { db, dialect: "sqlite", destroy: () => db.destroy() };
+  return { db, dialect: "sqlite", sqlite: database, destroy: () => db.destroy() };
 }
 
 export function openPostgres(url: string, options: { searchPath?: string; max?: number } = {}): DatabaseHandle {

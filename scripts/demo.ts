@@ -31,6 +31,7 @@ console.log(seeded ? "Demo content loaded." : "Existing content kept (demo conte
 const services = createServices({
   db: database.db,
   dialect: database.dialect,
+  sqlite: database.sqlite,
   storage: localStorage(config.uploadsDir),
   privateStorage: localStorage(config.privateDir),
   sessionTtlSeconds: config.sessionTtlSeconds,

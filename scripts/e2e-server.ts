@@ -28,6 +28,7 @@ if (!process.argv.includes("--empty")) {
   const services = createServices({
     db: database.db,
     dialect: database.dialect,
+    sqlite: database.sqlite,
     storage: localStorage(config.uploadsDir),
     privateStorage: localStorage(config.privateDir),
     sessionTtlSeconds: config.sessionTtlSeconds,

@@ -36,6 +36,7 @@ async function main(argv: string[]): Promise<number> {
     const services = createServices({
       db: database.db,
       dialect: database.dialect,
+      sqlite: database.sqlite,
       storage: localStorage(config.uploadsDir),
       privateStorage: localStorage(config.privateDir),
       sessionTtlSeconds: config.sessionTtlSeconds,

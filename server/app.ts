@@ -17,7 +17,7 @@ import { clientIp, publicUrl } from "./middleware/client";
 import { compress } from "./middleware/compress";
 import { csrf } from "./middleware/csrf";
 import { type Dispatch, methodOverride } from "./middleware/method-override";
-import { contentChanges, pageCache } from "./middleware/page-cache";
+import { contentChanges, createPageCache, type PageCache } from "./middleware/page-cache";
 import { renderSlots } from "./middleware/render-slots";
 import { requestLog } from "./middleware/request-log";
 import { securityHeaders } from "./middleware/security";
@@ -99,10 +99,32 @@ function overriddenDispatch(api: Hono<AppEnv>, logger: Runtime["logger"]): Dispa
 }
 
 export function createApp(runtime: Runtime, options: AppOptions = {}) {
+  return createSite(runtime, options).app;
+}
+
+/**
+ * The app, and the page cache's front door for the node:http server
+ * (server/index.ts), which answers cached pages before the app is reached.
+ */
+export function createSite(
+  runtime: Runtime,
+  options: AppOptions = {},
+): { app: Hono<AppEnv>; pageCache: PageCache | null } {
   const { config, services, logger } = runtime;
   const app = new Hono<AppEnv>();
   const api = createApi(runtime, options.extraApi);
   const apiRoutes = declaredRoutes(api);
+  const pageCache =
+    options.build && config.pageCacheBytes > 0
+      ? createPageCache(
+          services.contentVersion,
+          { maxBytes: config.pageCacheBytes, ttlMs: PAGE_TTL_MS, trustProxy: config.trustProxy },
+          logger,
+        )
+      : null;
+
+  // Outermost: a cached page is answered before any other work, with the headers the chain gave it when rendered.
+  if (pageCache) app.use("*", pageCache.middleware);
 
   // Every request body is bounded (uploads through page forms too); routes that spool uploads to disk may take more.
   app.use("*", limitBodies(config, spoolingRouteLimits(apiRoutes, "/api")));
@@ -168,9 +190,6 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
   app.route("/", paperRoutes(runtime));
 
   if (options.build) {
-    if (config.pageCacheBytes > 0) {
-      app.get("*", pageCache(services.contentVersion, { maxBytes: config.pageCacheBytes, ttlMs: PAGE_TTL_MS }, logger));
-    }
     const getBuild = options.build;
     app.all("*", renderSlots(RENDER_SLOTS));
     const handler = createRequestHandler(getBuild, config.env === "development" ? "development" : "production");
@@ -197,5 +216,5 @@ export function createApp(runtime: Runtime, options: AppOptions = {}) {
   }
 
   app.onError(handleError(logger));
-  return app;
+  return { app, pageCache };
 }

@@ -20,6 +20,8 @@ export type AppEnv = {
     authVia: "cookie" | "bearer" | null;
     sessionToken: string | null;
     clientIp: string;
+    /** Set by the page cache on a page it may store: it encodes the answer itself, once per encoding. */
+    pageCacheEncodes?: boolean;
     /** The method a POST was overridden to (`_method`, X-HTTP-Method-Override), for the logs. */
     effectiveMethod?: string;
     /** The API's methods at this path, for a 405 (set by the method override on POSTs). */

@@ -1,10 +1,10 @@
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { serve } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
 import type { ServerBuild } from "react-router";
 import { ConfigError, loadConfig } from "../lib/env";
-import { createApp } from "./app";
+import { createSite } from "./app";
 import { createRuntime } from "./runtime";
 import { gracefulShutdown, HTTP_TIMEOUTS } from "./shutdown";
 
@@ -26,14 +26,17 @@ async function main() {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const buildPath = path.join(here, "server", "index.js");
   const build = (await import(buildPath)) as ServerBuild;
-  const app = createApp(runtime, { build: async () => build, clientDir: path.join(here, "client") });
+  const { app, pageCache } = createSite(runtime, { build: async () => build, clientDir: path.join(here, "client") });
 
-  const server = serve(
-    { fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: { ...HTTP_TIMEOUTS } },
-    (info) => {
-      runtime.logger.info({ port: info.port, host: config.host, url: config.baseUrl.href }, "server listening");
-    },
-  ) as Server;
+  const appListener = getRequestListener(app.fetch);
+  // Cached pages are answered here, before a request is turned into a fetch Request for the app.
+  const server: Server = createServer({ ...HTTP_TIMEOUTS }, (request, response) => {
+    if (pageCache?.serveHit(request, response)) return;
+    void appListener(request, response);
+  });
+  server.listen(config.port, config.host, () => {
+    runtime.logger.info({ port: config.port, host: config.host, url: config.baseUrl.href }, "server listening");
+  });
   server.keepAliveTimeout = HTTP_TIMEOUTS.keepAliveTimeout;
   const shutdown = gracefulShutdown(server);
 

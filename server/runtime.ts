@@ -37,6 +37,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     const services = createServices({
       db: database.db,
       dialect: database.dialect,
+      sqlite: database.sqlite,
       storage: localStorage(config.uploadsDir),
       privateStorage: localStorage(config.privateDir),
       sessionTtlSeconds: config.sessionTtlSeconds,
@@ -57,6 +58,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     const destroy = database.destroy.bind(database);
     database.destroy = async () => {
       clearInterval(mailTimer);
+      services.contentVersion.stop();
       await destroy();
     };
     // Paper files once lived under the public uploads: moved to the private root before anyone is served (decision 0024).

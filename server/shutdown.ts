@@ -46,7 +46,8 @@ export function gracefulShutdown(server: Server) {
     inFlight.set(socket, 0);
     socket.once("close", () => inFlight.delete(socket));
   });
-  server.on("request", (request, response) => {
+  // Ahead of the app's listener: the page cache's front door answers a hit synchronously, headers and all.
+  server.prependListener("request", (request, response) => {
     const socket = request.socket;
     inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
     if (draining) response.setHeader("Connection", "close");

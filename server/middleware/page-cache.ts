@@ -1,36 +1,73 @@
-import type { MiddlewareHandler } from "hono";
+import { createHash } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import type { Context, MiddlewareHandler } from "hono";
 import { isbot } from "isbot";
 import { readCookie, SESSION_COOKIE } from "../../core/auth/auth.cookie";
 import type { ContentVersionService } from "../../core/content-version/content-version.service";
 import type { Logger } from "../../lib/logger";
 import type { AppEnv } from "../env";
+import { clientIp } from "./client";
+import { encodeResponse, negotiateEncoding } from "./compress";
+import { acceptedRequestId } from "./request-log";
 
 /**
- * Rendered pages for anonymous visitors, kept as bytes in memory.
+ * Rendered pages for anonymous visitors, kept in memory as the bytes each
+ * encoding sends.
  *
  * Server rendering costs two orders of magnitude more than sending bytes, and
  * an anonymous visitor sees the same page as every other anonymous visitor.
- * So a GET without a session is answered from memory when the same URL was
- * rendered less than a minute ago and the content version stamp in the
- * database has not moved since. Signed-in users, API calls, redirects, errors
- * and any response that sets a cookie or says private/no-store are never
- * cached. Each hit gets the CSP nonce of its own request.
+ * So a GET without a session or token is answered from memory when the same
+ * URL was rendered less than PAGE_TTL_MS ago and the content version stamp has
+ * not moved since. Signed-in users, API calls, redirects, errors and any
+ * response that sets a cookie or says private/no-store are never cached.
+ *
+ * Two doors lead to the same entries. `serveHit` sits in front of everything
+ * on the node:http server (server/index.ts) and answers a hit without the
+ * middleware chain: the stored headers are the ones the chain wrote when the
+ * page was rendered (security headers included), so a hit only adds its
+ * request id and writes its log line. `middleware`, the outermost middleware
+ * of the app, answers the hits the front door passed on (in-process requests,
+ * unusual URLs) and renders, encodes and stores the misses.
+ *
+ * Each entry keeps the CSP nonce of the render that made it, in its body and in
+ * its header alike (decision 0026): the body never changes, so a visitor who
+ * reads the nonce cannot write it into that page, and every render, hence every
+ * URL and every new version, gets a new one.
  */
 
 export type PageCacheOptions = {
-  /** Memory budget for cached bodies; the least recently used go first. */
+  /** Memory budget for the stored bodies (all encodings); the least recently used go first. */
   maxBytes: number;
   /** How long a page may be served from memory, so time-dependent content (this month, upcoming) moves on. */
   ttlMs: number;
+  /** TRUST_PROXY: whose address the log line records. */
+  trustProxy: boolean;
   now?: () => number;
 };
 
+export type PageCache = {
+  middleware: MiddlewareHandler<AppEnv>;
+  /** Answers a fresh hit on a node:http request; false when the request must go through the app. */
+  serveHit: (request: IncomingMessage, response: ServerResponse) => boolean;
+};
+
+type Encoding = "br" | "gzip" | "identity";
+
+type Variant = {
+  body: Buffer;
+  etag: string;
+  /** Every response header but X-Request-Id, flat ([name, value, name, value…]) as writeHead takes them. */
+  headers: string[];
+  /** A 304's headers: the validator and caching headers only, so the browser keeps the CSP stored with its copy. */
+  notModified: string[];
+};
+
 type Entry = {
-  status: number;
-  headers: [string, string][];
-  body: string;
-  /** The nonce rendered into the body, replaced by each hit's own. */
-  nonce: string;
+  variants: Record<Encoding, Variant>;
+  /** The validators of every encoding: a page revalidated in one encoding is unchanged in the others too. */
+  etags: string[];
   bytes: number;
   storedAt: number;
 };
@@ -38,13 +75,47 @@ type Entry = {
 const CACHEABLE_TYPE = /^text\/(html|x-script)\b/;
 const UNCACHEABLE_CONTROL = /\b(private|no-store|no-cache)\b/i;
 const MAX_KEY_LENGTH = 2048;
+/** Headers that belong to one response, not to the page: each hit writes its own. */
+const PER_RESPONSE = new Set(["content-length", "content-encoding", "x-request-id", "etag", "vary", "date"]);
+/**
+ * Request targets the front door keys as they come: characters URL parsing
+ * leaves alone and no dot segments, so that the key is the one the app's
+ * parsed URL gives. Anything else takes the middleware's door.
+ */
+const PLAIN_TARGET = /^\/(?!.*(?:\/\.|%2e))[A-Za-z0-9\-._~!$&()*+,;=:@%/?]*$/i;
 export const PAGE_CACHE_HEADER = "X-Page-Cache";
 
-function respond(entry: Entry, nonce: string, state: "hit" | "miss"): Response {
-  const body = entry.nonce && nonce && entry.nonce !== nonce ? entry.body.replaceAll(entry.nonce, nonce) : entry.body;
-  const headers = new Headers(entry.headers);
-  headers.set(PAGE_CACHE_HEADER, state);
-  return new Response(body, { status: entry.status, headers });
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/** Bounded memo for per-header decisions (user agents, Accept-Encoding values repeat endlessly). */
+function memo<T>(decide: (value: string) => T, limit = 512): (value: string) => T {
+  const known = new Map<string, T>();
+  return (value) => {
+    let decided = known.get(value);
+    if (decided === undefined) {
+      decided = decide(value);
+      if (known.size >= limit) known.clear();
+      known.set(value, decided);
+    }
+    return decided;
+  };
+}
+const audienceOf = memo((userAgent: string) => (isbot(userAgent) ? "bot" : "browser"));
+const encodingOf = memo((accept: string): Encoding => negotiateEncoding(accept) ?? "identity", 64);
+
+/** The cache key of a request, or null when the request may not be answered from the cache. */
+function keyOf(request: {
+  method: string;
+  target: string;
+  cookie: string | undefined;
+  authorization: string | undefined;
+  userAgent: string | undefined;
+}): string | null {
+  if (request.method !== "GET" || request.authorization) return null;
+  if (request.cookie && readCookie(request.cookie, SESSION_COOKIE) !== null) return null;
+  if (request.target.startsWith("/api/") || request.target.length > MAX_KEY_LENGTH) return null;
+  return `${audienceOf(request.userAgent ?? "")} ${request.target}`;
 }
 
 function storable(response: Response): boolean {
@@ -52,22 +123,113 @@ function storable(response: Response): boolean {
     response.status === 200 &&
     response.body !== null &&
     !response.headers.has("Set-Cookie") &&
+    !response.headers.has("Content-Encoding") &&
     CACHEABLE_TYPE.test(response.headers.get("Content-Type") ?? "") &&
     !UNCACHEABLE_CONTROL.test(response.headers.get("Cache-Control") ?? "")
   );
 }
 
-export function pageCache(
+/** Encodes a rendered page once in each encoding, off the main thread, and lays out its headers. */
+async function makeEntry(response: Response, nonce: string, storedAt: number): Promise<Entry> {
+  const identity = Buffer.from(await response.arrayBuffer());
+  const [br, gz] = await Promise.all([
+    brotli(identity, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      },
+    }),
+    gzip(identity, { level: 9 }),
+  ]);
+  // The validator ignores the nonce, so a page rendered again unchanged (another process, a later render) still matches.
+  const hashed = nonce ? identity.toString("latin1").replaceAll(nonce, "") : identity;
+  const digest = createHash("sha256").update(hashed).digest("base64url").slice(0, 27);
+  const vary = ["Accept-Encoding"];
+  const common: string[] = [];
+  let cacheControl: string | null = null;
+  for (const [name, value] of response.headers) {
+    const lower = name.toLowerCase();
+    if (lower === "vary") {
+      for (const part of value.split(",")) {
+        const item = part.trim();
+        if (item && item.toLowerCase() !== "accept-encoding") vary.push(item);
+      }
+    } else if (!PER_RESPONSE.has(lower)) {
+      common.push(name, value);
+      if (lower === "cache-control") cacheControl = value;
+    }
+  }
+  const variant = (body: Buffer, encoding: Encoding, etag: string): Variant => {
+    const validators = [
+      "ETag",
+      etag,
+      "Vary",
+      vary.join(", "),
+      ...(cacheControl ? ["Cache-Control", cacheControl] : []),
+    ];
+    return {
+      body,
+      etag,
+      headers: [
+        ...common,
+        ...validators,
+        ...(encoding === "identity" ? [] : ["Content-Encoding", encoding]),
+        "Content-Length",
+        String(body.length),
+        PAGE_CACHE_HEADER,
+        "hit",
+      ],
+      notModified: [...validators, PAGE_CACHE_HEADER, "hit"],
+    };
+  };
+  const variants = {
+    identity: variant(identity, "identity", `"${digest}"`),
+    br: variant(br, "br", `"${digest}-br"`),
+    gzip: variant(gz, "gzip", `"${digest}-gz"`),
+  };
+  return {
+    variants,
+    etags: [variants.identity.etag, variants.br.etag, variants.gzip.etag],
+    bytes: identity.length + br.length + gz.length,
+    storedAt,
+  };
+}
+
+function matches(ifNoneMatch: string | undefined, entry: Entry): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === "*") return true;
+  return ifNoneMatch.split(",").some((tag) => entry.etags.includes(tag.trim().replace(/^W\//, "")));
+}
+
+/** The entry as a fetch Response (the middleware's door). */
+function asResponse(entry: Entry, c: Context<AppEnv>, requestId: string, state: "hit" | "miss"): Response {
+  const variant = entry.variants[encodingOf(c.req.header("accept-encoding") ?? "")];
+  const notModified = matches(c.req.header("if-none-match"), entry);
+  const flat = notModified ? variant.notModified : variant.headers;
+  const headers = new Headers();
+  for (let i = 0; i < flat.length; i += 2) headers.append(flat[i], flat[i + 1]);
+  headers.set(PAGE_CACHE_HEADER, state);
+  headers.set("X-Request-Id", requestId);
+  if (notModified) return new Response(null, { status: 304, headers });
+  return new Response(new Uint8Array(variant.body), { status: 200, headers });
+}
+
+export function createPageCache(
   contentVersion: ContentVersionService,
   options: PageCacheOptions,
   logger: Logger,
-): MiddlewareHandler<AppEnv> {
+): PageCache {
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
   // Concurrent misses for one URL share one render instead of all rendering it.
   const rendering = new Map<string, Promise<Entry | null>>();
   let version: number | null = null;
   let bytes = 0;
+
+  function clear() {
+    entries.clear();
+    bytes = 0;
+  }
 
   function forget(key: string) {
     const entry = entries.get(key);
@@ -87,13 +249,90 @@ export function pageCache(
     }
   }
 
-  return async (c, next) => {
-    if (c.req.method !== "GET" || c.var.auth || c.req.header("authorization")) return next();
-    if (readCookie(c.req.header("cookie"), SESSION_COOKIE)) return next();
+  /** A stored entry still good to serve: same content version, younger than the TTL. Touches it for the LRU. */
+  function fresh(key: string, current: number): Entry | null {
+    if (version === null || current > version) {
+      clear();
+      version = current;
+      return null;
+    }
+    // A view older than one already seen (PostgreSQL's poll lagging the middleware's exact read): no hit, nothing cleared.
+    if (current < version) return null;
+    const entry = entries.get(key);
+    if (!entry || now() - entry.storedAt >= options.ttlMs) return null;
+    entries.delete(key);
+    entries.set(key, entry);
+    return entry;
+  }
+
+  function logHit(line: { req_id: string; path: string; status: number; started: number; ip: string }) {
+    logger.info(
+      {
+        req_id: line.req_id,
+        method: "GET",
+        path: line.path,
+        status: line.status,
+        ms: Math.round((performance.now() - line.started) * 10) / 10,
+        ip: line.ip,
+        cache: "hit",
+      },
+      "request",
+    );
+  }
+
+  function serveHit(request: IncomingMessage, response: ServerResponse): boolean {
+    const target = request.url;
+    if (target === undefined || !PLAIN_TARGET.test(target)) return false;
+    const headers = request.headers;
+    const key = keyOf({
+      method: request.method ?? "",
+      target,
+      cookie: headers.cookie,
+      authorization: headers.authorization,
+      userAgent: headers["user-agent"],
+    });
+    if (key === null) return false;
+    const current = contentVersion.known();
+    if (current === null) return false;
+    const entry = fresh(key, current);
+    if (!entry) return false;
+    const started = performance.now();
+    const requestId = acceptedRequestId(headers["x-request-id"]);
+    const variant = entry.variants[encodingOf(headers["accept-encoding"] ?? "")];
+    let status = 200;
+    if (matches(headers["if-none-match"], entry)) {
+      status = 304;
+      response.writeHead(304, [...variant.notModified, "X-Request-Id", requestId]);
+      response.end();
+    } else {
+      response.writeHead(200, [...variant.headers, "X-Request-Id", requestId]);
+      response.end(variant.body);
+    }
+    if (!logger.isLevelEnabled("info")) return true;
+    const forwarded = options.trustProxy ? headers["x-forwarded-for"] : undefined;
+    const ip = (typeof forwarded === "string" && forwarded.split(",").pop()?.trim().slice(0, 64)) || "";
+    const queryAt = target.indexOf("?");
+    logHit({
+      req_id: requestId,
+      path: queryAt < 0 ? target : target.slice(0, queryAt),
+      status,
+      started,
+      ip: ip || (request.socket.remoteAddress ?? "unknown"),
+    });
+    return true;
+  }
+
+  const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     const url = new URL(c.req.url);
-    if (url.pathname.startsWith("/api/")) return next();
-    const key = `${isbot(c.req.header("user-agent") ?? "") ? "bot" : "browser"} ${url.pathname}${url.search}`;
-    if (key.length > MAX_KEY_LENGTH) return next();
+    const key = keyOf({
+      method: c.req.method,
+      target: `${url.pathname}${url.search}`,
+      cookie: c.req.header("cookie"),
+      authorization: c.req.header("authorization"),
+      userAgent: c.req.header("user-agent"),
+    });
+    if (key === null) return next();
+    const started = performance.now();
 
     let current: number;
     try {
@@ -102,22 +341,24 @@ export function pageCache(
       logger.warn({ err: error }, "content version unreadable; page rendered without the cache");
       return next();
     }
-    if (current !== version) {
-      entries.clear();
-      bytes = 0;
-      version = current;
-    }
-    const nonce = c.var.secureHeadersNonce ?? "";
+    const hit = (entry: Entry) => {
+      const requestId = acceptedRequestId(c.req.header("x-request-id"));
+      c.res = asResponse(entry, c, requestId, "hit");
+      logHit({
+        req_id: requestId,
+        path: url.pathname,
+        status: c.res.status,
+        started,
+        ip: clientIp(c, options.trustProxy),
+      });
+    };
 
-    const cached = entries.get(key);
-    if (cached && now() - cached.storedAt < options.ttlMs) {
-      store(key, cached);
-      return respond(cached, nonce, "hit");
-    }
+    const cached = fresh(key, current);
+    if (cached) return hit(cached);
     const shared = rendering.get(key);
     if (shared) {
       const entry = await shared;
-      if (entry) return respond(entry, nonce, "hit");
+      if (entry) return hit(entry);
       return next();
     }
 
@@ -128,25 +369,20 @@ export function pageCache(
         settle = resolve;
       }),
     );
+    // The cache encodes what it stores itself, once (server/middleware/compress.ts leaves this response alone).
+    c.set("pageCacheEncodes", true);
     try {
       await next();
       if (!storable(c.res)) {
         settle(null);
+        c.res = encodeResponse(c.res, c.req.method, c.req.header("accept-encoding"));
         return;
       }
-      const body = await c.res.text();
-      const entry: Entry = {
-        status: c.res.status,
-        headers: [...c.res.headers.entries()],
-        body,
-        nonce,
-        bytes: Buffer.byteLength(body),
-        storedAt: now(),
-      };
+      const entry = await makeEntry(c.res, c.var.secureHeadersNonce ?? "", now());
       // A render that started before a change must not be kept under the new version.
       if (version === current && entry.bytes <= options.maxBytes / 4) store(key, entry);
       settle(entry);
-      c.res = respond(entry, nonce, "miss");
+      c.res = asResponse(entry, c, c.var.requestId, "miss");
     } catch (error) {
       settle(null);
       throw error;
@@ -154,6 +390,8 @@ export function pageCache(
       rendering.delete(key);
     }
   };
+
+  return { middleware, serveHit };
 }
 
 /**

@@ -18,11 +18,15 @@ export function clientAborted(request: Request, error?: unknown): boolean {
   return failure?.code === "ECONNRESET" && failure.message === "aborted";
 }
 
+/** A well-formed incoming X-Request-Id (a proxy's), else a new one. */
+export function acceptedRequestId(incoming: string | string[] | undefined): string {
+  return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
 /** Request id (a well-formed incoming X-Request-Id is kept) and one JSON log line per request. */
 export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const incoming = c.req.header("x-request-id");
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = acceptedRequestId(c.req.header("x-request-id"));
     c.set("requestId", requestId);
     const started = performance.now();
     await next();

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../lib/logger";
 import type { AppEnv } from "../../server/env";
-import { PAGE_CACHE_HEADER, pageCache } from "../../server/middleware/page-cache";
+import { createPageCache, PAGE_CACHE_HEADER } from "../../server/middleware/page-cache";
 import { securityHeaders } from "../../server/middleware/security";
 import { session } from "../../server/middleware/session";
 import { call, createTestContext, type TestContext } from "../support/app";
@@ -24,16 +24,14 @@ function pageApp(options: { ttlMs?: number; maxBytes?: number; now?: () => numbe
   const logger = createLogger("silent");
   const app = new Hono<AppEnv>();
   let renders = 0;
+  const cache = createPageCache(
+    services.contentVersion,
+    { maxBytes: options.maxBytes ?? 1024 * 1024, ttlMs: options.ttlMs ?? 60_000, now: options.now, trustProxy: false },
+    logger,
+  );
+  app.use("*", cache.middleware);
   app.use("*", securityHeaders(config));
   app.use("*", session(services));
-  app.get(
-    "*",
-    pageCache(
-      services.contentVersion,
-      { maxBytes: options.maxBytes ?? 1024 * 1024, ttlMs: options.ttlMs ?? 60_000, now: options.now },
-      logger,
-    ),
-  );
   app.get("/slow", async (c) => {
     renders += 1;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -76,18 +74,50 @@ describe("page cache for anonymous visitors", () => {
     await t.runtime.services.contentVersion.changed();
   });
 
-  it("renders a page once and serves it again from memory, each time with the request's own nonce", async () => {
+  it("renders a page once and serves it again from memory, its nonce in the body and the CSP alike", async () => {
     const { app, renders } = pageApp();
     const first = await call(app, "GET", "/about");
     const second = await call(app, "GET", "/about");
-    expect(renders()).toBe(1);
+    const other = await call(app, "GET", "/contact");
+    expect(renders()).toBe(2);
     expect(first.headers.get(PAGE_CACHE_HEADER)).toBe("miss");
     expect(second.headers.get(PAGE_CACHE_HEADER)).toBe("hit");
     expect(second.text).toContain("render 1 of /about");
-    // The body's nonce matches the CSP header of its own response and differs between responses.
+    // One nonce per stored page (decision 0026): the body's matches its CSP header; another page has its own.
     expect(nonceOf(first.text)).toBe(cspNonceOf(first.headers));
     expect(nonceOf(second.text)).toBe(cspNonceOf(second.headers));
-    expect(nonceOf(second.text)).not.toBe(nonceOf(first.text));
+    expect(nonceOf(other.text)).toBe(cspNonceOf(other.headers));
+    expect(nonceOf(other.text)).not.toBe(nonceOf(first.text));
+    // Security headers and the request's own id come with a hit as with the render.
+    expect(second.headers.get("x-frame-options")).toBe("DENY");
+    expect(second.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
+  });
+
+  it("stores each encoding once and answers the one the client accepts, with an ETag per encoding and 304s", async () => {
+    const { app, renders } = pageApp();
+    const page = `/long-${"x".repeat(10)}`;
+    const plain = await call(app, "GET", page);
+    const br = await app.request(page, { headers: { "accept-encoding": "br, gzip" } });
+    const gz = await app.request(page, { headers: { "accept-encoding": "gzip" } });
+    expect(renders()).toBe(1);
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(br.headers.get("content-encoding")).toBe("br");
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    for (const res of [plain.headers, br.headers, gz.headers]) expect(res.get("vary")).toContain("Accept-Encoding");
+    const brBody = Buffer.from(await br.arrayBuffer());
+    expect((await import("node:zlib")).brotliDecompressSync(brBody).toString()).toBe(plain.text);
+    const etags = new Set([plain.headers.get("etag"), br.headers.get("etag"), gz.headers.get("etag")]);
+    expect(etags.size).toBe(3);
+    const again = await app.request(page, {
+      headers: { "accept-encoding": "br", "if-none-match": br.headers.get("etag") ?? "" },
+    });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    expect(again.headers.get("etag")).toBe(br.headers.get("etag"));
+    // A 304 leaves the browser the CSP it stored with its copy, whose nonce matches that copy.
+    expect(again.headers.get("content-security-policy")).toBeNull();
+    const stale = await app.request(page, { headers: { "if-none-match": '"something-else"' } });
+    expect(stale.status).toBe(200);
   });
 
   it("keys on the path and query string, and on bots apart from browsers", async () => {
@@ -147,8 +177,14 @@ describe("page cache for anonymous visitors", () => {
   });
 
   it("drops the least recently used pages when the memory budget is spent", async () => {
-    // Each page is about 72 bytes; the budget holds four of them.
-    const { app, renders } = pageApp({ maxBytes: 330 });
+    // A page costs its bytes in each encoding it is stored in; the budget holds four and a half such pages.
+    const probe = pageApp().app;
+    let pageBytes = 0;
+    for (const encoding of ["identity", "br", "gzip"]) {
+      const res = await probe.request("/z", { headers: { "accept-encoding": encoding } });
+      pageBytes += Number(res.headers.get("content-length"));
+    }
+    const { app, renders } = pageApp({ maxBytes: Math.floor(pageBytes * 4.5) });
     for (const path of ["/a", "/b", "/c", "/d"]) await call(app, "GET", path);
     await call(app, "GET", "/a"); // /a is now the most recently used
     await call(app, "GET", "/e"); // evicts /b

@@ -16,7 +16,7 @@ import { localStorage } from "../../lib/storage";
 import { createApp } from "../../server/app";
 import type { AppEnv } from "../../server/env";
 import { privateWhenSignedIn } from "../../server/middleware/cache-control";
-import { PAGE_CACHE_HEADER, pageCache } from "../../server/middleware/page-cache";
+import { createPageCache, PAGE_CACHE_HEADER } from "../../server/middleware/page-cache";
 import { securityHeaders } from "../../server/middleware/security";
 import { session } from "../../server/middleware/session";
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
@@ -264,10 +264,15 @@ describe("Cache-Control and CSP", () => {
     const { services, config } = t.runtime;
     const app = new Hono<AppEnv>();
     let renders = 0;
+    const cache = createPageCache(
+      services.contentVersion,
+      { maxBytes: 1024 * 1024, ttlMs: 60_000, trustProxy: false },
+      createLogger("silent"),
+    );
+    app.use("*", cache.middleware);
     app.use("*", securityHeaders(config));
     app.use("*", session(services));
     app.use("*", privateWhenSignedIn());
-    app.get("*", pageCache(services.contentVersion, { maxBytes: 1024 * 1024, ttlMs: 60_000 }, createLogger("silent")));
     app.get("/news", (c) => {
       renders += 1;
       return c.html(`<p>news ${renders}</p>`);

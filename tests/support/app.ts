@@ -66,6 +66,7 @@ export function buildRuntime(
     services: createServices({
       db: database.db,
       dialect: database.dialect,
+      sqlite: database.sqlite,
       storage: localStorage(config.uploadsDir),
       privateStorage: localStorage(config.privateDir),
       sessionTtlSeconds: config.sessionTtlSeconds,
