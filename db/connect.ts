@@ -8,6 +8,7 @@ import {
   type Dialect as KyselyDialect,
   PostgresDialect,
   SqliteDialect,
+  type SqliteDatabase,
   sql,
 } from "kysely";
 import pg from "pg";
@@ -106,6 +107,31 @@ function withStorageFullErrors(dialect: KyselyDialect): KyselyDialect {
   };
 }
 
+/** Distinct statements kept prepared; the app's queries are a few hundred shapes at most. */
+const PREPARED_STATEMENTS = 1000;
+
+/**
+ * The connection as Kysely sees it, with each SQL text prepared once: Kysely's
+ * SQLite driver prepares every query anew, which cost as much as running it.
+ * Safe because the driver runs one query at a time on its single connection.
+ */
+function reusingStatements(database: SQLite.Database): SqliteDatabase {
+  const prepared = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(text: string) {
+      let statement = prepared.get(text);
+      if (!statement) {
+        statement = database.prepare(text);
+        // Least recently prepared first out; a Map iterates in insertion order.
+        if (prepared.size >= PREPARED_STATEMENTS) prepared.delete(prepared.keys().next().value as string);
+        prepared.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 export function openSqlite(file: string): DatabaseHandle {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const database = new SQLite(file);
@@ -117,7 +143,9 @@ export function openSqlite(file: string): DatabaseHandle {
   database.function("casefold", { deterministic: true }, (value: unknown) =>
     typeof value === "string" ? value.toLowerCase() : value,
   );
-  const db = new Kysely<Database>({ dialect: withStorageFullErrors(new SqliteDialect({ database })) });
+  const db = new Kysely<Database>({
+    dialect: withStorageFullErrors(new SqliteDialect({ database: reusingStatements(database) })),
+  });
   return { db, dialect: "sqlite", sqlite: database, destroy: () => db.destroy() };
 }
 

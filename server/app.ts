@@ -192,7 +192,16 @@ export function createSite(
   if (options.build) {
     const getBuild = options.build;
     app.all("*", renderSlots(RENDER_SLOTS));
-    const handler = createRequestHandler(getBuild, config.env === "development" ? "development" : "production");
+    // Given a function, React Router derives its routes and handler from the build on every request (for
+    // development's reloads); a production build never changes, so its handler is derived once.
+    const development = config.env === "development";
+    const developmentHandler = development ? createRequestHandler(getBuild, "development") : null;
+    let productionHandler: ReturnType<typeof createRequestHandler> | null = null;
+    const handler: ReturnType<typeof createRequestHandler> = async (request, context) => {
+      if (developmentHandler) return developmentHandler(request, context);
+      productionHandler ??= createRequestHandler(await getBuild(), "production");
+      return productionHandler(request, context);
+    };
     app.all("*", async (c) => {
       const build = (await getBuild()) as MastheadBuild;
       const key = build.entry.module.requestContext;

@@ -3,6 +3,7 @@ import type { Services } from "../core/services";
 import type { DatabaseHandle } from "../db/connect";
 import type { Config } from "../lib/env";
 import type { Logger } from "../lib/logger";
+import type { AnswerCache } from "./cache/answer-cache";
 
 /** Everything the HTTP layer needs, built once per process by createRuntime. */
 export type Runtime = {
@@ -22,6 +23,10 @@ export type AppEnv = {
     clientIp: string;
     /** Set by the page cache on a page it may store: it encodes the answer itself, once per encoding. */
     pageCacheEncodes?: boolean;
+    /** Set by a route that only reads (a list asked for with a POST body): no content change follows it. */
+    readOnly?: boolean;
+    /** The API's cache of content answers (server/cache/answer-cache.ts), for routes that declare `cache`. */
+    answerCache?: AnswerCache | null;
     /** The method a POST was overridden to (`_method`, X-HTTP-Method-Override), for the logs. */
     effectiveMethod?: string;
     /** The API's methods at this path, for a 405 (set by the method override on POSTs). */

@@ -48,6 +48,12 @@ export type Contract<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodTy
   response: { status?: 200 | 201; schema: z.ZodType; mediaType?: string; description?: string };
   /** Statuses the route may answer besides those its declaration implies (e.g. 404, 409, 429). */
   errors?: readonly ErrorStatus[];
+  /**
+   * "content": the answer depends only on the path, query and body and on the caller's role, and
+   * changes only with the content version (what admins publish) or with time; it is then kept in
+   * memory per role (server/cache/answer-cache.ts). Never for answers that differ per user.
+   */
+  cache?: "content";
 };
 
 export type Input<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = {
@@ -245,12 +251,22 @@ export function declare<
         ? await validBody(c, { schema: body.schema, encodings, spool: body.spool })
         : { body: {}, raw: {} };
       const valid = (target: string) => (c.req.valid as (target: string) => unknown).call(c.req, target);
-      return await handler(c, {
+      const input = {
         params: (contract.params ? valid("param") : c.req.param()) as z.output<P>,
         query: (contract.query ? valid("query") : {}) as z.output<Q>,
         body: read.body as z.output<B>,
         raw: read.raw,
-      });
+      };
+      // A read, even when it comes as a POST: the content version stays where it is (server/middleware/page-cache.ts).
+      if (contract.cache) c.set("readOnly", true);
+      const answers = contract.cache ? c.var.answerCache : undefined;
+      if (answers) {
+        const url = new URL(c.req.url);
+        const role = c.var.auth?.user.role.name ?? "visitor";
+        const key = `${role} ${c.req.method} ${url.pathname}${url.search} ${JSON.stringify(input.body)}`;
+        return await answers.answer(key, async () => handler(c, input));
+      }
+      return await handler(c, input);
     } finally {
       // Spooled files the handler did not move into storage (an answer streaming one would be cut short).
       await releaseBody(c.req.raw);

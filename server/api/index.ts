@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Hono } from "hono";
 import { AppError } from "../../lib/errors";
 import type { SpoolOptions } from "../../lib/spool";
+import { createAnswerCache } from "../cache/answer-cache";
 import type { AppEnv, Runtime } from "../env";
 import type { DeclaredRoute } from "../middleware/method-override";
 import { adminLibraryRoutes } from "./admin-library";
@@ -97,8 +98,21 @@ export function openApiDocument(api: OpenAPIHono<AppEnv>) {
  * The JSON API (SPEC §7), mounted at /api. `extra` routers are mounted after the site's own
  * (tests declare routes the site does not have yet).
  */
+/** How long a stored API answer is served, like a cached page (time moves lists on: upcoming meetings). */
+const ANSWER_TTL_MS = 60_000;
+
 export function createApi(runtime: Runtime, extra: readonly OpenAPIHono<AppEnv>[] = []) {
   const api = new OpenAPIHono<AppEnv>();
+  const { config, services } = runtime;
+  // A quarter of the page cache's budget (PAGE_CACHE_MB), which switches both off at 0.
+  const answerCache =
+    config.pageCacheBytes > 0
+      ? createAnswerCache(services.contentVersion, { maxBytes: config.pageCacheBytes / 4, ttlMs: ANSWER_TTL_MS })
+      : null;
+  api.use("*", async (c, next) => {
+    c.set("answerCache", answerCache);
+    await next();
+  });
   api.route("/", authRoutes(runtime));
   api.route("/", siteRoutes(runtime));
   api.route("/", newsRoutes(runtime));

@@ -110,6 +110,7 @@ export function libraryRoutes(runtime: Runtime) {
         }),
       },
       errors: [404],
+      cache: "content",
     },
     async (c, { query, body }) => {
       const id = idParam(c, CATEGORY_NOT_FOUND);

@@ -20,6 +20,7 @@ export function meetingsRoutes(runtime: Runtime) {
       summary: "List meetings (type, start date, page)",
       query: meetingsQuerySchema,
       response: { schema: pageAnswer(meetingSummarySchema) },
+      cache: "content",
     },
     async (c, { query }) => {
       const page = await services.meetings.list(query, { signedIn: c.var.auth !== null });

@@ -25,6 +25,7 @@ export function newsRoutes(runtime: Runtime) {
       query: z.object({ page: postsQuerySchema.shape.page.unwrap().optional() }),
       body: { schema: postsQuerySchema },
       response: { schema: pageAnswer(postSummarySchema) },
+      cache: "content",
     },
     async (c, { query, body }) => {
       const page = await services.news.list({ ...body, page: query.page ?? body.page });

@@ -57,6 +57,7 @@ export function siteRoutes(runtime: Runtime) {
       summary: "Search the site",
       query: z.object({ search_query: z.string().optional() }),
       response: { schema: success({ results: z.array(searchResultSchema) }) },
+      cache: "content",
     },
     async (c, { query }) =>
       ok(c, { results: await services.search.search(query.search_query ?? "", { signedIn: c.var.auth !== null }) }),

@@ -7,9 +7,11 @@ import { isbot } from "isbot";
 import { readCookie, SESSION_COOKIE } from "../../core/auth/auth.cookie";
 import type { ContentVersionService } from "../../core/content-version/content-version.service";
 import type { Logger } from "../../lib/logger";
+import { createVersionedStore } from "../cache/versioned-store";
 import type { AppEnv } from "../env";
 import { clientIp } from "./client";
 import { encodeResponse, negotiateEncoding } from "./compress";
+import { replaceResponse } from "./replace-response";
 import { acceptedRequestId } from "./request-log";
 
 /**
@@ -211,7 +213,7 @@ function asResponse(entry: Entry, c: Context<AppEnv>, requestId: string, state: 
   headers.set(PAGE_CACHE_HEADER, state);
   headers.set("X-Request-Id", requestId);
   if (notModified) return new Response(null, { status: 304, headers });
-  return new Response(new Uint8Array(variant.body), { status: 200, headers });
+  return new Response(variant.body as BodyInit, { status: 200, headers });
 }
 
 export function createPageCache(
@@ -220,50 +222,9 @@ export function createPageCache(
   logger: Logger,
 ): PageCache {
   const now = options.now ?? Date.now;
-  const entries = new Map<string, Entry>();
+  const store = createVersionedStore<Entry>({ maxBytes: options.maxBytes, ttlMs: options.ttlMs, now });
   // Concurrent misses for one URL share one render instead of all rendering it.
   const rendering = new Map<string, Promise<Entry | null>>();
-  let version: number | null = null;
-  let bytes = 0;
-
-  function clear() {
-    entries.clear();
-    bytes = 0;
-  }
-
-  function forget(key: string) {
-    const entry = entries.get(key);
-    if (!entry) return;
-    entries.delete(key);
-    bytes -= entry.bytes;
-  }
-
-  function store(key: string, entry: Entry) {
-    forget(key);
-    entries.set(key, entry);
-    bytes += entry.bytes;
-    // A Map iterates in insertion order and hits re-insert, so the first keys are the least recently used.
-    for (const oldest of entries.keys()) {
-      if (bytes <= options.maxBytes) break;
-      forget(oldest);
-    }
-  }
-
-  /** A stored entry still good to serve: same content version, younger than the TTL. Touches it for the LRU. */
-  function fresh(key: string, current: number): Entry | null {
-    if (version === null || current > version) {
-      clear();
-      version = current;
-      return null;
-    }
-    // A view older than one already seen (PostgreSQL's poll lagging the middleware's exact read): no hit, nothing cleared.
-    if (current < version) return null;
-    const entry = entries.get(key);
-    if (!entry || now() - entry.storedAt >= options.ttlMs) return null;
-    entries.delete(key);
-    entries.set(key, entry);
-    return entry;
-  }
 
   function logHit(line: { req_id: string; path: string; status: number; started: number; ip: string }) {
     logger.info(
@@ -294,7 +255,7 @@ export function createPageCache(
     if (key === null) return false;
     const current = contentVersion.known();
     if (current === null) return false;
-    const entry = fresh(key, current);
+    const entry = store.get(key, current);
     if (!entry) return false;
     const started = performance.now();
     const requestId = acceptedRequestId(headers["x-request-id"]);
@@ -353,7 +314,7 @@ export function createPageCache(
       });
     };
 
-    const cached = fresh(key, current);
+    const cached = store.get(key, current);
     if (cached) return hit(cached);
     const shared = rendering.get(key);
     if (shared) {
@@ -375,14 +336,14 @@ export function createPageCache(
       await next();
       if (!storable(c.res)) {
         settle(null);
-        c.res = encodeResponse(c.res, c.req.method, c.req.header("accept-encoding"));
+        const encoded = await encodeResponse(c.res, c.req.method, c.req.header("accept-encoding"));
+        if (encoded !== c.res) replaceResponse(c, encoded);
         return;
       }
       const entry = await makeEntry(c.res, c.var.secureHeadersNonce ?? "", now());
-      // A render that started before a change must not be kept under the new version.
-      if (version === current && entry.bytes <= options.maxBytes / 4) store(key, entry);
+      store.set(key, entry, current);
       settle(entry);
-      c.res = asResponse(entry, c, c.var.requestId, "miss");
+      replaceResponse(c, asResponse(entry, c, c.var.requestId, "miss"));
     } catch (error) {
       settle(null);
       throw error;
@@ -404,7 +365,7 @@ export function contentChanges(contentVersion: ContentVersionService, logger: Lo
     const method = c.req.method;
     if (method === "GET" || method === "HEAD" || method === "OPTIONS") return;
     // Only admins change what visitors see; a member's profile, picture or logout leaves the cache alone.
-    if (c.var.auth?.user.role.name !== "admin" || c.res.status >= 400) return;
+    if (c.var.auth?.user.role.name !== "admin" || c.res.status >= 400 || c.var.readOnly) return;
     try {
       await contentVersion.changed();
     } catch (error) {

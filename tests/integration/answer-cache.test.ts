@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ANSWER_CACHE_HEADER } from "../../server/cache/answer-cache";
+import { call, createTestContext, type TestContext } from "../support/app";
+import { signIn } from "../support/factories";
+
+/**
+ * Issue 15: the API's list answers kept per content version and role. A stored answer is only
+ * ever served to a caller of the same role, and an admin's change is seen on the next request.
+ */
+let t: TestContext;
+let admin: string;
+let member: string;
+
+beforeAll(async () => {
+  t = await createTestContext();
+  admin = (await signIn(t.runtime.services, "admin")).token;
+  member = (await signIn(t.runtime.services, "member")).token;
+});
+afterAll(async () => t.close());
+
+const state = (res: { headers: Headers }) => res.headers.get(ANSWER_CACHE_HEADER);
+
+describe("API answer cache", () => {
+  it("answers the same list from memory until an admin publishes, then reads it again", async () => {
+    const first = await call(t.app, "POST", "/api/getPosts", { json: {} });
+    const second = await call(t.app, "POST", "/api/getPosts", { json: {} });
+    expect(first.status).toBe(200);
+    expect(state(first)).toBe("miss");
+    expect(state(second)).toBe("hit");
+    expect(second.text).toBe(first.text);
+    // Another body is another answer.
+    const searched = await call(t.app, "POST", "/api/getPosts", { json: { search: "radar" } });
+    expect(state(searched)).toBe("miss");
+
+    const form = new FormData();
+    form.append("title", "A post published while the list was cached");
+    form.append("content", "<p>News.</p>");
+    const created = await call(t.app, "POST", "/api/dashboard/news", { token: admin, form });
+    expect(created.status, created.text).toBe(201);
+    const after = await call(t.app, "POST", "/api/getPosts", { json: {} });
+    expect(state(after)).toBe("miss");
+    expect(after.text).toContain("A post published while the list was cached");
+  });
+
+  it("keeps answers apart by role: a member's answer never reaches a visitor", async () => {
+    const category = await call(t.app, "POST", "/api/dashboard/papers-categories", {
+      token: admin,
+      json: { name: "Answer cache members-only category", is_public: "false" },
+    });
+    expect(category.status, category.text).toBe(201);
+    const id = (category.json as { category: { id: number } }).category.id;
+    const path = `/api/dashboard/getPapersByCategory/${id}`;
+    const asMember = await call(t.app, "POST", path, { token: member, json: {} });
+    const again = await call(t.app, "POST", path, { token: member, json: {} });
+    expect(asMember.status).toBe(200);
+    expect(state(again)).toBe("hit");
+    const asVisitor = await call(t.app, "POST", path, { json: {} });
+    expect(asVisitor.status).toBe(404);
+    expect(state(asVisitor)).toBeNull();
+  });
+
+  it("lets an admin read lists with POST without moving the content version", async () => {
+    const before = await t.runtime.services.contentVersion.current();
+    const res = await call(t.app, "POST", "/api/getPosts", { token: admin, json: { page: 1 } });
+    expect(res.status).toBe(200);
+    expect(await t.runtime.services.contentVersion.current()).toBe(before);
+  });
+
+  it("keeps members-only search results away from visitors", async () => {
+    const query = "/api/search?search_query=answer%20cache";
+    const asMember = await call(t.app, "GET", query, { token: member });
+    const asVisitor = await call(t.app, "GET", query);
+    expect(asMember.status).toBe(200);
+    expect(asVisitor.status).toBe(200);
+    expect(state(asVisitor)).toBe("miss");
+    // The members-only category created above is found by a member only.
+    const titles = (res: { json: unknown }) =>
+      (res.json as { results: { title: string }[] }).results.map((r) => r.title).join(" | ");
+    expect(titles(asMember)).toContain("Answer cache members-only category");
+    expect(titles(asVisitor)).not.toContain("members-only category");
+  });
+});
