@@ -7,8 +7,8 @@ import {
   Kysely,
   type Dialect as KyselyDialect,
   PostgresDialect,
-  SqliteDialect,
   type SqliteDatabase,
+  SqliteDialect,
   sql,
 } from "kysely";
 import pg from "pg";
