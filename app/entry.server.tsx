@@ -1,4 +1,4 @@
-import { PassThrough } from "node:stream";
+import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
@@ -56,15 +56,21 @@ export default function handleRequest(
   const nonce = getRequestContext(loadContext).nonce;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const chunks: Buffer[] = [];
-    const body = new PassThrough();
-    body.on("data", (chunk: Buffer) => chunks.push(chunk));
-    body.on("end", () => {
-      clearTimeout(timer);
-      const html = Buffer.concat(chunks);
-      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-      responseHeaders.set("Content-Length", String(html.length));
-      resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
+    const chunks: Uint8Array[] = [];
+    // Only a place to gather React's chunks: a Writable without the readable half a PassThrough would add.
+    const body = new Writable({
+      write(chunk: Uint8Array, _encoding, callback) {
+        chunks.push(chunk);
+        callback();
+      },
+      final(callback) {
+        clearTimeout(timer);
+        const html = Buffer.concat(chunks);
+        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        responseHeaders.set("Content-Length", String(html.length));
+        resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
+        callback();
+      },
     });
     body.on("error", (error) => {
       clearTimeout(timer);

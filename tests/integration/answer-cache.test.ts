@@ -32,9 +32,7 @@ describe("API answer cache", () => {
     const searched = await call(t.app, "POST", "/api/getPosts", { json: { search: "radar" } });
     expect(state(searched)).toBe("miss");
 
-    const form = new FormData();
-    form.append("title", "A post published while the list was cached");
-    form.append("content", "<p>News.</p>");
+    const form = { title: "A post published while the list was cached", content: "<p>News.</p>" };
     const created = await call(t.app, "POST", "/api/dashboard/news", { token: admin, form });
     expect(created.status, created.text).toBe(201);
     const after = await call(t.app, "POST", "/api/getPosts", { json: {} });
