@@ -9,8 +9,8 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from "react-router";
-import { Toaster } from "sonner";
 import type { Route } from "./+types/root";
+import { Toaster } from "./components/ui/toast";
 import "./app.css";
 import { LogoMark } from "./components/layout/logo";
 import { getRequestContext } from "./context";
