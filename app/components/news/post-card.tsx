@@ -1,5 +1,6 @@
 import { Link } from "react-router";
-import { type PostSummary, postUrl } from "../../../core/news/news.schema";
+import type { PostSummary } from "../../../core/news/news.schema";
+import { postUrl } from "../../../core/news/news.values";
 
 const DATE_FORMAT = new Intl.DateTimeFormat("en-GB", {
   day: "numeric",

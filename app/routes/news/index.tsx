@@ -1,6 +1,7 @@
 import { Search } from "lucide-react";
 import { data, Form, Link, useNavigate } from "react-router";
-import { monthLabel, postsQuerySchema } from "../../../core/news/news.schema";
+import { postsQuerySchema } from "../../../core/news/news.schema";
+import { monthLabel } from "../../../core/news/news.values";
 import { validate } from "../../../lib/validation";
 import { PageHero } from "../../components/layout/page-hero";
 import { PostCard } from "../../components/news/post-card";
