@@ -4,7 +4,7 @@ import { publicPages, startDemoServer } from "./page-weight/server";
 
 /**
  * `npm run weight`: the JavaScript each public page of the production build
- * makes a visitor download, gzip, against the budget of decision 0026.
+ * makes a visitor download, gzip, against the budget of decision 0028.
  *
  *   npm run weight                      build, start it on the demo content, measure
  *   npm run weight -- --url http://127.0.0.1:3950   measure a running server of this build

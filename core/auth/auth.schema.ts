@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Texts and the redirect check (no Zod) live in auth.values.ts, for the login page (decision 0026). */
+/** Texts and the redirect check (no Zod) live in auth.values.ts, for the login page (decision 0028). */
 export { LOGIN_FAILED_MESSAGE, SERVER_ERROR_MESSAGE, safeRedirectPath, VALIDATION_SUMMARY } from "./auth.values";
 
 const checkbox = z

@@ -1,6 +1,6 @@
 /**
  * The login's texts and the redirect check: no Zod, so that the login page
- * loads it only with the form's checks (decision 0026). auth.schema.ts re-exports them.
+ * loads it only with the form's checks (decision 0028). auth.schema.ts re-exports them.
  */
 /** SPEC §5 'Login': shared by the login form (client) and the server. */
 export const VALIDATION_SUMMARY = "You have validation errors! Please fix them all";

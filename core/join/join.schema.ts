@@ -8,7 +8,7 @@ import { JOIN_KINDS, JOIN_MAX_LENGTHS } from "./join.values";
  * SPEC §5 'Join / registration form': one schema for the browser (errors as
  * the visitor types) and the server (POST /api/join), with the spec's messages.
  * The form's texts, limits and kinds live in join.values.ts (no Zod), for
- * every page's footer form (decision 0026); they are re-exported here.
+ * every page's footer form (decision 0028); they are re-exported here.
  */
 export {
   JOIN_FIELDS,

@@ -1,7 +1,7 @@
 /**
  * The join and registration form's texts, fields, limits and kinds: plain
  * values without Zod, because the form sits in every public page's footer and
- * Zod would weigh on each of them (decision 0026). join.schema.ts builds its
+ * Zod would weigh on each of them (decision 0028). join.schema.ts builds its
  * schema from these limits and re-exports everything here.
  */
 export const JOIN_SUMMARY = "You have validation errors! Please fix them all";

@@ -11,7 +11,7 @@ import { SORT_VALUES, VIEW_TYPES } from "./library.values";
  * route, which checks who asks; never an /uploads/ address.
  */
 
-/** Views, sorts, fields and addresses (no Zod) live in library.values.ts, for the browser (decision 0026). */
+/** Views, sorts, fields and addresses (no Zod) live in library.values.ts, for the browser (decision 0028). */
 export * from "./library.values";
 
 // ---------------------------------------------------------------- answers

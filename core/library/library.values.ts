@@ -1,7 +1,7 @@
 /**
  * The document library's plain values and helpers (views, sorts, paper
  * fields, addresses): no Zod, so that public pages and the header's search
- * can use them without loading it (decision 0026). library.schema.ts
+ * can use them without loading it (decision 0028). library.schema.ts
  * re-exports them and builds its schemas from them.
  */
 

@@ -5,7 +5,7 @@ import { cleanLines, cleanTitle } from "../../lib/text";
 import { dateIn, isTimeZone } from "../../lib/time-zones";
 import { MEETING_TYPES } from "./meetings.values";
 
-/** Plain values and helpers (no Zod) live in meetings.values.ts, for the browser (decision 0026). */
+/** Plain values and helpers (no Zod) live in meetings.values.ts, for the browser (decision 0028). */
 export {
   FEATURED_PAGES,
   type FeaturedType,

@@ -1,6 +1,6 @@
 /**
  * The meetings area's plain values and helpers: no Zod, so that public pages
- * can label and link meetings without loading it (decision 0026).
+ * can label and link meetings without loading it (decision 0028).
  * meetings.schema.ts re-exports them.
  */
 /** SPEC §3 'Meeting/event' type values, and how visitors read them. */

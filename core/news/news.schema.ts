@@ -3,7 +3,7 @@ import { pageNumberSchema } from "../../lib/pagination";
 import { cleanTitle, showsSomething } from "../../lib/text";
 import { MONTH_FILTER } from "./news.values";
 
-/** Plain values and helpers (no Zod) live in news.values.ts, for the browser (decision 0026). */
+/** Plain values and helpers (no Zod) live in news.values.ts, for the browser (decision 0028). */
 export { MONTH_FILTER, monthFilterOf, monthLabel, monthRange, NEWS_PER_PAGE, postUrl } from "./news.values";
 
 export const postsQuerySchema = z.object({

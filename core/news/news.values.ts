@@ -1,6 +1,6 @@
 /**
  * The news area's plain values and helpers: no Zod, so that public pages can
- * link to posts and name months without loading it (decision 0026).
+ * link to posts and name months without loading it (decision 0028).
  * news.schema.ts re-exports them.
  */
 /** SPEC §3 'Date filters': month-year strings, here MM-YYYY (e.g. 11-2026). */

@@ -12,8 +12,17 @@ import zlib from "node:zlib";
  * load when a visitor does something that needs them, not with the page.
  */
 
-/** The budget of decision 0026: JavaScript per public page, gzip. */
+/** The goal of issue 15 (decision 0028): JavaScript per public page, gzip. `npm run weight` fails above it. */
 export const JS_BUDGET_BYTES = 100_000;
+
+/**
+ * What no public page may exceed today (decision 0028): the heaviest is about
+ * 143 kB, of which React DOM and React Router are 112 kB, so the goal above is
+ * out of reach while the public pages hydrate with React. The process test
+ * holds this ceiling so that nothing large (Zod, a dialog library, an editor)
+ * slips back into a public page; lower it as the pages get lighter.
+ */
+export const JS_CEILING_BYTES = 145_000;
 
 export type RouteEntry = {
   id: string;

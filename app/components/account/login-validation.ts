@@ -3,7 +3,7 @@ import { validate } from "../../../lib/validation";
 
 /**
  * The login form's checks in the browser: the server's schema, loaded (with
- * Zod) once the visitor starts on the form rather than with the page (decision 0026).
+ * Zod) once the visitor starts on the form rather than with the page (decision 0028).
  */
 export function fieldErrors(values: { email: string; password: string }): Record<string, string[]> {
   const result = validate(loginSchema, values);

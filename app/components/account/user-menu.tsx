@@ -3,7 +3,7 @@ import { type ComponentProps, lazy, Suspense } from "react";
 import { Link } from "react-router";
 import type { PublicUser } from "../../../core/accounts/accounts.schema";
 
-/** The signed-in menu and its dropdown and dialog code load only for a signed-in user (decision 0026). */
+/** The signed-in menu and its dropdown and dialog code load only for a signed-in user (decision 0028). */
 const SignedInMenu = lazy(() => import("./signed-in-menu"));
 
 function initials(user: PublicUser) {

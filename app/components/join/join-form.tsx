@@ -10,7 +10,7 @@ import { TextField } from "../ui/text-field";
 /**
  * The form sits in every public page's footer: its checks (the shared schema,
  * with Zod) load once the visitor starts on it, and the thank-you modal (with
- * its dialog code) once it opens (decision 0026).
+ * its dialog code) once it opens (decision 0028).
  */
 const loadValidation = () => import("./join-validation");
 const ThanksDialog = lazy(() => import("./thanks-dialog"));

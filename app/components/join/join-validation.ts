@@ -4,7 +4,7 @@ import { firstMessages } from "../../lib/forms";
 
 /**
  * The join form's checks in the browser: the shared schema, loaded (with Zod)
- * once the visitor starts on the form rather than with every page (decision 0026).
+ * once the visitor starts on the form rather than with every page (decision 0028).
  */
 export function errorsOf(values: Record<string, string>): Record<string, string> {
   const result = validate(joinSchema, values);

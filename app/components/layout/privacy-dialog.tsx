@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useLocation } from "react-router";
 
-/** The modal and its dialog code load when a visitor first opens it (decision 0026). */
+/** The modal and its dialog code load when a visitor first opens it (decision 0028). */
 const PrivacyDialogContent = lazy(() => import("./privacy-dialog-content"));
 
 /**

@@ -4,7 +4,7 @@ import type { ExternalToast, ToasterProps } from "sonner";
 /**
  * Toasts (sonner) that cost nothing until one is shown: the library and the
  * toaster load with the first toast, since most pages never show one and the
- * public pages have a JavaScript budget (decision 0026). sonner replays a toast
+ * public pages have a JavaScript budget (decision 0028). sonner replays a toast
  * made before its toaster subscribed, so the first one is not lost.
  */
 type Sonner = typeof import("sonner");

@@ -74,7 +74,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 type Fields = { email: string; password: string };
 
 type Check = typeof FieldErrors;
-/** The checks load with the first focus on the form, or at the latest on submit (decision 0026). */
+/** The checks load with the first focus on the form, or at the latest on submit (decision 0028). */
 let loadedCheck: Check | null = null;
 async function loadCheck(): Promise<Check> {
   loadedCheck ??= (await import("../../components/account/login-validation")).fieldErrors;
