@@ -10,9 +10,9 @@ import {
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
-import { Toaster } from "./components/ui/toast";
 import stylesheet from "./app.css?url";
 import { LogoMark } from "./components/layout/logo";
+import { Toaster } from "./components/ui/toast";
 import { getRequestContext } from "./context";
 import { CHUNK_RELOAD_KEY, shouldReloadForChunkError } from "./lib/chunk-reload";
 import { useNonce } from "./lib/nonce";

@@ -4,14 +4,15 @@ import { useState } from "react";
 import { Link } from "react-router";
 import type { PublicUser } from "../../../core/accounts/accounts.schema";
 import { LogoutDialog } from "./logout-dialog";
-import { UserMenuTrigger } from "./user-menu";
+import { takeOpenWhenLoaded, UserMenuTrigger } from "./user-menu";
 
 /** The signed-in user's menu (see UserMenu): Members Area or Go to Website, Settings, Logout. */
 export default function SignedInMenu({ user, inAdmin }: { user: PublicUser; inAdmin: boolean }) {
   const [logoutOpen, setLogoutOpen] = useState(false);
+  const [open, setOpen] = useState(takeOpenWhenLoaded);
   return (
     <>
-      <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Root modal={false} open={open} onOpenChange={setOpen}>
         <DropdownMenu.Trigger asChild>
           <UserMenuTrigger user={user} />
         </DropdownMenu.Trigger>

@@ -5,6 +5,13 @@ import type { PublicUser } from "../../../core/accounts/accounts.schema";
 
 /** The signed-in menu and its dropdown and dialog code load only for a signed-in user (decision 0028). */
 const SignedInMenu = lazy(() => import("./signed-in-menu"));
+/** A click on the stand-in button while the menu loads: the menu opens once it is here. */
+let openWhenLoaded = false;
+export function takeOpenWhenLoaded(): boolean {
+  const open = openWhenLoaded;
+  openWhenLoaded = false;
+  return open;
+}
 
 function initials(user: PublicUser) {
   const text = `${user.first_name.charAt(0)}${user.last_name.charAt(0)}`.trim();
@@ -50,7 +57,16 @@ export function UserMenu({ user, inAdmin = false }: { user: PublicUser | null; i
     );
   }
   return (
-    <Suspense fallback={<UserMenuTrigger user={user} />}>
+    <Suspense
+      fallback={
+        <UserMenuTrigger
+          user={user}
+          onClick={() => {
+            openWhenLoaded = true;
+          }}
+        />
+      }
+    >
       <SignedInMenu user={user} inAdmin={inAdmin} />
     </Suspense>
   );

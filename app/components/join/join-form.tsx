@@ -4,6 +4,7 @@ import type { PublicUser } from "../../../core/accounts/accounts.schema";
 import type { JoinFields } from "../../../core/join/join.schema";
 import { JOIN_FIELDS, JOIN_MAX_LENGTHS, JOIN_SUMMARY, thanksFor } from "../../../core/join/join.values";
 import { CAPTCHA_VERSION, captchaToken } from "../../lib/third-party";
+import { useCloseOnNavigation } from "../../lib/use-close-on-navigation";
 import { useRootData } from "../../root";
 import { TextField } from "../ui/text-field";
 
@@ -77,6 +78,8 @@ export function JoinForm({
   const [sending, setSending] = useState(false);
   const [thanked, setThanked] = useState(false);
   const [check, setCheck] = useState<Check | null>(null);
+  // Here, not in the modal: the modal mounts when it opens, and would close itself at once.
+  useCloseOnNavigation(setThanked);
   const shownAt = useRef(startedAt);
   const honeypot = useRef<HTMLInputElement>(null);
   const inputs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});

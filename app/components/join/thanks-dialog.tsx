@@ -1,8 +1,7 @@
 import { X } from "lucide-react";
 import { Dialog } from "radix-ui";
-import { useCloseOnNavigation } from "../../lib/use-close-on-navigation";
 
-/** SPEC §2 'Modals': the confirm modal, titled Thank you!; closes with its close icon or on route change. */
+/** SPEC §2 'Modals': the confirm modal, titled Thank you!; closes with its close icon or on route change (JoinForm). */
 export default function ThanksDialog({
   open,
   onOpenChange,
@@ -12,7 +11,6 @@ export default function ThanksDialog({
   onOpenChange: (open: boolean) => void;
   text: string;
 }) {
-  useCloseOnNavigation(onOpenChange);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
