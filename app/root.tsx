@@ -9,10 +9,10 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from "react-router";
-import { Toaster } from "sonner";
 import type { Route } from "./+types/root";
-import "./app.css";
+import stylesheet from "./app.css?url";
 import { LogoMark } from "./components/layout/logo";
+import { Toaster } from "./components/ui/toast";
 import { getRequestContext } from "./context";
 import { CHUNK_RELOAD_KEY, shouldReloadForChunkError } from "./lib/chunk-reload";
 import { useNonce } from "./lib/nonce";
@@ -40,6 +40,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#0a2342" />
         <Meta />
+        {/* With a precedence React puts the stylesheet before the scripts' module preloads, which would
+            otherwise take the first connections while the page waits for its CSS to paint. */}
+        <link rel="stylesheet" href={stylesheet} precedence="default" />
         <Links />
       </head>
       <body className="min-h-screen">

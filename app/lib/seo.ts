@@ -1,5 +1,6 @@
 import type { MetaDescriptor } from "react-router";
-import { DEFAULT_SETTINGS, type SiteSettings } from "../../core/settings/settings.schema";
+import { DEFAULT_SETTINGS } from "../../core/settings/settings.defaults";
+import type { SiteSettings } from "../../core/settings/settings.schema";
 
 type RootData = { settings?: SiteSettings; origin?: string } | undefined;
 

@@ -1,9 +1,7 @@
 import { z } from "zod";
 
-/** SPEC §5 'Login': shared by the login form (client) and the server. */
-export const VALIDATION_SUMMARY = "You have validation errors! Please fix them all";
-export const LOGIN_FAILED_MESSAGE = "The user name or password are incorrect";
-export const SERVER_ERROR_MESSAGE = "Server error...";
+/** Texts and the redirect check (no Zod) live in auth.values.ts, for the login page (decision 0028). */
+export { LOGIN_FAILED_MESSAGE, SERVER_ERROR_MESSAGE, safeRedirectPath, VALIDATION_SUMMARY } from "./auth.values";
 
 const checkbox = z
   .union([z.boolean(), z.string(), z.number()])
@@ -22,23 +20,3 @@ export const loginSchema = z.object({
 });
 /** Credentials as the login schema leaves them (e-mail trimmed); `remember` defaults to off. */
 export type LoginInput = Omit<z.output<typeof loginSchema>, "remember"> & { remember?: boolean };
-
-/**
- * Where to go after login: only a same-origin path is followed; anything else
- * (//host, https://…, javascript:, backslash tricks) falls back to /manager.
- */
-export function safeRedirectPath(value: unknown, fallback = "/manager"): string {
-  if (typeof value !== "string" || value.length === 0 || value.length > 2048) return fallback;
-  if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  // Control characters or backslashes can be normalised by browsers into another host.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting them is the point
-  if (/[\u0000-\u001f\\]/.test(value)) return fallback;
-  try {
-    const base = "http://masthead.invalid";
-    const url = new URL(value, base);
-    if (url.origin !== base) return fallback;
-    return `${url.pathname}${url.search}${url.hash}`;
-  } catch {
-    return fallback;
-  }
-}

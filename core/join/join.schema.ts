@@ -2,15 +2,25 @@ import { z } from "zod";
 import { lenientPageSchema, pageSchema } from "../../lib/pagination";
 import { flagSchema, isEmailAddress, isPhoneNumber } from "../../lib/validation";
 import { mailStatusSchema } from "../mail/mail.schema";
+import { JOIN_KINDS, JOIN_MAX_LENGTHS } from "./join.values";
 
 /**
  * SPEC §5 'Join / registration form': one schema for the browser (errors as
  * the visitor types) and the server (POST /api/join), with the spec's messages.
+ * The form's texts, limits and kinds live in join.values.ts (no Zod), for
+ * every page's footer form (decision 0028); they are re-exported here.
  */
-export const JOIN_SUMMARY = "You have validation errors! Please fix them all";
-export const JOIN_THANKS = "Your message was sent successfully. We'll get in touch with you soon.";
-export const REGISTRATION_THANKS =
-  "Thank you for submitting your registration. An email with the registration details will arrive shortly from our postmaster address; please check your junk folder if you do not see it. We will confirm your registration within 48 hours.";
+export {
+  JOIN_FIELDS,
+  JOIN_KINDS,
+  JOIN_MAX_LENGTHS,
+  JOIN_SUMMARY,
+  JOIN_THANKS,
+  type JoinKind,
+  REGISTRATION_THANKS,
+  requestKindOf,
+  thanksFor,
+} from "./join.values";
 
 const required = (message: string, max: number) =>
   z
@@ -20,15 +30,16 @@ const required = (message: string, max: number) =>
     .max(max, { error: `At most ${max} characters.` });
 
 export const joinSchema = z.object({
-  company_name: required("Company Name is required.", 200),
-  representative_name: required("Representative name is required.", 200),
-  email: required("Email is required.", 254).refine(isEmailAddress, { error: "Email is not valid." }),
-  phone_number: required("Phone number is required.", 40).refine(isPhoneNumber, {
+  company_name: required("Company Name is required.", JOIN_MAX_LENGTHS.company_name),
+  representative_name: required("Representative name is required.", JOIN_MAX_LENGTHS.representative_name),
+  email: required("Email is required.", JOIN_MAX_LENGTHS.email).refine(isEmailAddress, {
+    error: "Email is not valid.",
+  }),
+  phone_number: required("Phone number is required.", JOIN_MAX_LENGTHS.phone_number).refine(isPhoneNumber, {
     error: "Phone format is incorrect.",
   }),
 });
 export type JoinFields = z.output<typeof joinSchema>;
-export const JOIN_FIELDS = ["company_name", "representative_name", "email", "phone_number"] as const;
 
 /**
  * What the web form adds: the page it was sent from and the anti-spam fields
@@ -55,20 +66,7 @@ export const joinContextSchema = z.object({
 export const joinSubmissionSchema = joinSchema.extend(joinContextSchema.shape);
 export type JoinSubmission = z.output<typeof joinSubmissionSchema>;
 
-/** A request to join the association, or a registration for a meeting. */
-export const JOIN_KINDS = ["join", "registration"] as const;
-export type JoinKind = (typeof JOIN_KINDS)[number];
 export const JOIN_STATUSES = ["open", "handled"] as const;
-
-/** Registration pages: the spec names conference pages; meeting pages register too. */
-export function requestKindOf(pagePath: string | null): JoinKind {
-  return pagePath && /^\/(conference|workshop|events\/|dashboard\/events\/)/.test(pagePath) ? "registration" : "join";
-}
-
-/** SPEC §8: the confirm modal's text depends on whether the path contains "conference". */
-export function thanksFor(pagePath: string): string {
-  return pagePath.includes("conference") ? REGISTRATION_THANKS : JOIN_THANKS;
-}
 
 export const joinListSchema = z.object({
   kind: z.enum(JOIN_KINDS).optional().catch(undefined),

@@ -3,26 +3,19 @@ import { DATE_MESSAGE, flag, given, isIsoDate, line, optionalDate, richTextInput
 import { pageNumberSchema } from "../../lib/pagination";
 import { cleanLines, cleanTitle } from "../../lib/text";
 import { dateIn, isTimeZone } from "../../lib/time-zones";
+import { MEETING_TYPES } from "./meetings.values";
 
-/** SPEC §3 'Meeting/event' type values, and how visitors read them. */
-export const MEETING_TYPES = ["conference", "workshop", "meeting", "webinar"] as const;
-export type MeetingType = (typeof MEETING_TYPES)[number];
-
-export const MEETING_TYPE_LABELS: Record<MeetingType, string> = {
-  conference: "Conference",
-  workshop: "Workshop",
-  meeting: "Meeting",
-  webinar: "Webinar",
-};
-
-/** The types with a page of their own (/conference, /workshop) showing the featured edition. */
-export const FEATURED_PAGES = {
-  conference: { path: "/conference", title: "Annual Conference" },
-  workshop: { path: "/workshop", title: "Annual Technical Workshop" },
-} as const;
-export type FeaturedType = keyof typeof FEATURED_PAGES;
-
-export const MEETINGS_PER_PAGE = 12;
+/** Plain values and helpers (no Zod) live in meetings.values.ts, for the browser (decision 0028). */
+export {
+  FEATURED_PAGES,
+  type FeaturedType,
+  MEETING_TYPE_LABELS,
+  MEETING_TYPES,
+  MEETINGS_PER_PAGE,
+  type MeetingType,
+  meetingTypeLabel,
+  meetingUrl,
+} from "./meetings.values";
 
 /** A real calendar date written YYYY-MM-DD (kept here for the meetings' callers). */
 export { isIsoDate };
@@ -141,10 +134,6 @@ export const meetingSchema = meetingSummarySchema
   })
   .meta({ id: "Meeting" });
 export type Meeting = z.output<typeof meetingSchema>;
-
-export function meetingTypeLabel(type: string): string {
-  return MEETING_TYPE_LABELS[type as MeetingType] ?? type.charAt(0).toUpperCase() + type.slice(1);
-}
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 
@@ -295,11 +284,6 @@ export const meetingsAdminQuerySchema = z.object({
   page: pageNumberSchema,
 });
 export type MeetingsAdminQuery = z.output<typeof meetingsAdminQuerySchema>;
-
-/** A meeting's address on the site: under /events for everyone, under /dashboard/events in the members' area. */
-export function meetingUrl(slug: string, area: "public" | "members" = "public"): string {
-  return area === "members" ? `/dashboard/events/${slug}` : `/events/${slug}`;
-}
 
 /** Whether a meeting's registration form takes requests now, and if not, why (issue 13 'Registrations'). */
 export type RegistrationState =

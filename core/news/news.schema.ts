@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { pageNumberSchema } from "../../lib/pagination";
 import { cleanTitle, showsSomething } from "../../lib/text";
+import { MONTH_FILTER } from "./news.values";
 
-/** SPEC §3 'Date filters': month-year strings, here MM-YYYY (e.g. 11-2026). */
-export const MONTH_FILTER = /^(0[1-9]|1[0-2])-(\d{4})$/;
-export const NEWS_PER_PAGE = 9;
+/** Plain values and helpers (no Zod) live in news.values.ts, for the browser (decision 0028). */
+export { MONTH_FILTER, monthFilterOf, monthLabel, monthRange, NEWS_PER_PAGE, postUrl } from "./news.values";
 
 export const postsQuerySchema = z.object({
   filters: z
@@ -48,30 +48,6 @@ export const dateFiltersSchema = z
   .array(z.string().regex(MONTH_FILTER))
   .meta({ description: "Months with posts, newest first, as MM-YYYY.", example: ["11-2026", "10-2026"] });
 
-/** "11-2026" → the UTC half-open range [2026-11-01, 2026-12-01). */
-export function monthRange(filter: string): { from: string; to: string } {
-  const [, month, year] = MONTH_FILTER.exec(filter) ?? [];
-  const m = Number(month);
-  const y = Number(year);
-  const next = m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, "0")}`;
-  return { from: `${y}-${month}-01`, to: `${next}-01` };
-}
-
-/** "2026-11" (as stored) → "11-2026" (as filtered). */
-export function monthFilterOf(yearMonth: string): string {
-  return `${yearMonth.slice(5, 7)}-${yearMonth.slice(0, 4)}`;
-}
-
-// One formatter for all labels: toLocaleDateString builds a new one per call (about 90 times slower).
-const MONTH_FORMAT = new Intl.DateTimeFormat("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
-
-export function monthLabel(filter: string, now = new Date()): string {
-  const current = `${String(now.getUTCMonth() + 1).padStart(2, "0")}-${now.getUTCFullYear()}`;
-  if (filter === current) return "This month";
-  const { from } = monthRange(filter);
-  return MONTH_FORMAT.format(new Date(`${from}T00:00:00Z`));
-}
-
 /** An admin's post (SPEC §7 'POST /dashboard/news'); image_width/height from clients are ignored. */
 export const postInputSchema = z.object({
   title: z
@@ -103,8 +79,3 @@ export const adminListSchema = z.object({
 });
 /** The admin list query, parsed. */
 export type AdminListQuery = z.output<typeof adminListSchema>;
-
-/** A post's address on the site: the one place that knows news lives under /post/. */
-export function postUrl(slug: string): string {
-  return `/post/${slug}`;
-}

@@ -67,13 +67,4 @@ export const CONTACT_KEYS = [
   "site.name",
 ] as const;
 
-export const DEFAULT_SETTINGS: SiteSettings = {
-  "site.name": "Masthead",
-  "site.tagline": "International association of marine electronics companies",
-  "site.email": "",
-  "site.phone": "",
-  "site.twitter": "",
-  "site.youtube": "",
-  "site.linkedin": "",
-  "site.timezone": "Europe/London",
-};
+export { DEFAULT_SETTINGS } from "./settings.defaults";

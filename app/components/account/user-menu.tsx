@@ -1,9 +1,17 @@
-import { ChevronDown, LogOut, Settings, UserRound } from "lucide-react";
-import { DropdownMenu } from "radix-ui";
-import { useState } from "react";
+import { ChevronDown, UserRound } from "lucide-react";
+import { type ComponentProps, lazy, Suspense } from "react";
 import { Link } from "react-router";
 import type { PublicUser } from "../../../core/accounts/accounts.schema";
-import { LogoutDialog } from "./logout-dialog";
+
+/** The signed-in menu and its dropdown and dialog code load only for a signed-in user (decision 0028). */
+const SignedInMenu = lazy(() => import("./signed-in-menu"));
+/** A click on the stand-in button while the menu loads: the menu opens once it is here. */
+let openWhenLoaded = false;
+export function takeOpenWhenLoaded(): boolean {
+  const open = openWhenLoaded;
+  openWhenLoaded = false;
+  return open;
+}
 
 function initials(user: PublicUser) {
   const text = `${user.first_name.charAt(0)}${user.last_name.charAt(0)}`.trim();
@@ -40,7 +48,6 @@ export function Avatar({ user, large = false }: { user: PublicUser; large?: bool
  * Logged in: 'User Profile' opening Members Area (or Go to Website in the admin layout), Settings, Logout.
  */
 export function UserMenu({ user, inAdmin = false }: { user: PublicUser | null; inAdmin?: boolean }) {
-  const [logoutOpen, setLogoutOpen] = useState(false);
   if (!user) {
     return (
       <Link to="/manager" className="btn-outline">
@@ -50,52 +57,28 @@ export function UserMenu({ user, inAdmin = false }: { user: PublicUser | null; i
     );
   }
   return (
-    <>
-      <DropdownMenu.Root modal={false}>
-        <DropdownMenu.Trigger className="btn-outline py-1.5 pl-1.5">
-          <Avatar user={user} />
-          User Profile
-          <ChevronDown className="h-4 w-4" aria-hidden="true" />
-        </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content
-            align="end"
-            sideOffset={8}
-            className="z-50 min-w-56 rounded-lg border border-slate-200 bg-white p-1.5 shadow-xl"
-          >
-            <DropdownMenu.Label className="px-3 py-2 text-xs text-slate-500">
-              Signed in as <span className="font-semibold text-slate-700">{user.email}</span>
-            </DropdownMenu.Label>
-            <DropdownMenu.Item asChild>
-              <Link
-                to={inAdmin ? "/" : "/manager"}
-                className="flex items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-800 outline-none data-[highlighted]:bg-navy-50"
-              >
-                <UserRound className="h-4 w-4" aria-hidden="true" />
-                {inAdmin ? "Go to Website" : "Members Area"}
-              </Link>
-            </DropdownMenu.Item>
-            <DropdownMenu.Item asChild>
-              <Link
-                to="/dashboard/user-settings"
-                className="flex items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-800 outline-none data-[highlighted]:bg-navy-50"
-              >
-                <Settings className="h-4 w-4" aria-hidden="true" />
-                Settings
-              </Link>
-            </DropdownMenu.Item>
-            <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
-            <DropdownMenu.Item
-              onSelect={() => setLogoutOpen(true)}
-              className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-800 outline-none data-[highlighted]:bg-navy-50"
-            >
-              <LogOut className="h-4 w-4" aria-hidden="true" />
-              Logout
-            </DropdownMenu.Item>
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
-      </DropdownMenu.Root>
-      <LogoutDialog open={logoutOpen} onOpenChange={setLogoutOpen} />
-    </>
+    <Suspense
+      fallback={
+        <UserMenuTrigger
+          user={user}
+          onClick={() => {
+            openWhenLoaded = true;
+          }}
+        />
+      }
+    >
+      <SignedInMenu user={user} inAdmin={inAdmin} />
+    </Suspense>
+  );
+}
+
+/** The menu's button; alone, it stands in while the menu's code loads. */
+export function UserMenuTrigger({ user, ...props }: { user: PublicUser } & ComponentProps<"button">) {
+  return (
+    <button type="button" className="btn-outline py-1.5 pl-1.5" {...props}>
+      <Avatar user={user} />
+      User Profile
+      <ChevronDown className="h-4 w-4" aria-hidden="true" />
+    </button>
   );
 }

@@ -9,7 +9,8 @@ import {
   List,
 } from "lucide-react";
 import { Form, Link, useNavigate } from "react-router";
-import { MEETING_TYPES, type MeetingSummary, meetingTypeLabel } from "../../../core/meetings/meetings.schema";
+import type { MeetingSummary } from "../../../core/meetings/meetings.schema";
+import { MEETING_TYPES, meetingTypeLabel } from "../../../core/meetings/meetings.values";
 import type { Page } from "../../../lib/pagination";
 import { useLoadMore } from "../../lib/use-load-more";
 import { LoadMoreLink } from "../ui/load-more-link";

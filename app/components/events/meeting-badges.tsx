@@ -1,5 +1,5 @@
 import { Globe2, Lock, MapPin, MonitorPlay, Users } from "lucide-react";
-import { meetingTypeLabel } from "../../../core/meetings/meetings.schema";
+import { meetingTypeLabel } from "../../../core/meetings/meetings.values";
 
 /** Light tints with dark text, so every badge keeps a 4.5:1 contrast. */
 const TYPE_STYLES: Record<string, string> = {

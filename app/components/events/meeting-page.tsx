@@ -1,7 +1,8 @@
 import { ArrowRight, CalendarDays, CalendarPlus, Download, ExternalLink, Info } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { type Meeting, meetingTypeLabel } from "../../../core/meetings/meetings.schema";
+import type { Meeting } from "../../../core/meetings/meetings.schema";
+import { meetingTypeLabel } from "../../../core/meetings/meetings.values";
 import { useNonce } from "../../lib/nonce";
 import { useRootData } from "../../root";
 import { JoinForm } from "../join/join-form";

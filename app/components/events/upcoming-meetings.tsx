@@ -1,6 +1,7 @@
 import { ArrowRight, CalendarDays } from "lucide-react";
 import { Link } from "react-router";
-import { FEATURED_PAGES, type MeetingSummary } from "../../../core/meetings/meetings.schema";
+import type { MeetingSummary } from "../../../core/meetings/meetings.schema";
+import { FEATURED_PAGES } from "../../../core/meetings/meetings.values";
 import { formatDateRange } from "./format";
 import { FormatLabel, LocationLabel, TypeBadge } from "./meeting-badges";
 import { DateTile } from "./meeting-card";

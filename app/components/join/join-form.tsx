@@ -1,15 +1,21 @@
-import { X } from "lucide-react";
-import { Dialog } from "radix-ui";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useLocation } from "react-router";
 import type { PublicUser } from "../../../core/accounts/accounts.schema";
-import { JOIN_FIELDS, JOIN_SUMMARY, type JoinFields, joinSchema, thanksFor } from "../../../core/join/join.schema";
-import { validate } from "../../../lib/validation";
-import { firstMessages, lengthLimit } from "../../lib/forms";
+import type { JoinFields } from "../../../core/join/join.schema";
+import { JOIN_FIELDS, JOIN_MAX_LENGTHS, JOIN_SUMMARY, thanksFor } from "../../../core/join/join.values";
 import { CAPTCHA_VERSION, captchaToken } from "../../lib/third-party";
 import { useCloseOnNavigation } from "../../lib/use-close-on-navigation";
 import { useRootData } from "../../root";
 import { TextField } from "../ui/text-field";
+
+/**
+ * The form sits in every public page's footer: its checks (the shared schema,
+ * with Zod) load once the visitor starts on it, and the thank-you modal (with
+ * its dialog code) once it opens (decision 0028).
+ */
+const loadValidation = () => import("./join-validation");
+const ThanksDialog = lazy(() => import("./thanks-dialog"));
+type Check = (values: Values) => Partial<Record<Field, string>>;
 
 type Field = (typeof JOIN_FIELDS)[number];
 type Values = Record<Field, string>;
@@ -31,12 +37,6 @@ export function prefillFrom(user: PublicUser | null): Values {
     email: user.email,
     phone_number: user.phone_number ?? "",
   };
-}
-
-function errorsOf(values: Values): Partial<Record<Field, string>> {
-  const result = validate(joinSchema, values);
-  if (result.success) return {};
-  return firstMessages(result.errors);
 }
 
 /** Sends the request; the visitor has already been thanked (SPEC §4), so a failure is only logged. */
@@ -77,6 +77,9 @@ export function JoinForm({
   const [hydrated, setHydrated] = useState(false);
   const [sending, setSending] = useState(false);
   const [thanked, setThanked] = useState(false);
+  const [check, setCheck] = useState<Check | null>(null);
+  // Here, not in the modal: the modal mounts when it opens, and would close itself at once.
+  useCloseOnNavigation(setThanked);
   const shownAt = useRef(startedAt);
   const honeypot = useRef<HTMLInputElement>(null);
   const inputs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
@@ -91,7 +94,18 @@ export function JoinForm({
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the user changes
   useEffect(() => setValues((current) => ({ ...prefillFrom(user), ...current })), [user?.id]);
 
-  const errors = hydrated ? (attempted ? errorsOf(values) : {}) : (serverErrors ?? {});
+  async function loadCheck(): Promise<Check> {
+    const { errorsOf } = await loadValidation();
+    setCheck(() => errorsOf);
+    return errorsOf;
+  }
+  // Errors the server sent (a submit without JavaScript) follow the typing once the checks are here.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loads once, when errors are to be shown
+  useEffect(() => {
+    if (attempted && !check) void loadCheck();
+  }, [attempted]);
+
+  const errors = hydrated && check ? (attempted ? check(values) : {}) : attempted ? (serverErrors ?? {}) : {};
   const hasErrors = Object.keys(errors).length > 0;
   const summaryId = `${idPrefix}-summary`;
   const pagePath = location.pathname;
@@ -101,7 +115,7 @@ export function JoinForm({
     const trimmed = Object.fromEntries(JOIN_FIELDS.map((f) => [f, values[f].trim()])) as Values;
     setValues(trimmed);
     setAttempted(true);
-    const found = errorsOf(trimmed);
+    const found = (check ?? (await loadCheck()))(trimmed);
     const first = JOIN_FIELDS.find((f) => found[f]);
     if (first) {
       inputs.current[first]?.focus();
@@ -136,6 +150,9 @@ export function JoinForm({
         action="/join"
         noValidate
         onSubmit={onSubmit}
+        onFocus={() => {
+          if (!check) void loadCheck();
+        }}
         aria-describedby={hasErrors ? summaryId : undefined}
         className="space-y-4"
       >
@@ -175,7 +192,7 @@ export function JoinForm({
               type={LABELS[field].type}
               autoComplete={LABELS[field].autoComplete}
               inputMode={LABELS[field].inputMode}
-              {...lengthLimit(joinSchema.shape[field])}
+              maxLength={JOIN_MAX_LENGTHS[field]}
               value={values[field]}
               // SPEC §5: text is trimmed as typed.
               onChange={(e) => {
@@ -195,43 +212,11 @@ export function JoinForm({
           {sending ? "Sending…" : "Send"}
         </button>
       </form>
-      <ThanksDialog open={thanked} onOpenChange={setThanked} text={thanksFor(pagePath)} />
+      {thanked ? (
+        <Suspense fallback={null}>
+          <ThanksDialog open={thanked} onOpenChange={setThanked} text={thanksFor(pagePath)} />
+        </Suspense>
+      ) : null}
     </>
-  );
-}
-
-/** SPEC §2 'Modals': the confirm modal, titled Thank you!; closes with its close icon or on route change. */
-export function ThanksDialog({
-  open,
-  onOpenChange,
-  text,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  text: string;
-}) {
-  useCloseOnNavigation(onOpenChange);
-  return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-navy-950/60" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 flex min-h-[348px] w-[90%] max-w-[450px] -translate-x-1/2 -translate-y-1/2 flex-col items-center justify-center rounded-xl bg-white p-8 text-center shadow-2xl">
-          <Dialog.Close
-            aria-label="Close"
-            className="absolute top-3 right-3 rounded-full p-2 text-slate-500 hover:bg-slate-100 hover:text-navy-900"
-          >
-            <X className="h-5 w-5" aria-hidden="true" />
-          </Dialog.Close>
-          <span
-            aria-hidden="true"
-            className="flex h-16 w-16 items-center justify-center rounded-full bg-sea-600/10 text-3xl text-sea-600"
-          >
-            ✓
-          </span>
-          <Dialog.Title className="mt-5 font-display text-3xl font-bold text-navy-900">Thank you!</Dialog.Title>
-          <Dialog.Description className="mt-3 text-slate-700">{text}</Dialog.Description>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
   );
 }

@@ -1,7 +1,7 @@
 import { Mail, Phone } from "lucide-react";
 import { Link, useLocation } from "react-router";
 import type { PublicUser } from "../../../core/accounts/accounts.schema";
-import { requestKindOf } from "../../../core/join/join.schema";
+import { requestKindOf } from "../../../core/join/join.values";
 import { ABOUT_PAGES, SERVICES_PAGES } from "../../../core/pages/fixed-pages";
 import type { SiteSettings } from "../../../core/settings/settings.schema";
 import { MEETINGS_PAGES } from "../../lib/site-map";

@@ -1,12 +1,8 @@
 import { ArrowDown, ArrowUp, EyeOff, FilePenLine, FileText, FolderPlus, Globe2, Lock } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Link, useActionData, useFetcher, useNavigate } from "react-router";
-import {
-  type CategoryTree,
-  categoryCreateSchema,
-  VIEW_TYPE_LABELS,
-  VIEW_TYPES,
-} from "../../../core/library/library.schema";
+import { type CategoryTree, categoryCreateSchema } from "../../../core/library/library.schema";
+import { VIEW_TYPE_LABELS, VIEW_TYPES } from "../../../core/library/library.values";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
 import { lengthLimit } from "../../lib/forms";
 import { Notice } from "../ui/notice";

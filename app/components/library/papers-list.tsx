@@ -1,13 +1,7 @@
 import { Download, FileText, History, Search } from "lucide-react";
 import { Link, useNavigate } from "react-router";
-import {
-  type Category,
-  type Paper,
-  type PaperField,
-  paperFieldLabel,
-  paperFields,
-  viewOf,
-} from "../../../core/library/library.schema";
+import type { Category, Paper } from "../../../core/library/library.schema";
+import { type PaperField, paperFieldLabel, paperFields, viewOf } from "../../../core/library/library.values";
 import { useLoadMore } from "../../lib/use-load-more";
 import { LoadMoreLink } from "../ui/load-more-link";
 import { Notice } from "../ui/notice";

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
-import { type PostSummary, postUrl } from "../../../core/news/news.schema";
+import type { PostSummary } from "../../../core/news/news.schema";
+import { postUrl } from "../../../core/news/news.values";
 
 const DATE_FORMAT = new Intl.DateTimeFormat("en-GB", {
   day: "numeric",
@@ -12,8 +13,19 @@ export function formatDate(iso: string): string {
   return DATE_FORMAT.format(new Date(iso));
 }
 
-/** A news post in a list: image with its real size (no layout shift), date, title, excerpt. */
-export function PostCard({ post, headingLevel = 2 }: { post: PostSummary; headingLevel?: 2 | 3 }) {
+/**
+ * A news post in a list: image with its real size (no layout shift), date, title, excerpt.
+ * `priority`: the first card of a list, whose image is likely the largest thing on the first screen.
+ */
+export function PostCard({
+  post,
+  headingLevel = 2,
+  priority = false,
+}: {
+  post: PostSummary;
+  headingLevel?: 2 | 3;
+  priority?: boolean;
+}) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article className="group flex h-full flex-col overflow-hidden rounded-xl border border-slate-200 bg-white transition hover:shadow-lg">
@@ -24,7 +36,8 @@ export function PostCard({ post, headingLevel = 2 }: { post: PostSummary; headin
             alt=""
             width={post.image_width ?? 1600}
             height={post.image_height ?? 900}
-            loading="lazy"
+            loading={priority ? "eager" : "lazy"}
+            fetchPriority={priority ? "high" : undefined}
             decoding="async"
             className="h-full w-full object-cover transition duration-300 group-hover:scale-[1.02]"
           />

@@ -1,7 +1,7 @@
 import { Search } from "lucide-react";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { Form, Link, useLocation } from "react-router";
-import { isPaperFileUrl } from "../../../core/library/library.schema";
+import { isPaperFileUrl } from "../../../core/library/library.values";
 import type { SearchResult } from "../../../core/search/search.schema";
 
 /** SPEC §5 'Search' and §9: 400 ms debounce. */

@@ -1,19 +1,20 @@
 import { Anchor, LockKeyhole } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useActionData, useNavigation, useSearchParams } from "react-router";
-import { toast } from "sonner";
 import { sessionCookie } from "../../../core/auth/auth.cookie";
+import { loginSchema } from "../../../core/auth/auth.schema";
 import {
   LOGIN_FAILED_MESSAGE,
-  loginSchema,
   SERVER_ERROR_MESSAGE,
   safeRedirectPath,
   VALIDATION_SUMMARY,
-} from "../../../core/auth/auth.schema";
+} from "../../../core/auth/auth.values";
 import { AppError } from "../../../lib/errors";
 import { validate } from "../../../lib/validation";
+import type { fieldErrors as FieldErrors } from "../../components/account/login-validation";
 import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
+import { toast } from "../../components/ui/toast";
 import { getRequestContext } from "../../context";
 import { readForm } from "../../lib/read-form.server";
 import type { Route } from "./+types/login";
@@ -72,9 +73,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 type Fields = { email: string; password: string };
 
-function fieldErrors(values: Fields): Record<string, string[]> {
-  const result = validate(loginSchema, values);
-  return result.success ? {} : result.errors;
+type Check = typeof FieldErrors;
+/** The checks load with the first focus on the form, or at the latest on submit (decision 0028). */
+let loadedCheck: Check | null = null;
+async function loadCheck(): Promise<Check> {
+  loadedCheck ??= (await import("../../components/account/login-validation")).fieldErrors;
+  return loadedCheck;
 }
 
 export default function Login() {
@@ -103,7 +107,9 @@ export default function Login() {
   }, [actionData]);
 
   // Errors show only after a submit attempt, then follow the user's corrections live.
-  const clientErrors = attempted ? fieldErrors(values) : {};
+  const [check, setCheck] = useState<Check | null>(() => loadedCheck);
+  const prepare = () => loadCheck().then((loaded) => setCheck(() => loaded));
+  const clientErrors = attempted && check ? check(values) : {};
   const serverErrors = actionData?.kind === "invalid" && !hydrated ? actionData.errors : {};
   const errors = hydrated ? clientErrors : serverErrors;
   const hasErrors = Object.keys(errors).length > 0;
@@ -113,7 +119,18 @@ export default function Login() {
     const trimmed = { email: values.email.trim(), password: values.password };
     setValues(trimmed);
     setAttempted(true);
-    const found = fieldErrors(trimmed);
+    if (!loadedCheck) {
+      // Submitted before the checks arrived: check once they are here, then send it again.
+      event.preventDefault();
+      const form = event.currentTarget;
+      void prepare().then(() => {
+        const found = loadedCheck?.(trimmed) ?? {};
+        if (Object.keys(found).length === 0) form.requestSubmit();
+        else (found.email ? emailRef : passwordRef).current?.focus();
+      });
+      return;
+    }
+    const found = loadedCheck(trimmed);
     if (Object.keys(found).length > 0) {
       event.preventDefault();
       (found.email ? emailRef : passwordRef).current?.focus();
@@ -149,6 +166,9 @@ export default function Login() {
           method="post"
           noValidate
           onSubmit={onSubmit}
+          onFocus={() => {
+            if (!check) void prepare();
+          }}
           className="mt-8 space-y-5"
           aria-describedby={hasErrors ? "login-summary" : undefined}
         >

@@ -1,7 +1,6 @@
 import { CalendarDays, KeyRound, UserRound } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, useNavigation } from "react-router";
-import { toast } from "sonner";
 import { profileSchema } from "../../../core/accounts/profile.schema";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
 import { parseOrThrow } from "../../../lib/validation";
@@ -9,6 +8,7 @@ import { NewPasswordFields } from "../../components/account/new-password-fields"
 import { Avatar } from "../../components/account/user-menu";
 import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
+import { toast } from "../../components/ui/toast";
 import { getRequestContext } from "../../context";
 import { fieldFailureOf, firstMessages, lengthLimit, rateLimitOf } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";

@@ -1,10 +1,10 @@
 import { useEffect } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { toast } from "sonner";
 import { settingsUpdateSchema } from "../../../core/settings/settings.schema";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
+import { toast } from "../../components/ui/toast";
 import { getRequestContext } from "../../context";
 import { fieldErrorsOf, lengthLimit } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";

@@ -1,6 +1,6 @@
 import { CalendarDays } from "lucide-react";
 import { Link } from "react-router";
-import { FEATURED_PAGES, type FeaturedType } from "../../../core/meetings/meetings.schema";
+import { FEATURED_PAGES, type FeaturedType } from "../../../core/meetings/meetings.values";
 import { htmlToText } from "../../../lib/html";
 import { meetingDescription } from "../../components/events/format";
 import { MeetingPage } from "../../components/events/meeting-page";

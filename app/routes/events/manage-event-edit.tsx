@@ -2,14 +2,12 @@ import { Download, ExternalLink, Inbox } from "lucide-react";
 import type { ReactNode } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import {
-  MEETING_TYPES,
   type Meeting,
   meetingInputSchema,
-  meetingTypeLabel,
-  meetingUrl,
   scheduleInputSchema,
   sponsorInputSchema,
 } from "../../../core/meetings/meetings.schema";
+import { MEETING_TYPES, meetingTypeLabel, meetingUrl } from "../../../core/meetings/meetings.values";
 import { isAppError } from "../../../lib/errors";
 import { parseId } from "../../../lib/ids";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";

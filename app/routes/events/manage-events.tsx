@@ -1,6 +1,7 @@
 import { CalendarDays, Download, ExternalLink, FilePenLine, Globe2, MapPin } from "lucide-react";
 import { data, Link } from "react-router";
-import { meetingsAdminQuerySchema, meetingTypeLabel, meetingUrl } from "../../../core/meetings/meetings.schema";
+import { meetingsAdminQuerySchema } from "../../../core/meetings/meetings.schema";
+import { meetingTypeLabel, meetingUrl } from "../../../core/meetings/meetings.values";
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
 import { formatDateRange } from "../../components/events/format";

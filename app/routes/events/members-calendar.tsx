@@ -1,4 +1,4 @@
-import { meetingUrl } from "../../../core/meetings/meetings.schema";
+import { meetingUrl } from "../../../core/meetings/meetings.values";
 import { CalendarView } from "../../components/events/calendar-view";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { getRequestContext } from "../../context";

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { meetingTypeLabel, meetingUrl } from "../../../core/meetings/meetings.schema";
+import { meetingTypeLabel, meetingUrl } from "../../../core/meetings/meetings.values";
 import { isAppError } from "../../../lib/errors";
 import { htmlToText } from "../../../lib/html";
 import { meetingDescription } from "../../components/events/format";

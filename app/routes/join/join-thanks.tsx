@@ -1,7 +1,7 @@
 import { CheckCircle2 } from "lucide-react";
 import { Link } from "react-router";
 import { safeRedirectPath } from "../../../core/auth/auth.schema";
-import { thanksFor } from "../../../core/join/join.schema";
+import { thanksFor } from "../../../core/join/join.values";
 import { PageHero } from "../../components/layout/page-hero";
 import type { Route } from "./+types/join-thanks";
 

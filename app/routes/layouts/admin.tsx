@@ -1,6 +1,6 @@
 import { ArrowLeft, LogIn, LogOut } from "lucide-react";
 import { Form, Link, Outlet } from "react-router";
-import { DEFAULT_SETTINGS } from "../../../core/settings/settings.schema";
+import { DEFAULT_SETTINGS } from "../../../core/settings/settings.defaults";
 import { UserMenu } from "../../components/account/user-menu";
 import { Logo } from "../../components/layout/logo";
 import { guards } from "../../lib/guards";

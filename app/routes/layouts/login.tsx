@@ -1,5 +1,5 @@
 import { Link, Outlet } from "react-router";
-import { DEFAULT_SETTINGS } from "../../../core/settings/settings.schema";
+import { DEFAULT_SETTINGS } from "../../../core/settings/settings.defaults";
 import { AccountHeader } from "../../components/account/account-header";
 import { CompactFooter } from "../../components/layout/site-footer";
 import { useRootData } from "../../root";

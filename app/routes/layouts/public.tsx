@@ -1,5 +1,5 @@
 import { Outlet } from "react-router";
-import { DEFAULT_SETTINGS } from "../../../core/settings/settings.schema";
+import { DEFAULT_SETTINGS } from "../../../core/settings/settings.defaults";
 import { PublicFooter } from "../../components/layout/public-footer";
 import { ProgressBar, RouteCover, ScrollToTop } from "../../components/layout/route-feedback";
 import { SiteHeader } from "../../components/layout/site-header";

@@ -1,10 +1,6 @@
 import { data, redirect } from "react-router";
-import {
-  type Breadcrumb,
-  type CategoryTree,
-  papersQuerySchema,
-  type Viewer,
-} from "../../../core/library/library.schema";
+import { type Breadcrumb, type CategoryTree, papersQuerySchema } from "../../../core/library/library.schema";
+import type { Viewer } from "../../../core/library/library.values";
 import type { RequestContext } from "../../../core/request-context";
 import { isAppError } from "../../../lib/errors";
 import { lenientPageSchema } from "../../../lib/pagination";

@@ -1,6 +1,7 @@
 import { Search } from "lucide-react";
 import { data, Form, Link, useNavigate } from "react-router";
-import { monthLabel, postsQuerySchema } from "../../../core/news/news.schema";
+import { postsQuerySchema } from "../../../core/news/news.schema";
+import { monthLabel } from "../../../core/news/news.values";
 import { validate } from "../../../lib/validation";
 import { PageHero } from "../../components/layout/page-hero";
 import { PostCard } from "../../components/news/post-card";
@@ -127,9 +128,9 @@ export default function News({ loaderData }: Route.ComponentProps) {
           <p className="mt-8 text-slate-700">No news matches. Try another month or fewer words.</p>
         ) : (
           <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {posts.map((post) => (
+            {posts.map((post, index) => (
               <li key={post.id} className="relative">
-                <PostCard post={post} />
+                <PostCard post={post} priority={index === 0} />
               </li>
             ))}
           </ul>

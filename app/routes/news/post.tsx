@@ -1,6 +1,6 @@
 import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
-import { postUrl } from "../../../core/news/news.schema";
+import { postUrl } from "../../../core/news/news.values";
 import { isAppError } from "../../../lib/errors";
 import { formatDate, PostCard } from "../../components/news/post-card";
 import { getRequestContext } from "../../context";

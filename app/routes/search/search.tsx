@@ -1,6 +1,6 @@
 import { Search } from "lucide-react";
 import { Form, Link } from "react-router";
-import { isPaperFileUrl } from "../../../core/library/library.schema";
+import { isPaperFileUrl } from "../../../core/library/library.values";
 import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";
 import type { Route } from "./+types/search";

@@ -1,6 +1,6 @@
 import { ArrowRight, Radio, ShieldCheck, Waves } from "lucide-react";
 import { Link } from "react-router";
-import { DEFAULT_SETTINGS } from "../../../core/settings/settings.schema";
+import { DEFAULT_SETTINGS } from "../../../core/settings/settings.defaults";
 import { UpcomingMeetings } from "../../components/events/upcoming-meetings";
 import { PostCard } from "../../components/news/post-card";
 import { getRequestContext } from "../../context";

@@ -1,4 +1,4 @@
-import { categoryUrl } from "../../../core/library/library.schema";
+import { categoryUrl } from "../../../core/library/library.values";
 import { postUrl } from "../../../core/news/news.schema";
 import { CMS_GROUPS } from "../../../core/pages/fixed-pages";
 import { escapeHtml } from "../../../lib/html";
