@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import {
@@ -11,7 +12,7 @@ import {
   SqliteDialect,
   sql,
 } from "kysely";
-import pg from "pg";
+import type PG from "pg";
 import type { Config } from "../lib/env";
 import { asStorageFull } from "../lib/errors";
 import type { Database } from "./types";
@@ -26,8 +27,15 @@ export type DatabaseHandle = {
   destroy: () => Promise<void>;
 };
 
-// COUNT(*) and BIGINT come back from pg as strings; every count we take fits a JS number.
-pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+let loadedPg: typeof PG | undefined;
+/** pg is loaded by the first PostgreSQL connection: a site on SQLite never holds it in memory. */
+function postgresDriver(): typeof PG {
+  if (loadedPg) return loadedPg;
+  loadedPg = createRequire(import.meta.url)("pg") as typeof PG;
+  // COUNT(*) and BIGINT come back from pg as strings; every count we take fits a JS number.
+  loadedPg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+  return loadedPg;
+}
 
 async function translated<T>(run: () => Promise<T>): Promise<T> {
   try {
@@ -150,6 +158,7 @@ export function openSqlite(file: string): DatabaseHandle {
 }
 
 export function openPostgres(url: string, options: { searchPath?: string; max?: number } = {}): DatabaseHandle {
+  const pg = postgresDriver();
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,

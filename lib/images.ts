@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { fileTypeFromBuffer } from "file-type";
-import sharp, { type Sharp } from "sharp";
+import type { Sharp, default as SharpFactory } from "sharp";
 import { AppError } from "./errors";
 import { IMAGE_WIDTHS } from "./image-variants";
 import type { FileStorage } from "./storage";
@@ -8,6 +8,13 @@ import { IMAGE_TYPES, uploadKeyOf } from "./uploads";
 
 const ACCEPTED = new Set<string>(IMAGE_TYPES);
 const MAX_PIXELS = 50_000_000;
+
+let loadedSharp: typeof SharpFactory | undefined;
+/** sharp (libvips, 30 MB resident) is loaded by the first image a process handles, not at start. */
+async function imageLibrary(): Promise<typeof SharpFactory> {
+  loadedSharp ??= (await import("sharp")).default;
+  return loadedSharp;
+}
 
 export type StoredImage = { key: string; width: number; height: number; keys: string[] };
 
@@ -28,6 +35,7 @@ export async function storeImage(
 ): Promise<StoredImage> {
   const type = await fileTypeFromBuffer(data);
   if (!type || !ACCEPTED.has(type.mime)) unreadable(field, "The image must be a JPEG, PNG, WebP or GIF file.");
+  const sharp = await imageLibrary();
   let source: Sharp;
   let width: number;
   try {
@@ -106,6 +114,7 @@ export async function storeAvatar(storage: FileStorage, folder: string, data: Ui
   const type = await fileTypeFromBuffer(data);
   if (!type || !ACCEPTED.has(type.mime)) unreadable(field, "The image must be a JPEG, PNG, WebP or GIF file.");
   const base = `${folder}/${randomBytes(8).toString("hex")}`;
+  const sharp = await imageLibrary();
   const source = sharp(data, { limitInputPixels: MAX_PIXELS, failOn: "error" }).rotate();
   const keys = await storeVariants(
     storage,

@@ -1,6 +1,7 @@
+import { createRequire } from "node:module";
 import { type MatchExtended, ZxcvbnFactory } from "@zxcvbn-ts/core";
-import * as common from "@zxcvbn-ts/language-common";
-import * as english from "@zxcvbn-ts/language-en";
+import type * as Common from "@zxcvbn-ts/language-common";
+import type * as English from "@zxcvbn-ts/language-en";
 import { z } from "zod";
 import { PASSWORD_MIN } from "./password.schema";
 
@@ -24,9 +25,17 @@ const MIN_SCORE = 3;
 const SITE_WORDS = ["masthead"];
 
 let estimator: ZxcvbnFactory | undefined;
-/** Built on first use: about 100 ms and the dictionaries' memory, not paid by processes that never set a password. */
+/**
+ * Built on first use: about 100 ms and the dictionaries' 40 MB, not paid by processes that never set
+ * a password. The dictionaries are required here, synchronously (a schema's refinement calls this),
+ * rather than imported at the top, which would load them in every process at start.
+ */
 function passwordEstimator(): ZxcvbnFactory {
-  estimator ??= new ZxcvbnFactory({
+  if (estimator) return estimator;
+  const require = createRequire(import.meta.url);
+  const common = require("@zxcvbn-ts/language-common") as typeof Common;
+  const english = require("@zxcvbn-ts/language-en") as typeof English;
+  estimator = new ZxcvbnFactory({
     dictionary: { ...common.dictionary, ...english.dictionary },
     graphs: common.adjacencyGraphs,
     translations: english.translations,
