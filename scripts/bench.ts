@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import zlib from "node:zlib";
 import { type BeforeCheckout, prepareBefore, prepareBeforeData, removeBefore } from "./bench/compare";
+import { mib, ms } from "./bench/format";
 import { freePort, type RawResponse, rawRequest } from "./bench/http";
 import {
   AUTOCANNON_WARNING,
@@ -20,8 +21,6 @@ import {
 } from "./bench/load";
 import {
   DEFAULT_CONNECTIONS,
-  mib,
-  ms,
   type Report,
   type Row,
   renderResults,
@@ -99,6 +98,7 @@ function parseOptions(argv: string[]): Options {
     return n;
   };
   if (values.soak && values.compare) throw new Error("--soak and --compare do not go together: soak one checkout");
+  if (values.soak && values.only.length > 0) throw new Error("--only does not apply to --soak (its mix is fixed)");
   return {
     durationSeconds: count("duration", values.duration, 1),
     warmupSeconds: count("warmup", values.warmup, 0),
@@ -282,10 +282,12 @@ let comparing = false;
 async function main(): Promise<number> {
   const loadBefore = os.loadavg()[0];
   const options = parseOptions(process.argv.slice(2));
+  const cases = casesOf(selectTargets(options.only));
   const generator = chooseLoadGenerator(options.autocannon, console.log);
   if (generator.kind === "autocannon") console.warn(`\nWARNING: ${AUTOCANNON_WARNING}\n`);
   console.log(`Load generator: ${describeGenerator(generator)}.`);
 
+  fs.rmSync(SCRIPT_DIR, { recursive: true, force: true });
   if (options.build) buildApp();
   if (!fs.existsSync(path.join(ROOT, "build", "server.js"))) {
     throw new Error("build/server.js is missing: run without --no-build");
@@ -300,7 +302,6 @@ async function main(): Promise<number> {
   const beforeData = before ? prepareBeforeData(ROOT, before, DATA_DIR, BEFORE_DATA_DIR) : null;
   if (options.soak) return soak(options, generator, loadBefore);
 
-  const cases = casesOf(selectTargets(options.only));
   const apps: AppServer[] = [];
   if (before) apps.push(await startApp("before", before.dir, BEFORE_DATA_DIR));
   apps.push(await startApp("after", ROOT, DATA_DIR));

@@ -13,8 +13,9 @@ export type LoadGenerator = { kind: "wrk"; wrk: string; version: string } | { ki
 
 export const AUTOCANNON_WARNING =
   "wrk is not available (it is installed with apt-get, which needs root on Debian): the bench falls back to " +
-  "autocannon, a JavaScript load generator that caps near 8 000 req/s on this kind of machine. The baseline's " +
-  "figures are then the load generator's ceiling, not the server's, and so are the app/baseline ratios.";
+  "autocannon, a JavaScript load generator that caps near 8 000 req/s for a 60 KB page on this kind of machine. " +
+  "The baseline's figures are then the load generator's ceiling, not the server's, and so are the app/baseline " +
+  "ratios; its latencies are in whole milliseconds.";
 
 export function chooseLoadGenerator(forceAutocannon: boolean, log: (message: string) => void): LoadGenerator {
   if (!forceAutocannon) {

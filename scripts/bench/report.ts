@@ -1,6 +1,7 @@
 import fs from "node:fs";
-import os from "node:os";
+import { cpu, machine, mib, ms, percent, rate } from "./format";
 import type { LoadFigures, LoadSettings } from "./load";
+import { SOAK_DEFAULT_CONNECTIONS, SOAK_DEFAULT_MINUTES } from "./soak";
 import { type BenchCase, describeCase, RENDERED_CONNECTIONS } from "./targets";
 
 /** One server's answer to a row: its figures and the body bytes it sent, or why it was not measured. */
@@ -40,31 +41,6 @@ export const DEFAULT_CONNECTIONS = 50;
 const PAGE_RATIO_GOAL = 0.5;
 const PAGE_P99_GOAL_MS = 10;
 const API_P99_GOAL_MS = 20;
-
-const MIB = 1024 * 1024;
-
-const rate = (value: number) => Math.round(value).toLocaleString("en-US");
-export const ms = (value: number) =>
-  value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value >= 0.01 ? value.toFixed(2) : "<0.01";
-const cpu = (value: number | null) =>
-  value === null
-    ? "n/a"
-    : value >= 10
-      ? value.toFixed(0)
-      : value >= 1
-        ? value.toFixed(1)
-        : value >= 0.1
-          ? value.toFixed(2)
-          : value.toFixed(3);
-export const mib = (bytes: number | null) => (bytes === null ? "n/a" : (bytes / MIB).toFixed(1));
-const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)} %` : "n/a");
-
-export function machine(): string {
-  const cpus = os.cpus();
-  const model = cpus[0]?.model.trim() ?? "unknown CPU";
-  const memory = (os.totalmem() / 1024 ** 3).toFixed(1);
-  return `${model} × ${cpus.length}, ${memory} GiB RAM, ${os.type()} ${os.release()} (${os.arch()}), Node ${process.version}`;
-}
 
 const figuresOf = (side: Side | undefined): LoadFigures | null => (side && "figures" in side ? side.figures : null);
 
@@ -311,20 +287,24 @@ What a run does:
    with the captured identity bytes; it compresses each page's bytes once at start (brotli quality 11)
    for the br rows, and the bench checks it sends what the app sent.
 6. Loads each row on each server in turn (before, after, baseline; one at a time): a warm-up, then the
-   measured run, \`wrk -t1 -c<connections> -d<duration>\` with a Lua script per row
-   (\`tmp/bench-wrk/\`) that sets the method, headers and body, counts non-2xx answers and prints
-   the figures as JSON.
+   measured run, \`wrk -t1 -c<connections> -d<duration> --timeout 10s\` with a Lua script per row
+   (\`tmp/bench-wrk/\`) that sets the method, headers and body, counts answers outside 200–299 in
+   its \`response\` hook and prints requests, duration, p50, p99 and socket errors (connect, read,
+   write, timeout) as JSON from \`done\`. The server's CPU time is read from \`/proc/<pid>/stat\`
+   before and after the measured run.
 7. Writes "Latest run" here, unless some request failed (non-2xx, socket errors, timeouts): then it
    prints the table and the failures and leaves this file alone.
 
 The targets are listed in scripts/bench/targets.ts; a target of kind "page" is measured twice
 (identity and br).
 
-\`--soak\` builds, seeds and starts the app the same way, then runs one wrk for N minutes at
-200 connections with a script that sends in turn: every cached page (identity and br), the signed-in
-pages with the Bearer token, and the API lists (\`POST /api/getPosts\`, \`GET /api/meetings\`,
-\`POST /api/dashboard/getPapersByCategory/9001\`, \`GET /api/search?search_query=…\`). It samples
-the app's RSS every 5 s and writes "Soak".`;
+\`--soak\` builds, seeds and starts the app the same way, then runs one wrk for \`--soak-minutes\`
+(default ${SOAK_DEFAULT_MINUTES}) at \`--soak-connections\` (default ${SOAK_DEFAULT_CONNECTIONS}) with a script that sends in turn,
+one request each: every cached page (identity and br), every signed-in page with the Bearer token,
+and the API lists marked \`soak\` in targets.ts (\`POST /api/getPosts\`, \`GET /api/meetings\`,
+\`POST /api/dashboard/getPapersByCategory/9001\`, \`GET /api/search?search_query=radar\`). It
+samples the app's RSS every 5 s and writes "Soak" whatever the answers were, with their counts:
+requests, non-2xx, socket errors (a request over 10 s counts as a timeout).`;
 
 const READING = `## Reading the figures
 
@@ -350,8 +330,8 @@ const READING = `## Reading the figures
   lone request.
 - **CPU ms/req** is the server process's CPU time (user + system, all its threads, from
   \`/proc/<pid>/stat\`) over the measured run ÷ the requests it answered: the cost of one request,
-  independent of how busy the machine was. Its resolution is 10 ms per run, so it is exact enough
-  from a few hundred requests on.
+  which depends much less than req/s on what else the machine is doing (though a busy machine still
+  inflates it). Its resolution is 10 ms per run, so it is exact enough from a few hundred requests on.
 - **peak RSS** is the server process's resident memory, sampled every 250 ms during the measured run.
   The same app process serves all rows in turn, so a row includes what earlier rows left in memory.
 - **Goal (issue 15)**: cached page rows should reach half the baseline's req/s with p99 under 10 ms;

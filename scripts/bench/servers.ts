@@ -35,7 +35,14 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   const child = spawn(process.execPath, options.args, { cwd: options.cwd, env: options.env, stdio: "inherit" });
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${options.name}: the process did not start`);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let stopping: Promise<void> | null = null;
+  const exited = new Promise<void>((resolve) =>
+    child.once("exit", (code, signal) => {
+      if (!stopping)
+        console.error(`\n${options.name} server (pid ${pid}) exited on its own: ${signal ?? `exit code ${code}`}`);
+      resolve();
+    }),
+  );
   const terminate = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill("SIGTERM");
@@ -47,7 +54,6 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     }
     running.delete(server);
   };
-  let stopping: Promise<void> | null = null;
   const server: ServerProcess = {
     name: options.name,
     origin: `http://${options.host}:${options.port}`,

@@ -1,5 +1,5 @@
+import { machine, mib, ms } from "./format";
 import { type LoadGenerator, type LoadRun, runLoad } from "./load";
-import { machine, mib, ms } from "./report";
 import type { ServerProcess } from "./servers";
 import { type BenchCase, type BenchRequest, describeCase } from "./targets";
 
