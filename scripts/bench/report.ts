@@ -309,22 +309,21 @@ requests, non-2xx, socket errors (a request over 10 s counts as a timeout).`;
 const READING = `## Reading the figures
 
 - **App** (**after** with \`--compare\`) is the production server doing its full work for every
-  request: the middleware chain (request log, security headers with a fresh CSP nonce, session
-  lookup in SQLite, CSRF check, compression negotiation) and, for pages, React Router's loaders
-  and server rendering of the HTML. **Before** is the same for the compared commit.
-- Pages for anonymous visitors come from the page cache (server/middleware/page-cache.ts): rendered
-  once, then served from memory with a fresh nonce until the content version in the database moves
-  or a minute passes. Rows marked "signed in" carry a Bearer token, which bypasses the cache, so they
-  show the cost of rendering the page on every request.
+  request, as it is built. **Before** is the same for the compared commit.
+- Pages for anonymous visitors come from the page cache (server/middleware/page-cache.ts, decisions
+  0006 and 0026): rendered once, then answered from memory until the content version in the
+  database moves or the entry expires. Rows marked "signed in" carry a Bearer token, which bypasses
+  the cache, so they show the middleware chain (request log, security headers, session lookup,
+  CSRF, compression) plus React Router's loaders and server rendering on every request.
 - Each cached page has two rows: without Accept-Encoding (identity), and with
-  \`Accept-Encoding: br, gzip\`, what browsers send, where the app compresses (brotli) on the way out.
+  \`Accept-Encoding: br, gzip\`, what browsers send, which the app answers with brotli.
 - **Baseline** is a bare \`node:http\` server answering the same request with bytes held in memory:
   the app's bytes for identity rows, and for br rows the app's identity bytes of that page compressed
   once at start with brotli quality 11 and sent with \`Content-Encoding: br\`, as a server with
   precompressed pages would. It is the ceiling for one Node process on this machine; the gap is what
-  our code costs. **Bytes** are the response bodies each side sent (the app's brotli runs at a lower
-  quality, so its br bodies are larger). The baseline sends none of the app's security headers, which
-  matters most for small responses such as the API calls.
+  our code costs. **Bytes** are the response bodies each side sent; br bodies differ in size where
+  the app compresses at another quality. The baseline sends none of the app's headers (security
+  headers, request id), which matters most for small responses such as the API calls.
 - **req/s** is requests completed ÷ the measured duration. **p50/p99** are latencies under saturation
   with all connections always busy, so they are roughly connections ÷ throughput, not the latency of a
   lone request.
