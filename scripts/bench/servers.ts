@@ -38,8 +38,13 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   let stopping: Promise<void> | null = null;
   const exited = new Promise<void>((resolve) =>
     child.once("exit", (code, signal) => {
-      if (!stopping)
-        console.error(`\n${options.name} server (pid ${pid}) exited on its own: ${signal ?? `exit code ${code}`}`);
+      if (!stopping) {
+        // The app exits 0 only after a SIGTERM or SIGINT (server/index.ts): someone else sent it.
+        const hint = code === 0 ? " (the app's answer to SIGTERM or SIGINT: sent from outside the bench?)" : "";
+        console.error(
+          `\n${options.name} server (pid ${pid}) exited during the bench: ${signal ?? `exit code ${code}`}${hint}`,
+        );
+      }
       resolve();
     }),
   );
