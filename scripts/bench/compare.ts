@@ -42,7 +42,10 @@ export function removeBefore(root: string): void {
     git(root, ["worktree", "remove", "--force", dir]);
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  git(root, ["worktree", "prune"]);
+  // A registration left without its folder (say, the folder was deleted by hand): prune, which
+  // forgets every worktree whose folder is gone, only then, so others' entries are left alone.
+  const registered = git(root, ["worktree", "list", "--porcelain"]).out.split("\n").includes(`worktree ${dir}`);
+  if (registered) git(root, ["worktree", "prune"]);
 }
 
 export function prepareBefore(root: string, rev: string, log: (message: string) => void): BeforeCheckout {
