@@ -10,6 +10,8 @@ declare module "autocannon" {
     method?: string;
     headers?: Record<string, string>;
     body?: string | Buffer;
+    /** Requests each connection sends in turn, instead of the one above. */
+    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer }[];
     connections?: number;
     /** Seconds. */
     duration?: number;

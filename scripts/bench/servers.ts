@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { rawRequest } from "./http";
@@ -10,6 +10,8 @@ export type ServerProcess = {
   child: ChildProcess;
   /** Resident set size of the server process now, or null where /proc is not available. */
   rss: () => number | null;
+  /** CPU time the process has used so far (user + system, all its threads) in ms, or null without /proc. */
+  cpuMs: () => number | null;
   /** SIGTERM, then SIGKILL if it is still there after a few seconds. */
   stop: () => Promise<void>;
 };
@@ -33,7 +35,19 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   const child = spawn(process.execPath, options.args, { cwd: options.cwd, env: options.env, stdio: "inherit" });
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${options.name}: the process did not start`);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let stopping: Promise<void> | null = null;
+  const exited = new Promise<void>((resolve) =>
+    child.once("exit", (code, signal) => {
+      if (!stopping) {
+        // The app exits 0 only after a SIGTERM or SIGINT (server/index.ts): someone else sent it.
+        const hint = code === 0 ? " (the app's answer to SIGTERM or SIGINT: sent from outside the bench?)" : "";
+        console.error(
+          `\n${options.name} server (pid ${pid}) exited during the bench: ${signal ?? `exit code ${code}`}${hint}`,
+        );
+      }
+      resolve();
+    }),
+  );
   const terminate = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill("SIGTERM");
@@ -45,12 +59,12 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     }
     running.delete(server);
   };
-  let stopping: Promise<void> | null = null;
   const server: ServerProcess = {
     name: options.name,
     origin: `http://${options.host}:${options.port}`,
     child,
     rss: () => readRss(pid),
+    cpuMs: () => readCpuMs(pid),
     stop: () => {
       stopping ??= terminate();
       return stopping;
@@ -95,6 +109,27 @@ export function readRss(pid: number): number | null {
   try {
     const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
     return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's times (100 on nearly every Linux). */
+const CLOCK_TICKS = (() => {
+  const answer = spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" });
+  const ticks = Number(answer.stdout?.trim());
+  return answer.status === 0 && Number.isInteger(ticks) && ticks > 0 ? ticks : 100;
+})();
+
+/** utime + stime of a process from /proc/<pid>/stat, in ms (10 ms steps at 100 ticks a second). */
+export function readCpuMs(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name, which is in parentheses and may hold spaces: state is field 3.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const utime = Number(fields[14 - 3]);
+    const stime = Number(fields[15 - 3]);
+    return Number.isFinite(utime) && Number.isFinite(stime) ? ((utime + stime) * 1000) / CLOCK_TICKS : null;
   } catch {
     return null;
   }

@@ -4,12 +4,22 @@
  * EXTRA_DATA (scripts/bench/seed.ts).
  *
  * Requests go out without Accept-Encoding unless `headers` says otherwise, so
- * that the app and the baseline send the same bytes. Each target must answer
- * 200 before it is measured.
+ * that the app and the baseline send the same bytes. A target of kind "page"
+ * (an anonymous page the page cache serves) is measured twice: without
+ * Accept-Encoding, and with `Accept-Encoding: br, gzip` as browsers send it,
+ * where the baseline sends the same page precompressed with brotli. Each
+ * target must answer 200 before it is measured.
  */
 export type BenchTarget = {
   /** Label in the report. */
   name: string;
+  /**
+   * "page": an anonymous page served from the page cache, measured identity and br
+   * (goal: half the baseline's req/s, p99 under 10 ms); "rendered": a signed-in page,
+   * rendered on every request; "api-list": an API list call (goal: p99 under 20 ms);
+   * "other": anything else (measured identity only, no goal).
+   */
+  kind: TargetKind;
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Path and query string, e.g. "/news?page=2". */
   path: string;
@@ -21,52 +31,91 @@ export type BenchTarget = {
   body?: string;
   /** Connections for this target instead of --connections (see "Reading the figures"). */
   connections?: number;
+  /** An API call in the `--soak` mix (pages and signed-in pages always are). */
+  soak?: boolean;
 };
 
+export type TargetKind = "page" | "rendered" | "api-list" | "other";
+
+/** Connections for the rendered-each-time rows (see "Reading the figures"). */
+export const RENDERED_CONNECTIONS = 10;
+
 export const TARGETS: BenchTarget[] = [
-  { name: "Home page", path: "/" },
-  { name: "Login page", path: "/login" },
-  { name: "Current user API, Bearer token", path: "/api/dashboard/user", auth: "bearer" },
+  { name: "Home page", kind: "page", path: "/" },
+  { name: "Login page", kind: "other", path: "/login" },
+  { name: "Current user API, Bearer token", kind: "other", path: "/api/dashboard/user", auth: "bearer" },
   // With 10 000 posts (EXTRA_DATA): the first page, a month in the archive, and an article.
-  { name: "News list, 10 000 posts", path: "/news" },
-  { name: "News list, one archive month", path: "/news?month=06-2022" },
-  { name: "News article", path: "/post/bench-post-5000" },
+  { name: "News list, 10 000 posts", kind: "page", path: "/news" },
+  { name: "News list, one archive month", kind: "page", path: "/news?month=06-2022" },
+  { name: "News article", kind: "page", path: "/post/bench-post-5000" },
   // The same pages for a signed-in user: never cached, so rendered on every request. Ten
   // connections: fifty saturate a render-bound process, and then Node serves sockets unevenly.
-  { name: "News list, signed in (rendered each time)", path: "/news", auth: "bearer", connections: 10 },
+  {
+    name: "News list, signed in (rendered each time)",
+    kind: "rendered",
+    path: "/news",
+    auth: "bearer",
+    connections: RENDERED_CONNECTIONS,
+  },
   {
     name: "News article, signed in (rendered each time)",
+    kind: "rendered",
     path: "/post/bench-post-5000",
     auth: "bearer",
-    connections: 10,
+    connections: RENDERED_CONNECTIONS,
   },
-  // With 1 000 meetings (EXTRA_DATA): the calendar, a type, a meeting page, the feed, the members' calendar.
-  { name: "Events calendar, 1 000 meetings", path: "/events" },
-  { name: "Events calendar, webinars", path: "/events?type=webinar" },
-  { name: "Meeting page", path: "/events/bench-meeting-601" },
-  { name: "Events calendar feed (ICS)", path: "/events.ics" },
-  { name: "Meetings API, from a start date", path: "/api/meetings?start_date=2025-06-01" },
+  // With 1 000 meetings (EXTRA_DATA): the calendar, a type, a meeting page, the featured
+  // conference, the feed, the members' calendar.
+  { name: "Events calendar, 1 000 meetings", kind: "page", path: "/events" },
+  { name: "Events calendar, webinars", kind: "page", path: "/events?type=webinar" },
+  { name: "Meeting page", kind: "page", path: "/events/bench-meeting-601" },
+  { name: "Featured conference", kind: "page", path: "/conference" },
+  {
+    name: "Featured conference, signed in (rendered each time)",
+    kind: "rendered",
+    path: "/conference",
+    auth: "bearer",
+    connections: RENDERED_CONNECTIONS,
+  },
+  { name: "Events calendar feed (ICS)", kind: "other", path: "/events.ics" },
+  {
+    name: "Meetings API, from a start date",
+    kind: "api-list",
+    path: "/api/meetings?start_date=2025-06-01",
+    soak: true,
+  },
+  {
+    name: "Events calendar, signed in (rendered each time)",
+    kind: "rendered",
+    path: "/events",
+    auth: "bearer",
+    connections: RENDERED_CONNECTIONS,
+  },
   {
     name: "Members' calendar, signed in (rendered each time)",
+    kind: "rendered",
     path: "/dashboard/events",
     auth: "bearer",
-    connections: 10,
+    connections: RENDERED_CONNECTIONS,
   },
   // With 10 000 papers in each of two categories (EXTRA_DATA): the pages and every sort option of SPEC §9.
   {
     name: "Library category, 10 000 papers, signed in (rendered each time)",
+    kind: "rendered",
     path: "/dashboard/bench-papers",
     auth: "bearer",
-    connections: 10,
+    connections: RENDERED_CONNECTIONS,
   },
-  { name: "Public library category, 10 000 papers", path: "/library/bench-standards" },
+  { name: "Public library category, 10 000 papers", kind: "page", path: "/library/bench-standards" },
   ...(["no_desc", "no_asc", "date_desc", "date_asc"] as const).map(
     (sortBy): BenchTarget => ({
       name: `Papers API, 10 000 papers, ${sortBy}`,
+      kind: "api-list",
       method: "POST",
       // The sort in the query too: the baseline tells its answers apart by path, not by body.
       path: `/api/dashboard/getPapersByCategory/9001?page=1&sort=${sortBy}`,
       auth: "bearer",
+      soak: sortBy === "date_desc",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ sortBy }),
     }),
@@ -74,6 +123,7 @@ export const TARGETS: BenchTarget[] = [
   ...(["organization_desc", "organization_asc"] as const).map(
     (sortBy): BenchTarget => ({
       name: `Papers API, 10 000 papers, ${sortBy}`,
+      kind: "api-list",
       method: "POST",
       path: `/api/dashboard/getPapersByCategory/9002?page=1&sort=${sortBy}`,
       headers: { "Content-Type": "application/json" },
@@ -82,6 +132,7 @@ export const TARGETS: BenchTarget[] = [
   ),
   {
     name: "Papers API, 10 000 papers, page 400",
+    kind: "api-list",
     method: "POST",
     path: "/api/dashboard/getPapersByCategory/9001?page=400",
     auth: "bearer",
@@ -92,20 +143,25 @@ export const TARGETS: BenchTarget[] = [
     // Every bench paper matches both words: the worst case of a search joined into the list. Ten
     // connections, as for rendered pages: fifty only queue behind it.
     name: "Papers API, 10 000 papers, searched (every paper matches)",
+    kind: "api-list",
     method: "POST",
     path: "/api/dashboard/getPapersByCategory/9001",
     auth: "bearer",
-    connections: 10,
+    connections: RENDERED_CONNECTIONS,
     headers: { "Content-Type": "application/json" },
     body: '{"search":"radar ecdis","sortBy":"no_asc"}',
   },
   {
     name: "News list API",
+    kind: "api-list",
     method: "POST",
     path: "/api/getPosts",
     headers: { "Content-Type": "application/json" },
     body: '{"filters":"06-2022"}',
+    soak: true,
   },
+  // The header's search box (SPEC §7: GET /search with search_query): news, meetings, pages and papers.
+  { name: "Site search API", kind: "api-list", path: "/api/search?search_query=radar", soak: true },
 ];
 
 /** A target with everything resolved: the request both servers receive. */
@@ -116,13 +172,56 @@ export type BenchRequest = {
   body?: string;
 };
 
-export function resolveTarget(target: BenchTarget, session: { token: string }): BenchRequest {
+/** How a row asks for its response: as is, or compressed the way browsers ask. */
+export type Encoding = "identity" | "br";
+
+/** What browsers send; the app answers it with brotli. */
+export const BROWSER_ACCEPT_ENCODING = "br, gzip";
+
+/** One row of the report: a target, in one encoding. */
+export type BenchCase = { target: BenchTarget; encoding: Encoding };
+
+/** The rows for these targets: pages twice (identity, then br), the rest once. */
+export function casesOf(targets: BenchTarget[]): BenchCase[] {
+  return targets.flatMap((target): BenchCase[] =>
+    target.kind === "page"
+      ? [
+          { target, encoding: "identity" },
+          { target, encoding: "br" },
+        ]
+      : [{ target, encoding: "identity" }],
+  );
+}
+
+export function resolveTarget(
+  target: BenchTarget,
+  session: { token: string },
+  encoding: Encoding = "identity",
+): BenchRequest {
   const headers: Record<string, string> = { ...target.headers };
   if (target.auth === "bearer") headers.Authorization = `Bearer ${session.token}`;
+  if (encoding === "br") headers["Accept-Encoding"] = BROWSER_ACCEPT_ENCODING;
   return { method: target.method ?? "GET", path: target.path, headers, body: target.body };
 }
 
 export function describeTarget(target: BenchTarget): string {
   const connections = target.connections ? `, ${target.connections} connections` : "";
   return `${target.name} — \`${target.method ?? "GET"} ${target.path}\`${connections}`;
+}
+
+export function describeCase({ target, encoding }: BenchCase): string {
+  return `${describeTarget(target)}${encoding === "br" ? `, \`Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}\`` : ""}`;
+}
+
+/**
+ * The `--soak` mix, sent in turn: every cached page identity and br, every signed-in page,
+ * and the API lists marked `soak`.
+ */
+export function soakCases(targets: BenchTarget[] = TARGETS): BenchCase[] {
+  return casesOf(targets.filter((t) => t.kind === "page" || t.kind === "rendered" || t.soak));
+}
+
+/** Short label for progress lines. */
+export function shortLabel({ target, encoding }: BenchCase): string {
+  return `${target.name}${encoding === "br" ? " (br)" : ""}`;
 }
