@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ServerProcess, startServer } from "./server";
+
+/**
+ * Issue 15: the page cache of the built server, as two processes sharing one
+ * SQLite file serve it. A change an admin makes through one process is on the
+ * very next request to the other; nothing personal is ever stored or served
+ * from it; bots and browsers get the whole page, each from their own entry.
+ */
+const ADMIN = { email: "cache-admin@masthead.test", password: "cache admin long password" };
+
+let first: ServerProcess;
+let second: ServerProcess;
+let token = "";
+
+beforeAll(async () => {
+  first = await startServer({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } });
+  // The same data directory: the same database file, as two processes of one site would share it.
+  second = await startServer({ dataDir: first.dataDir });
+  const login = await fetch(`${first.url}/api/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(ADMIN),
+  });
+  token = ((await login.json()) as { access_token: string }).access_token;
+});
+
+afterAll(async () => {
+  await second?.stop();
+  await first?.stop();
+  first?.cleanup();
+});
+
+async function page(server: ServerProcess, path: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${server.url}${path}`, { headers });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+async function publish(title: string) {
+  const form = new FormData();
+  form.append("title", title);
+  form.append("content", "<p>Published through one process.</p>");
+  const response = await fetch(`${first.url}/api/dashboard/news`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+}
+
+describe("page cache across processes", () => {
+  it("shows an admin's change made through one process on the next request to the other", async () => {
+    for (const server of [first, second]) {
+      await page(server, "/news");
+      expect((await page(server, "/news")).headers.get("x-page-cache")).toBe("hit");
+    }
+    await publish("Cross-process cache check, first");
+    // No wait: the very next request.
+    const other = await page(second, "/news");
+    expect(other.headers.get("x-page-cache")).toBe("miss");
+    expect(other.text).toContain("Cross-process cache check, first");
+    const same = await page(first, "/news");
+    expect(same.text).toContain("Cross-process cache check, first");
+
+    // The API's stored answers move with it.
+    const list = async (server: ServerProcess) =>
+      (
+        await fetch(`${server.url}/api/getPosts`, {
+          method: "POST",
+          body: "{}",
+          headers: { "content-type": "application/json" },
+        })
+      ).text();
+    await list(second);
+    await publish("Cross-process cache check, second");
+    expect(await list(second)).toContain("Cross-process cache check, second");
+  });
+
+  it("answers hits with the encoding asked for, validators and 304s, and the stored page's own CSP nonce", async () => {
+    await page(second, "/news", { "accept-encoding": "br, gzip" });
+    const hit = await fetch(`${second.url}/news`, { headers: { "accept-encoding": "br, gzip" } });
+    expect(hit.headers.get("x-page-cache")).toBe("hit");
+    expect(hit.headers.get("content-encoding")).toBe("br");
+    const html = await hit.text(); // fetch decodes brotli
+    const nonce = /'nonce-([^']+)'/.exec(hit.headers.get("content-security-policy") ?? "")?.[1];
+    expect(nonce).toBeTruthy();
+    expect(html).toContain(`nonce="${nonce}"`);
+    expect(hit.headers.get("x-frame-options")).toBe("DENY");
+    const etag = hit.headers.get("etag") ?? "";
+    const revalidated = await fetch(`${second.url}/news`, {
+      headers: { "accept-encoding": "br, gzip", "if-none-match": etag },
+    });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get("etag")).toBe(etag);
+    // Each hit logs its line with its own request id.
+    const id = "req-cache-hit-1";
+    await fetch(`${second.url}/news`, { headers: { "x-request-id": id } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(second.logs().some((line) => line.req_id === id && line.cache === "hit" && line.status === 200)).toBe(true);
+  });
+
+  it("never stores or serves a signed-in page, and never shows a visitor what a member saw", async () => {
+    const login = await fetch(`${second.url}/api/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: second.url },
+      body: JSON.stringify(ADMIN),
+    });
+    const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
+    expect(cookie).toMatch(/^auth\.session=/);
+    for (let i = 0; i < 2; i++) {
+      const mine = await page(second, "/events", { cookie });
+      expect(mine.headers.get("x-page-cache")).toBeNull();
+      expect(mine.headers.get("cache-control")).toBe("private, no-store");
+      expect(mine.text).toContain(ADMIN.email);
+    }
+    const bearer = await page(second, "/events", { authorization: `Bearer ${token}` });
+    expect(bearer.headers.get("x-page-cache")).toBeNull();
+    for (let i = 0; i < 2; i++) {
+      const visitor = await page(second, "/events");
+      expect(visitor.text).not.toContain(ADMIN.email);
+      expect(visitor.headers.get("cache-control") ?? "").not.toMatch(/private/);
+    }
+  });
+
+  it("gives bots and browsers the whole page, each from their own entry", async () => {
+    const bot = { "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" };
+    const chrome = {
+      "user-agent":
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36",
+    };
+    await page(second, "/", chrome);
+    const browser = await page(second, "/", chrome);
+    const crawler = await page(second, "/", bot);
+    const crawlerAgain = await page(second, "/", bot);
+    expect(browser.headers.get("x-page-cache")).toBe("hit");
+    expect(crawler.headers.get("x-page-cache")).toBe("miss");
+    expect(crawlerAgain.headers.get("x-page-cache")).toBe("hit");
+    for (const answer of [browser, crawlerAgain]) expect(answer.text.trimEnd()).toMatch(/<\/html>$/);
+  });
+});
