@@ -34,8 +34,8 @@ export function createAnswerCache(
   const store = createVersionedStore<Answer>({ maxBytes: options.maxBytes, ttlMs: options.ttlMs, now });
   return {
     async answer(key, make) {
-      const version = contentVersion.known();
-      if (version === null) return make();
+      // Until PostgreSQL's first poll has answered, the database itself.
+      const version = contentVersion.known() ?? (await contentVersion.current());
       const stored = store.get(key, version);
       if (stored) return respond(stored, "hit");
       const response = await make();
