@@ -54,7 +54,7 @@ test("a malformed body posted to a page action is a client error, not a 500", as
   expect(crossSite.status()).toBe(403);
 });
 
-test("anonymous pages come from the page cache, each with its own CSP nonce; signed-in pages never", async ({
+test("anonymous pages come from the page cache, each stored page with its own CSP nonce; signed-in pages never", async ({
   request,
 }) => {
   const nonces = async (path: string, headers: Record<string, string> = {}) => {
@@ -65,12 +65,19 @@ test("anonymous pages come from the page cache, each with its own CSP nonce; sig
     expect(inBody).toBe(inHeader);
     return { cache: response.headers()["x-page-cache"], nonce: inBody };
   };
-  await nonces("/history");
+  const rendered = await nonces("/history");
   const first = await nonces("/history");
   const second = await nonces("/history");
   expect(first.cache).toBe("hit");
   expect(second.cache).toBe("hit");
-  expect(second.nonce).not.toBe(first.nonce);
+  // A stored page keeps the nonce of its render, in its body and its header alike (decision 0026);
+  // another page was rendered with its own. page-cache-csp.spec.ts proves injected scripts stay blocked.
+  expect(first.nonce).toBe(rendered.nonce);
+  expect(second.nonce).toBe(rendered.nonce);
+  await nonces("/members-list");
+  const other = await nonces("/members-list");
+  expect(other.cache).toBe("hit");
+  expect(other.nonce).not.toBe(first.nonce);
 
   const login = await request.post("/api/login", {
     data: { email: "e2e-member@masthead.example", password: "e2e-member-password" },
