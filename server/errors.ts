@@ -19,8 +19,8 @@ export function handleError(logger: Logger) {
   return (error: Error, c: Context<AppEnv>) => {
     if (clientAborted(c.req.raw, error)) {
       // Nobody is left to answer. Before the request log starts (a body read early) this is the only line.
-      if (!c.var.requestId)
-        logger.info({ method: c.req.method, path: c.req.path, ip: c.var.clientIp }, "client aborted");
+      if (!c.get("requestId"))
+        logger.info({ method: c.req.method, path: c.req.path, ip: c.get("clientIp") }, "client aborted");
       return new Response(null, { status: CLIENT_CLOSED_REQUEST });
     }
     const wantsJson = c.req.path.startsWith("/api/") || c.req.path === "/api";
@@ -37,13 +37,13 @@ export function handleError(logger: Logger) {
       if (error.details.retryAfter) headers["Retry-After"] = String(error.details.retryAfter);
       if (error.details.allow) headers.Allow = error.details.allow.join(", ");
       if (error.code === "insufficient_storage") {
-        logger.error({ req_id: c.var.requestId, err: error.cause ?? error }, "out of storage space");
+        logger.error({ req_id: c.get("requestId"), err: error.cause ?? error }, "out of storage space");
       }
     } else if (error instanceof HTTPException) {
       status = error.status as ContentfulStatusCode;
       message = error.message || "Bad request.";
     } else {
-      logger.error({ req_id: c.var.requestId, err: error }, "unhandled error");
+      logger.error({ req_id: c.get("requestId"), err: error }, "unhandled error");
     }
     if (wantsJson) return c.json(errorBody(message, errors), status, headers);
     return c.text(message, status, headers);

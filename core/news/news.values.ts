@@ -24,11 +24,19 @@ export function monthFilterOf(yearMonth: string): string {
 // One formatter for all labels: toLocaleDateString builds a new one per call (about 90 times slower).
 const MONTH_FORMAT = new Intl.DateTimeFormat("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
 
+// The archive lists every month with posts (a hundred and more) on each render of /news: formatted once each.
+const MONTH_NAMES = new Map<string, string>();
+
 export function monthLabel(filter: string, now = new Date()): string {
   const current = `${String(now.getUTCMonth() + 1).padStart(2, "0")}-${now.getUTCFullYear()}`;
   if (filter === current) return "This month";
-  const { from } = monthRange(filter);
-  return MONTH_FORMAT.format(new Date(`${from}T00:00:00Z`));
+  let name = MONTH_NAMES.get(filter);
+  if (name === undefined) {
+    name = MONTH_FORMAT.format(new Date(`${monthRange(filter).from}T00:00:00Z`));
+    // Filters come from the URL too: the map holds at most a few centuries of months.
+    if (MONTH_NAMES.size < 5000) MONTH_NAMES.set(filter, name);
+  }
+  return name;
 }
 
 /** A post's address on the site: the one place that knows news lives under /post/. */

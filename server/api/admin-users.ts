@@ -133,7 +133,7 @@ export function adminUsersRoutes(runtime: Runtime) {
     async (c, { body }) => {
       const userId = await services.invitations.accept(body);
       const session = await services.auth.openSession(userId, {
-        ip: c.var.clientIp,
+        ip: c.get("clientIp"),
         userAgent: c.req.header("user-agent") ?? null,
       });
       c.header("Set-Cookie", sessionCookie(session.token, { secure: config.baseUrl.protocol === "https:" }));

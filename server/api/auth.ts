@@ -44,9 +44,9 @@ export function authRoutes(runtime: Runtime) {
     async (c, { body }) => {
       const result = await services.auth.login(
         body,
-        { ip: c.var.clientIp, userAgent: c.req.header("user-agent") ?? null, requestId: c.var.requestId },
+        { ip: c.get("clientIp"), userAgent: c.req.header("user-agent") ?? null, requestId: c.get("requestId") },
         // A browser's earlier session ends; an API client's other tokens are its own business.
-        { endingSession: c.var.authVia === "cookie" ? c.var.sessionToken : null },
+        { endingSession: c.get("authVia") === "cookie" ? c.get("sessionToken") : null },
       );
       // Browsers using the API get the same httpOnly session as the login form.
       c.header(
@@ -67,7 +67,7 @@ export function authRoutes(runtime: Runtime) {
       summary: "The signed-in user",
       response: { schema: success({ user: publicUserSchema }) },
     },
-    (c) => ok(c, { user: c.var.auth?.user }),
+    (c) => ok(c, { user: c.get("auth")?.user }),
   );
 
   declare(
@@ -81,7 +81,7 @@ export function authRoutes(runtime: Runtime) {
       response: { schema: messageAnswer },
     },
     async (c) => {
-      await services.auth.logout(c.var.sessionToken);
+      await services.auth.logout(c.get("sessionToken"));
       c.header("Set-Cookie", clearSessionCookie({ secure }));
       return ok(c, { message: "Logged out." });
     },
@@ -185,7 +185,7 @@ export function authRoutes(runtime: Runtime) {
       errors: [429],
     },
     async (c, { body }) => {
-      await services.passwordReset.request(body.email, { ip: c.var.clientIp, origin: config.baseUrl.origin });
+      await services.passwordReset.request(body.email, { ip: c.get("clientIp"), origin: config.baseUrl.origin });
       return ok(c, { message: RESET_REQUESTED });
     },
   );

@@ -259,12 +259,12 @@ export function declare<
       };
       // A read, even when it comes as a POST: the content version stays where it is (server/middleware/page-cache.ts).
       if (contract.cache) c.set("readOnly", true);
-      const answers = contract.cache ? c.var.answerCache : undefined;
+      const answers = contract.cache ? c.get("answerCache") : undefined;
       if (answers) {
         const url = new URL(c.req.url);
-        const role = c.var.auth?.user.role.name ?? "visitor";
+        const role = c.get("auth")?.user.role.name ?? "visitor";
         const key = `${role} ${c.req.method} ${url.pathname}${url.search} ${JSON.stringify(input.body)}`;
-        return await answers.answer(key, async () => handler(c, input));
+        return await answers.answer(key, async () => handler(c, input), c.req.header("Accept-Encoding"));
       }
       return await handler(c, input);
     } finally {

@@ -38,12 +38,13 @@ function refuseAdmin(error: AppError): AppError {
 export const access = {
   public: accessMiddleware("public", async (_c, next) => next()),
   member: accessMiddleware("member", async (c, next) => {
-    if (!c.var.auth) throw new AppError("unauthorized", "Unauthenticated.");
+    if (!c.get("auth")) throw new AppError("unauthorized", "Unauthenticated.");
     return next();
   }),
   admin: accessMiddleware("admin", async (c, next) => {
-    if (!c.var.auth) throw refuseAdmin(new AppError("unauthorized", "Unauthenticated."));
-    if (c.var.auth.user.role.name !== "admin") {
+    const auth = c.get("auth");
+    if (!auth) throw refuseAdmin(new AppError("unauthorized", "Unauthenticated."));
+    if (auth.user.role.name !== "admin") {
       throw refuseAdmin(new AppError("forbidden", "This action is unauthorized."));
     }
     return next();
@@ -52,7 +53,7 @@ export const access = {
 
 /** The signed-in caller of a route declared access.member or access.admin (which already refused everyone else). */
 export function currentAuth(c: Context<AppEnv>): Authenticated {
-  const auth = c.var.auth;
+  const auth = c.get("auth");
   if (!auth) throw new AppError("unauthorized", "Unauthenticated.");
   return auth;
 }
@@ -114,7 +115,7 @@ export async function readBody(
   const wanted = method?.toUpperCase();
   // A `_method` that no route at this path answers to: refused, never done as the POST it came as.
   if (c.req.method === "POST" && wanted && OVERRIDABLE_METHODS.has(wanted)) {
-    throw methodNotAllowed(wanted, c.var.allowedMethods ?? ["POST"]);
+    throw methodNotAllowed(wanted, c.get("allowedMethods") ?? ["POST"]);
   }
   return body;
 }
@@ -165,7 +166,7 @@ export function idParam(c: Context<AppEnv>, notFound: string, name = "id"): numb
 
 /** Who is asking, as the read services take it: signed in, and whether an admin. */
 export function viewerOf(c: Context<AppEnv>): { signedIn: boolean; admin: boolean } {
-  return { signedIn: c.var.auth !== null, admin: c.var.auth?.user.role.name === "admin" };
+  return { signedIn: c.get("auth") !== null, admin: c.get("auth")?.user.role.name === "admin" };
 }
 
 /** The uploaded file of a multipart field, if one was sent (its content is checked by the service). */

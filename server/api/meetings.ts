@@ -23,7 +23,7 @@ export function meetingsRoutes(runtime: Runtime) {
       cache: "content",
     },
     async (c, { query }) => {
-      const page = await services.meetings.list(query, { signedIn: c.var.auth !== null });
+      const page = await services.meetings.list(query, { signedIn: c.get("auth") !== null });
       let next: string | null = null;
       if (page.current_page < page.last_page) {
         const params = new URLSearchParams({ page: String(page.current_page + 1) });
@@ -52,7 +52,7 @@ export function meetingsRoutes(runtime: Runtime) {
         errors: [404],
       },
       async (c, { params }) =>
-        ok(c, { event: await services.meetings.getBySlug(params.slug, { signedIn: c.var.auth !== null }) }),
+        ok(c, { event: await services.meetings.getBySlug(params.slug, { signedIn: c.get("auth") !== null }) }),
     );
   }
 

@@ -60,7 +60,7 @@ export function siteRoutes(runtime: Runtime) {
       cache: "content",
     },
     async (c, { query }) =>
-      ok(c, { results: await services.search.search(query.search_query ?? "", { signedIn: c.var.auth !== null }) }),
+      ok(c, { results: await services.search.search(query.search_query ?? "", { signedIn: c.get("auth") !== null }) }),
   );
 
   return api;

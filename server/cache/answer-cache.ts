@@ -1,4 +1,5 @@
 import type { ContentVersionService } from "../../core/content-version/content-version.service";
+import { compressBody, MIN_BYTES, negotiateEncoding } from "../middleware/compress";
 import { createVersionedStore } from "./versioned-store";
 
 /**
@@ -6,24 +7,40 @@ import { createVersionedStore } from "./versioned-store";
  * caller's role (`cache: "content"` in a route's contract: the news list,
  * the meetings, a category's papers, the site search), kept in memory per
  * content version for ANSWER_TTL_MS. The access check, the session and the
- * input validation still run for every request; only the reading and the
- * serializing are saved. An admin's change empties it in every process, as
- * it does the page cache (decision 0026).
+ * input validation still run for every request; only the reading, the
+ * serializing and the compressing are saved: each encoding a client asks for
+ * is made once per stored answer, like a cached page's (decision 0026). An
+ * admin's change empties it in every process, as it does the page cache.
  */
 export const ANSWER_CACHE_HEADER = "X-Answer-Cache";
 
-type Answer = { body: Uint8Array; contentType: string; bytes: number; storedAt: number };
+type Encoded = { br?: Promise<Buffer>; gzip?: Promise<Buffer> };
+type Answer = { body: Uint8Array; contentType: string; bytes: number; storedAt: number; encoded: Encoded };
 
 export type AnswerCache = {
-  /** The stored answer for `key`, else `make()`'s, kept when it is a 200 without cookies. */
-  answer: (key: string, make: () => Promise<Response>) => Promise<Response>;
+  /**
+   * The stored answer for `key`, else `make()`'s, kept when it is a 200 without cookies; encoded for a
+   * client whose Accept-Encoding is `acceptEncoding`.
+   */
+  answer: (key: string, make: () => Promise<Response>, acceptEncoding?: string) => Promise<Response>;
 };
 
-function respond(answer: Answer, state: "hit" | "miss"): Response {
-  return new Response(answer.body as BodyInit, {
-    status: 200,
-    headers: { "Content-Type": answer.contentType, [ANSWER_CACHE_HEADER]: state },
-  });
+async function respond(answer: Answer, state: "hit" | "miss", acceptEncoding: string | undefined): Promise<Response> {
+  const headers: Record<string, string> = {
+    "Content-Type": answer.contentType,
+    "Content-Length": String(answer.body.byteLength),
+    [ANSWER_CACHE_HEADER]: state,
+  };
+  if (answer.body.byteLength < MIN_BYTES) return new Response(answer.body as BodyInit, { status: 200, headers });
+  headers.Vary = "Accept-Encoding";
+  const encoding = negotiateEncoding(acceptEncoding);
+  if (!encoding) return new Response(answer.body as BodyInit, { status: 200, headers });
+  // Made once, by the first request that asks for this encoding; those arriving meanwhile wait for the same work.
+  answer.encoded[encoding] ??= compressBody(answer.body, encoding, "stored");
+  const body = await answer.encoded[encoding];
+  headers["Content-Encoding"] = encoding;
+  headers["Content-Length"] = String(body.byteLength);
+  return new Response(body as BodyInit, { status: 200, headers });
 }
 
 export function createAnswerCache(
@@ -33,20 +50,27 @@ export function createAnswerCache(
   const now = options.now ?? Date.now;
   const store = createVersionedStore<Answer>({ maxBytes: options.maxBytes, ttlMs: options.ttlMs, now });
   return {
-    async answer(key, make) {
+    async answer(key, make, acceptEncoding) {
       // Until PostgreSQL's first poll has answered, the database itself.
       const version = contentVersion.known() ?? (await contentVersion.current());
       const stored = store.get(key, version);
-      if (stored) return respond(stored, "hit");
+      if (stored) return respond(stored, "hit", acceptEncoding);
       const response = await make();
       const contentType = response.headers.get("Content-Type") ?? "";
       if (response.status !== 200 || response.headers.has("Set-Cookie") || !contentType.includes("json")) {
         return response;
       }
       const body = new Uint8Array(await response.arrayBuffer());
-      const answer: Answer = { body, contentType, bytes: body.byteLength + key.length, storedAt: now() };
+      // The budget counts the encodings too: together they are at most about the body's size again.
+      const answer: Answer = {
+        body,
+        contentType,
+        bytes: 2 * body.byteLength + key.length,
+        storedAt: now(),
+        encoded: {},
+      };
       store.set(key, answer, version);
-      return respond(answer, "miss");
+      return respond(answer, "miss", acceptEncoding);
     },
   };
 }

@@ -14,7 +14,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export function csrf(allowedOrigins: string[]): MiddlewareHandler<AppEnv> {
   const allowed = new Set(allowedOrigins);
   return async (c, next) => {
-    if (SAFE_METHODS.has(c.req.method) || c.var.authVia === "bearer") return next();
+    if (SAFE_METHODS.has(c.req.method) || c.get("authVia") === "bearer") return next();
     const origin = c.req.header("origin");
     const fetchSite = c.req.header("sec-fetch-site");
     const host = c.req.header("host");

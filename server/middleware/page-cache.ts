@@ -1,7 +1,5 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { promisify } from "node:util";
-import zlib from "node:zlib";
 import type { Context, MiddlewareHandler } from "hono";
 import { isbot } from "isbot";
 import { readCookie, SESSION_COOKIE } from "../../core/auth/auth.cookie";
@@ -10,7 +8,7 @@ import type { Logger } from "../../lib/logger";
 import { createVersionedStore } from "../cache/versioned-store";
 import type { AppEnv } from "../env";
 import { clientIp } from "./client";
-import { encodeResponse, negotiateEncoding } from "./compress";
+import { compressBody, encodeResponse, negotiateEncoding } from "./compress";
 import { replaceResponse } from "./replace-response";
 import { acceptedRequestId } from "./request-log";
 
@@ -87,9 +85,6 @@ const PER_RESPONSE = new Set(["content-length", "content-encoding", "x-request-i
 const PLAIN_TARGET = /^\/(?!.*(?:\/\.|%2e))[A-Za-z0-9\-._~!$&()*+,;=:@%/?]*$/i;
 export const PAGE_CACHE_HEADER = "X-Page-Cache";
 
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
-
 /** Bounded memo for per-header decisions (user agents, Accept-Encoding values repeat endlessly). */
 function memo<T>(decide: (value: string) => T, limit = 512): (value: string) => T {
   const known = new Map<string, T>();
@@ -135,13 +130,8 @@ function storable(response: Response): boolean {
 async function makeEntry(response: Response, nonce: string, storedAt: number): Promise<Entry> {
   const identity = Buffer.from(await response.arrayBuffer());
   const [br, gz] = await Promise.all([
-    brotli(identity, {
-      params: {
-        [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
-        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-      },
-    }),
-    gzip(identity, { level: 9 }),
+    compressBody(identity, "br", "stored"),
+    compressBody(identity, "gzip", "stored"),
   ]);
   // The validator ignores the nonce, so a page rendered again unchanged (another process, a later render) still matches.
   const hashed = nonce ? identity.toString("latin1").replaceAll(nonce, "") : identity;
@@ -156,9 +146,11 @@ async function makeEntry(response: Response, nonce: string, storedAt: number): P
         const item = part.trim();
         if (item && item.toLowerCase() !== "accept-encoding") vary.push(item);
       }
+    } else if (lower === "cache-control") {
+      // Written once, with the validators (a 304 carries it too).
+      cacheControl = value;
     } else if (!PER_RESPONSE.has(lower)) {
       common.push(name, value);
-      if (lower === "cache-control") cacheControl = value;
     }
   }
   const variant = (body: Buffer, encoding: Encoding, etag: string): Variant => {
@@ -340,10 +332,10 @@ export function createPageCache(
         if (encoded !== c.res) replaceResponse(c, encoded);
         return;
       }
-      const entry = await makeEntry(c.res, c.var.secureHeadersNonce ?? "", now());
+      const entry = await makeEntry(c.res, c.get("secureHeadersNonce") ?? "", now());
       store.set(key, entry, current);
       settle(entry);
-      replaceResponse(c, asResponse(entry, c, c.var.requestId, "miss"));
+      replaceResponse(c, asResponse(entry, c, c.get("requestId"), "miss"));
     } catch (error) {
       settle(null);
       throw error;
@@ -365,7 +357,7 @@ export function contentChanges(contentVersion: ContentVersionService, logger: Lo
     const method = c.req.method;
     if (method === "GET" || method === "HEAD" || method === "OPTIONS") return;
     // Only admins change what visitors see; a member's profile, picture or logout leaves the cache alone.
-    if (c.var.auth?.user.role.name !== "admin" || c.res.status >= 400 || c.var.readOnly) return;
+    if (c.get("auth")?.user.role.name !== "admin" || c.res.status >= 400 || c.get("readOnly")) return;
     try {
       await contentVersion.changed();
     } catch (error) {

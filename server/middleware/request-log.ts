@@ -39,8 +39,8 @@ export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
       path: c.req.path,
       status,
       ms: Math.round((performance.now() - started) * 10) / 10,
-      user: c.var.auth?.user.id,
-      ip: c.var.clientIp,
+      user: c.get("auth")?.user.id,
+      ip: c.get("clientIp"),
     };
     if (aborted) logger.info(line, "client aborted");
     else if (status >= 500) logger.error(line, "request");

@@ -40,7 +40,7 @@ function pathRecordId(path: string): string | undefined {
 export function securityLog(logger: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const method = c.req.method;
-    const auth = c.var.auth;
+    const auth = c.get("auth");
     const isApi = c.req.path === "/api" || c.req.path.startsWith("/api/");
     const change = !READ_METHODS.has(method) && auth?.user.role.name === "admin" && !NOT_CHANGES.has(c.req.path);
     // The page action consumes the body, so the form's intent and id are read from a copy.
@@ -49,18 +49,18 @@ export function securityLog(logger: Logger): MiddlewareHandler<AppEnv> {
       await next();
     } finally {
       // A POST the method override dispatched was logged where it ran, as the method it became.
-      if (!c.var.effectiveMethod && c.error && refusedByAdminAccess.has(c.error)) {
+      if (!c.get("effectiveMethod") && c.error && refusedByAdminAccess.has(c.error)) {
         logAccessRefused(logger, {
-          req_id: c.var.requestId,
+          req_id: c.get("requestId"),
           status: c.res.status === 403 ? 403 : 401,
           method,
           path: c.req.path,
           user: auth?.user.id,
-          ip: c.var.clientIp,
+          ip: c.get("clientIp"),
         });
       }
     }
-    if (!change || !auth || c.res.status >= 400 || c.var.effectiveMethod) {
+    if (!change || !auth || c.res.status >= 400 || c.get("effectiveMethod")) {
       await form?.body?.cancel();
       return;
     }
@@ -74,10 +74,10 @@ export function securityLog(logger: Logger): MiddlewareHandler<AppEnv> {
     const id = isApi ? apiRecordId(c) : (fields?.get("id") ?? pathRecordId(path));
     const intent = fields?.get("intent") ?? undefined;
     logAdminChange(logger, {
-      req_id: c.var.requestId,
+      req_id: c.get("requestId"),
       user: auth.user.id,
       email: auth.user.email,
-      ip: c.var.clientIp,
+      ip: c.get("clientIp"),
       method,
       route: isApi ? c.req.routePath : path,
       path,

@@ -1,4 +1,4 @@
-import { ADMIN, expect, expectAccessible, MEMBER, signIn, test } from "./fixtures";
+import { ADMIN, expect, expectAccessible, MEMBER, signIn, test, waitForHydration } from "./fixtures";
 
 test.describe("member login (SPEC §2, §5, §8)", () => {
   test("the login screen has the spec's parts and is accessible", async ({ page }) => {
@@ -93,6 +93,8 @@ test.describe("member login (SPEC §2, §5, §8)", () => {
     await page.goto("/login?redirect=%2Fdashboard");
     await signIn(page, MEMBER);
     await expect(page).toHaveURL(/\/dashboard$/);
+    // The menu opens with JavaScript: a click before hydration does nothing (a busy CI machine got there first).
+    await waitForHydration(page);
     await page.getByRole("button", { name: "User Profile" }).click();
     await page.getByRole("menuitem", { name: "Logout" }).click();
     const dialog = page.getByRole("dialog", { name: "Logout?" });

@@ -1,3 +1,4 @@
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANSWER_CACHE_HEADER } from "../../server/cache/answer-cache";
 import { call, createTestContext, type TestContext } from "../support/app";
@@ -38,6 +39,50 @@ describe("API answer cache", () => {
     const after = await call(t.app, "POST", "/api/getPosts", { json: {} });
     expect(state(after)).toBe("miss");
     expect(after.text).toContain("A post published while the list was cached");
+  });
+
+  it("sends a stored answer in the encoding asked for, compressed once at the highest effort", async () => {
+    for (let n = 0; n < 6; n++) {
+      const form = {
+        title: `Encoded answer post ${n}`,
+        content: `<p>${"Radar and ECDIS service news. ".repeat(12)}</p>`,
+      };
+      expect((await call(t.app, "POST", "/api/dashboard/news", { token: admin, form })).status).toBe(201);
+    }
+    const identity = await call(t.app, "POST", "/api/getPosts", { json: { search: "" } });
+    expect(identity.headers.get("Content-Encoding")).toBeNull();
+    expect(identity.text.length).toBeGreaterThan(1024);
+    const ask = (acceptEncoding: string) =>
+      t.app.request("/api/getPosts", {
+        method: "POST",
+        headers: { "content-type": "application/json", "accept-encoding": acceptEncoding },
+        body: JSON.stringify({ search: "" }),
+      });
+    for (const [accept, encoding, decode, stored] of [
+      [
+        "br, gzip",
+        "br",
+        zlib.brotliDecompressSync,
+        zlib.brotliCompressSync(identity.text, {
+          params: {
+            [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+            [zlib.constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(identity.text),
+          },
+        }),
+      ],
+      ["gzip", "gzip", zlib.gunzipSync, zlib.gzipSync(identity.text, { level: 9 })],
+    ] as const) {
+      for (let i = 0; i < 2; i++) {
+        const response = await ask(accept);
+        expect(state(response)).toBe("hit");
+        expect(response.headers.get("Content-Encoding")).toBe(encoding);
+        expect(response.headers.get("Vary")).toContain("Accept-Encoding");
+        const body = Buffer.from(await response.arrayBuffer());
+        expect(decode(body).toString("utf8")).toBe(identity.text);
+        // The stored effort (brotli 11, gzip 9), not the per-request one (brotli 3, gzip 6).
+        expect(body.length).toBe(stored.length);
+      }
+    }
   });
 
   it("keeps answers apart by role: a member's answer never reaches a visitor", async () => {

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { readStartCommand } from "../../scripts/bench/start-command";
 
 /**
  * The production build (`build/server.js`, made by `npm run build`) started as
@@ -31,6 +32,10 @@ export type ServerProcess = {
 
 export const SERVER_BUNDLE = path.resolve("build/server.js");
 
+/** `npm start`'s variables and Node flags (package.json): each process runs as an operator's does. */
+const START = readStartCommand(path.resolve("."));
+const START_FLAGS = START.args.filter((arg) => arg.startsWith("-"));
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
@@ -58,6 +63,7 @@ export async function startServer(
   const port = await freePort();
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "masthead-process-"));
   const env: Record<string, string> = {
+    ...START.env,
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? os.tmpdir(),
     NODE_ENV: "production",
@@ -68,7 +74,7 @@ export async function startServer(
     LOG_LEVEL: "info",
     ...options.env,
   };
-  const child = spawn(process.execPath, [entry], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...START_FLAGS, entry], { env, stdio: ["ignore", "pipe", "pipe"] });
   const stdout: string[] = [];
   const stderr: string[] = [];
   const collect = (into: string[]) => {
