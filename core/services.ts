@@ -1,6 +1,6 @@
 import type SQLite from "better-sqlite3";
 import type { Kysely } from "kysely";
-import type { Dialect } from "../db/connect";
+import type { Dialect, Notifications } from "../db/connect";
 import type { Database } from "../db/types";
 import type { Clock } from "../lib/clock";
 import { systemClock } from "../lib/clock";
@@ -44,6 +44,8 @@ export function createServices(deps: {
   dialect: Dialect;
   /** SQLite's raw connection (DatabaseHandle.sqlite): the content version is then read synchronously. */
   sqlite?: SQLite.Database;
+  /** PostgreSQL's LISTEN/NOTIFY (DatabaseHandle.notifications): every process hears of a content change as it commits. */
+  notifications?: Notifications;
   storage: FileStorage;
   /** Members-only files (paper files), served through an access check (decision 0024). */
   privateStorage: ReadableFileStorage;
@@ -133,7 +135,9 @@ export function createServices(deps: {
       clock,
     }),
     contentVersion: createContentVersionService({
-      repository: createContentVersionRepository(deps.db, deps.sqlite),
+      repository: createContentVersionRepository(deps.db, { sqlite: deps.sqlite, notifications: deps.notifications }),
+      onError: (error) =>
+        deps.logger?.warn({ err: error }, "content version announcements not heard; polling meanwhile"),
     }),
     rateLimit,
     search,

@@ -24,8 +24,34 @@ export type DatabaseHandle = {
   dialect: Dialect;
   /** The SQLite connection under `db`, for the few synchronous reads that must not wait (the page cache's version stamp). */
   sqlite?: SQLite.Database;
+  /** PostgreSQL's LISTEN/NOTIFY, for what other processes must hear at once (the content version); absent on SQLite. */
+  notifications?: Notifications;
   destroy: () => Promise<void>;
 };
+
+/** What a subscriber to a channel is told. */
+export type NotificationHandlers = {
+  /** Each payload sent on one of the channels (`NOTIFY`), in commit order. */
+  onMessage: (channel: string, payload: string) => void;
+  /** Each time the subscription is (re)established: what was sent while it was down is lost, so catch up. */
+  onListening?: () => void;
+  onError?: (error: unknown) => void;
+};
+
+export type Notifications = {
+  /**
+   * Listens on `channels` over a connection of its own, reconnecting after a loss; answers a stop
+   * function. `applicationName` names the connection in pg_stat_activity, where others can count it.
+   */
+  listen: (
+    channels: string[],
+    handlers: NotificationHandlers,
+    options?: { applicationName?: string },
+  ) => () => Promise<void>;
+};
+
+/** How long a lost LISTEN connection waits before it connects again. */
+const RELISTEN_MS = 1_000;
 
 let loadedPg: typeof PG | undefined;
 /** pg is loaded by the first PostgreSQL connection: a site on SQLite never holds it in memory. */
@@ -165,7 +191,90 @@ export function openPostgres(url: string, options: { searchPath?: string; max?: 
     options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
   });
   const db = new Kysely<Database>({ dialect: withStorageFullErrors(new PostgresDialect({ pool })) });
-  return { db, dialect: "postgres", destroy: () => db.destroy() };
+  const notifications = postgresNotifications(pg, url, options.searchPath);
+  return {
+    db,
+    dialect: "postgres",
+    notifications,
+    destroy: async () => {
+      await notifications.stopAll();
+      await db.destroy();
+    },
+  };
+}
+
+/**
+ * LISTEN needs a connection that stays out of the pool: each subscription has
+ * one of its own (one per process for the content version). A lost connection
+ * is replaced after RELISTEN_MS, and the subscriber told, so that it can read
+ * what it may have missed meanwhile.
+ */
+function postgresNotifications(
+  pg: typeof PG,
+  url: string,
+  searchPath: string | undefined,
+): Notifications & { stopAll: () => Promise<void> } {
+  const stops = new Set<() => Promise<void>>();
+  return {
+    listen(channels, handlers, options = {}) {
+      for (const channel of channels) {
+        if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a plain channel name: ${channel}`);
+      }
+      let client: PG.Client | null = null;
+      let stopped = false;
+      let retry: NodeJS.Timeout | null = null;
+      const again = (lost: PG.Client) => {
+        if (stopped || client !== lost) return;
+        client = null;
+        lost.end().catch(() => {});
+        retry = setTimeout(connect, RELISTEN_MS);
+        retry.unref();
+      };
+      const connect = () => {
+        const connection = new pg.Client({
+          connectionString: url,
+          options: searchPath ? `-c search_path=${searchPath}` : undefined,
+          application_name: options.applicationName,
+        });
+        client = connection;
+        connection.on("notification", (message) => {
+          if (channels.includes(message.channel) && message.payload !== undefined) {
+            handlers.onMessage(message.channel, message.payload);
+          }
+        });
+        connection.on("error", (error) => {
+          handlers.onError?.(error);
+          again(connection);
+        });
+        connection.on("end", () => again(connection));
+        connection
+          .connect()
+          .then(() => connection.query(channels.map((channel) => `listen ${channel};`).join(" ")))
+          .then(() => {
+            if (!stopped && client === connection) handlers.onListening?.();
+          })
+          .catch((error) => {
+            if (stopped) return;
+            handlers.onError?.(error);
+            again(connection);
+          });
+      };
+      const stop = async () => {
+        stopped = true;
+        stops.delete(stop);
+        if (retry) clearTimeout(retry);
+        const open = client;
+        client = null;
+        await open?.end().catch(() => {});
+      };
+      stops.add(stop);
+      connect();
+      return stop;
+    },
+    stopAll: async () => {
+      await Promise.all([...stops].map((stop) => stop()));
+    },
+  };
 }
 
 export function openDatabase(config: Pick<Config, "database">): DatabaseHandle {

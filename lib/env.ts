@@ -38,6 +38,21 @@ const duration = (fallback: string) =>
       }),
   );
 
+/** true/false or 1/0, false when unset. */
+const flag = () =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(["true", "false", "1", "0"])
+      .default("false")
+      .transform((v) => v === "true" || v === "1"),
+  );
+
+/** An S3 bucket name (3 to 63 lower-case letters, digits, dots and hyphens). */
+const bucketName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name (3-63 of a-z, 0-9, . and -)");
+
 const schema = z.object({
   NODE_ENV: z.preprocess(emptyToUndefined, z.enum(["development", "production", "test"]).default("production")),
   PORT: integer(3000, 1, 65535),
@@ -73,6 +88,8 @@ const schema = z.object({
   PAPER_MAX_BYTES: integer(50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   BODY_MAX_BYTES: integer(1024 * 1024, 1024, 100 * 1024 * 1024),
   PAGE_CACHE_MB: integer(32, 0, 4096),
+  PAGE_CACHE_S_MAXAGE: integer(60, 0, 86_400),
+  PAGE_CACHE_STALE_WHILE_REVALIDATE: integer(300, 0, 604_800),
   JOIN_RATE_LIMIT: integer(30, 1, 100_000),
   RECAPTCHA_SITE_KEY: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
   RECAPTCHA_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().max(500).optional()),
@@ -91,12 +108,43 @@ const schema = z.object({
     emptyToUndefined,
     z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ),
-  TRUST_PROXY: z.preprocess(
+  TRUST_PROXY: flag(),
+  STORAGE: z.preprocess(emptyToUndefined, z.enum(["local", "s3"]).default("local")),
+  S3_BUCKET: z.preprocess(emptyToUndefined, bucketName.optional()),
+  S3_PRIVATE_BUCKET: z.preprocess(emptyToUndefined, bucketName.optional()),
+  S3_REGION: z.preprocess(
     emptyToUndefined,
     z
-      .enum(["true", "false", "1", "0"])
-      .default("false")
-      .transform((v) => v === "true" || v === "1"),
+      .string()
+      .regex(/^[a-z0-9-]{1,40}$/, "must be a region such as eu-west-1")
+      .default("us-east-1"),
+  ),
+  S3_ENDPOINT: z.preprocess(
+    emptyToUndefined,
+    z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://s3.eu-central-1.example.com" })
+      .optional(),
+  ),
+  S3_ACCESS_KEY_ID: z.preprocess(emptyToUndefined, z.string().max(256).optional()),
+  S3_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().max(256).optional()),
+  S3_FORCE_PATH_STYLE: flag(),
+  S3_PREFIX: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_-]*)*\/?$/,
+        "must be a folder such as masthead/ (a-z, 0-9, - and _)",
+      )
+      .transform((v) => (v.endsWith("/") ? v : `${v}/`))
+      .optional(),
+  ),
+  S3_PUBLIC_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://cdn.example.org/uploads" })
+      .transform((v) => v.replace(/\/+$/, ""))
+      .optional(),
   ),
 });
 
@@ -135,8 +183,36 @@ export type Config = {
   outboxDir: string;
   /** Memory for rendered anonymous pages; 0 turns the page cache off. */
   pageCacheBytes: number;
+  /**
+   * How long a shared cache (CDN, nginx proxy_cache) may keep an anonymous page
+   * (`s-maxage`; 0: `no-cache`), and serve it stale while it fetches it again
+   * (`stale-while-revalidate`). Decision 0031.
+   */
+  sharedCache: { sMaxAgeSeconds: number; staleWhileRevalidateSeconds: number };
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   trustProxy: boolean;
+  /**
+   * Where uploads and private files live: `uploadsDir` and `privateDir` on local disk, or an
+   * S3-compatible bucket (decision 0030).
+   */
+  storage: { kind: "local" } | S3StorageConfig;
+};
+
+/** STORAGE=s3: one bucket (or two) holding the public uploads and the private files under their own prefixes. */
+export type S3StorageConfig = {
+  kind: "s3";
+  bucket: string;
+  /** The private files' bucket: S3_PRIVATE_BUCKET, else the same bucket as the uploads. */
+  privateBucket: string;
+  region: string;
+  endpoint?: string;
+  /** Unset: the SDK's own chain (AWS_* variables, the instance's or container's role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  forcePathStyle: boolean;
+  /** Keys are `<prefix>uploads/<key>` and `<prefix>private/<key>`; empty or ending in "/". */
+  prefix: string;
+  /** Public uploads are redirected there (`<url>/<key>`, a CDN in front of the uploads prefix) instead of streamed. */
+  publicUrl?: string;
 };
 
 export class ConfigError extends Error {
@@ -157,6 +233,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       `${v.ADMIN_EMAIL ? "ADMIN_PASSWORD" : "ADMIN_EMAIL"}: must be set together with ${v.ADMIN_EMAIL ? "ADMIN_EMAIL" : "ADMIN_PASSWORD"}`,
     ]);
   }
+  const storage = storageConfig(v);
   const dataDir = path.resolve(v.DATA_DIR);
   const baseUrl = new URL(v.BASE_URL ?? `http://localhost:${v.PORT}`);
   let database: Config["database"];
@@ -186,6 +263,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     paperMaxBytes: v.PAPER_MAX_BYTES,
     bodyMaxBytes: v.BODY_MAX_BYTES,
     pageCacheBytes: v.PAGE_CACHE_MB * 1024 * 1024,
+    sharedCache: {
+      sMaxAgeSeconds: v.PAGE_CACHE_S_MAXAGE,
+      staleWhileRevalidateSeconds: v.PAGE_CACHE_STALE_WHILE_REVALIDATE,
+    },
     joinRatePerHour: v.JOIN_RATE_LIMIT,
     recaptcha:
       v.RECAPTCHA_SITE_KEY && v.RECAPTCHA_SECRET_KEY
@@ -195,5 +276,49 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     outboxDir: path.join(dataDir, "outbox"),
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY,
+    storage,
+  };
+}
+
+const S3_KEYS = [
+  "S3_BUCKET",
+  "S3_PRIVATE_BUCKET",
+  "S3_ENDPOINT",
+  "S3_ACCESS_KEY_ID",
+  "S3_SECRET_ACCESS_KEY",
+  "S3_PREFIX",
+  "S3_PUBLIC_URL",
+] as const;
+
+function storageConfig(v: z.infer<typeof schema>): Config["storage"] {
+  if (v.STORAGE === "local") {
+    // S3 settings without STORAGE=s3 would leave files on local disk while the operator expects the bucket.
+    const stray = S3_KEYS.filter((key) => v[key] !== undefined);
+    if (stray.length)
+      throw new ConfigError(stray.map((key) => `${key}: is set, but STORAGE is not s3 (set STORAGE=s3, or remove it)`));
+    return { kind: "local" };
+  }
+  const problems: string[] = [];
+  if (!v.S3_BUCKET) problems.push("S3_BUCKET: must be set when STORAGE=s3");
+  if (!v.S3_ACCESS_KEY_ID !== !v.S3_SECRET_ACCESS_KEY) {
+    const missing = v.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID";
+    problems.push(
+      `${missing}: must be set together with ${missing === "S3_ACCESS_KEY_ID" ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"}`,
+    );
+  }
+  if (problems.length || !v.S3_BUCKET) throw new ConfigError(problems);
+  return {
+    kind: "s3",
+    bucket: v.S3_BUCKET,
+    privateBucket: v.S3_PRIVATE_BUCKET ?? v.S3_BUCKET,
+    region: v.S3_REGION,
+    endpoint: v.S3_ENDPOINT,
+    credentials:
+      v.S3_ACCESS_KEY_ID && v.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: v.S3_ACCESS_KEY_ID, secretAccessKey: v.S3_SECRET_ACCESS_KEY }
+        : undefined,
+    forcePathStyle: v.S3_FORCE_PATH_STYLE,
+    prefix: v.S3_PREFIX ?? "",
+    publicUrl: v.S3_PUBLIC_URL,
   };
 }

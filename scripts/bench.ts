@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import zlib from "node:zlib";
+import { runClusterBench } from "./bench/cluster";
 import { type BeforeCheckout, prepareBefore, prepareBeforeData, removeBefore } from "./bench/compare";
 import { mib, ms } from "./bench/format";
 import { freePort, type RawResponse, rawRequest } from "./bench/http";
@@ -69,6 +70,8 @@ type Options = LoadSettings & {
   soakMinutes: number;
   soakConnections: number;
   autocannon: boolean;
+  cluster: boolean;
+  postgresUrl: string;
 };
 
 /** A server of the app: the current checkout ("after") or the compared commit ("before"). */
@@ -90,6 +93,8 @@ function parseOptions(argv: string[]): Options {
       "soak-minutes": { type: "string", default: String(SOAK_DEFAULT_MINUTES) },
       "soak-connections": { type: "string", default: String(SOAK_DEFAULT_CONNECTIONS) },
       autocannon: { type: "boolean", default: false },
+      cluster: { type: "boolean", default: false },
+      "postgres-url": { type: "string" },
     },
   });
   const count = (name: string, value: string, min: number) => {
@@ -99,6 +104,8 @@ function parseOptions(argv: string[]): Options {
   };
   if (values.soak && values.compare) throw new Error("--soak and --compare do not go together: soak one checkout");
   if (values.soak && values.only.length > 0) throw new Error("--only does not apply to --soak (its mix is fixed)");
+  if (values.cluster && (values.soak || values.compare))
+    throw new Error("--cluster goes alone (not with --soak or --compare)");
   return {
     durationSeconds: count("duration", values.duration, 1),
     warmupSeconds: count("warmup", values.warmup, 0),
@@ -110,6 +117,9 @@ function parseOptions(argv: string[]): Options {
     soakMinutes: count("soak-minutes", values["soak-minutes"], 1),
     soakConnections: count("soak-connections", values["soak-connections"], 1),
     autocannon: values.autocannon,
+    cluster: values.cluster,
+    postgresUrl:
+      values["postgres-url"] ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
   };
 }
 
@@ -292,6 +302,7 @@ async function main(): Promise<number> {
   if (!fs.existsSync(path.join(ROOT, "build", "server.js"))) {
     throw new Error("build/server.js is missing: run without --no-build");
   }
+  if (options.cluster) return cluster(options, generator);
   if (options.compare) {
     comparing = true;
     before = prepareBefore(ROOT, options.compare, console.log);
@@ -409,6 +420,26 @@ async function main(): Promise<number> {
   };
   writeDocument(REPORT_FILE, "results", renderResults(report));
   console.log(`Written to ${path.relative(ROOT, REPORT_FILE)} ("Latest run").`);
+  return 0;
+}
+
+async function cluster(options: Options, generator: LoadGenerator): Promise<number> {
+  const { section, failures } = await runClusterBench({
+    root: ROOT,
+    generator,
+    settings: options,
+    generatorName: describeGenerator(generator),
+    scriptDir: SCRIPT_DIR,
+    postgresUrl: options.postgresUrl,
+    log: console.log,
+  });
+  console.log(`\n${section}\n`);
+  if (failures.length > 0) {
+    console.error(`Not written to BENCHMARKS.md:\n${failures.map((f) => `  - ${f}`).join("\n")}`);
+    return 1;
+  }
+  writeDocument(REPORT_FILE, "cluster", section);
+  console.log(`Written to ${path.relative(ROOT, REPORT_FILE)} ("Cluster").`);
   return 0;
 }
 

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "../lib/env";
+import { createStorages } from "../lib/storages";
 import { restoreBackup, runCli, totalRows } from "./backup/index";
 
 const USAGE = "Usage: npm run restore -- <backup folder>   (into the empty DATA_DIR or database the environment names)";
@@ -25,8 +26,10 @@ async function main(argv: string[]): Promise<number> {
     [
       `Restored the backup of ${manifest.created_at} into ${target}`,
       `  ${rows} rows in ${Object.keys(manifest.tables).length} tables checked against the manifest`,
-      `  ${manifest.uploads.length} uploaded files in ${config.uploadsDir}`,
-      `  ${manifest.private.length} private files in ${config.privateDir}`,
+      `  ${manifest.uploads.length} uploaded files and ${manifest.private.length} private files in ` +
+        (config.storage.kind === "s3"
+          ? createStorages(config).describe
+          : `${config.uploadsDir} and ${config.privateDir}`),
     ].join("\n"),
   );
   return 0;

@@ -1,11 +1,15 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { ensureChromium } from "./browser";
+import { ensureNginx } from "./nginx";
 
 /**
  * `npm test`: lint, typecheck, unit + integration tests on SQLite (and again on
  * PostgreSQL when TEST_DATABASE_URL is set), the production build, the tests of
- * the built server as a process (tests/process) and the end-to-end tests in Chromium. Ends with one line: `N passed, N failed`.
+ * the built server as a process (tests/process), the cluster tests (two
+ * processes on PostgreSQL behind nginx, tests/cluster: when TEST_DATABASE_URL
+ * is set; nginx is installed from Debian's package if missing) and the
+ * end-to-end tests in Chromium. Ends with one line: `N passed, N failed`.
  */
 type Step = { name: string; passed: number; failed: number };
 const steps: Step[] = [];
@@ -61,6 +65,13 @@ const built = check("production build", "npm", ["run", "build", "--silent"]);
 // The built server as an operator runs it: a real process, real sockets, signals, proxies, disks.
 if (built) vitest("built server as a process", process.env, ["--config", "vitest.process.config.ts"]);
 else steps.push({ name: "built server as a process", passed: 0, failed: 1 });
+// Several processes on one PostgreSQL database behind nginx (decision 0031).
+if (built && TEST_DATABASE_URL) {
+  ensureNginx();
+  vitest("cluster on PostgreSQL behind nginx", process.env, ["--config", "vitest.cluster.config.ts"]);
+} else if (!TEST_DATABASE_URL) {
+  console.log("\nTEST_DATABASE_URL is not set: the cluster tests (PostgreSQL behind nginx) did not run.");
+} else steps.push({ name: "cluster on PostgreSQL behind nginx", passed: 0, failed: 1 });
 if (built) {
   console.log("\n▶ end-to-end (Chromium)");
   let executable: string | null = null;

@@ -1,13 +1,13 @@
 import { sweepUploads } from "../core/media/upload-sweep";
 import { openDatabase } from "../db/connect";
 import { loadConfig } from "../lib/env";
-import { localStorage } from "../lib/storage";
+import { createStorages } from "../lib/storages";
 
 /**
  * `npm run uploads:sweep [-- --dry-run] [-- --min-age <minutes>]`: removes
  * uploaded files that no row references and that are older than the grace
  * period (60 minutes by default; editor images a day). The server also sweeps
- * at start. See decision 0015.
+ * at start. See decision 0015. Works on the configured storage (local disk or S3, through list()).
  */
 const USAGE = "Usage: npm run uploads:sweep -- [--dry-run] [--min-age <minutes>]";
 
@@ -34,7 +34,7 @@ if (!options) {
 const config = loadConfig();
 const database = openDatabase(config);
 try {
-  const result = await sweepUploads({ db: database.db, storage: localStorage(config.uploadsDir) }, options);
+  const result = await sweepUploads({ db: database.db, storage: createStorages(config).uploads }, options);
   for (const key of result.orphans) console.log(`${result.dryRun ? "would remove" : "removed"} ${key}`);
   console.log(
     `${result.scanned} files checked; ${result.orphans.length} ${result.dryRun ? "would be removed (dry run)" : "removed"}; ` +

@@ -5,7 +5,7 @@ import { openDatabase } from "../db/connect";
 import { migrateToLatest } from "../db/migrate";
 import { loadConfig } from "../lib/env";
 import { isAppError } from "../lib/errors";
-import { localStorage } from "../lib/storage";
+import { createStorages } from "../lib/storages";
 
 const USAGE = `Usage:
   npm run user -- add --email E --role member|admin [--password P] [--first-name F --last-name L]
@@ -31,14 +31,15 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   const database = openDatabase(config);
+  const storages = createStorages(config);
   try {
     await migrateToLatest(database.db);
     const services = createServices({
       db: database.db,
       dialect: database.dialect,
       sqlite: database.sqlite,
-      storage: localStorage(config.uploadsDir),
-      privateStorage: localStorage(config.privateDir),
+      storage: storages.uploads,
+      privateStorage: storages.private,
       sessionTtlSeconds: config.sessionTtlSeconds,
     });
     if (command === "list") {

@@ -12,7 +12,7 @@ import { calendarRoutes } from "./calendars";
 import type { AppEnv, Runtime } from "./env";
 import { errorBody, handleError } from "./errors";
 import { limitBodies, spoolingRouteLimits } from "./middleware/body-limit";
-import { privateWhenSignedIn } from "./middleware/cache-control";
+import { cacheControl } from "./middleware/cache-control";
 import { clientIp, publicUrl } from "./middleware/client";
 import { compress } from "./middleware/compress";
 import { csrf } from "./middleware/csrf";
@@ -24,6 +24,7 @@ import { securityHeaders } from "./middleware/security";
 import { securityLog } from "./middleware/security-log";
 import { session } from "./middleware/session";
 import { paperRoutes } from "./papers";
+import { serveUploads } from "./stored-files";
 
 /** The React Router server build publishes the context key its loaders read. */
 type MastheadBuild = ServerBuild & {
@@ -155,18 +156,8 @@ export function createSite(
     return c.json({ status: "ok", database: runtime.database.dialect });
   });
 
-  // Uploaded files: generated names, so cached for good; sandboxed in case a hostile file slipped through.
-  app.use(
-    `${UPLOADS_PATH}/*`,
-    staticFiles(
-      {
-        root: path.relative(process.cwd(), config.uploadsDir) || ".",
-        rewriteRequestPath: (p) => p.slice(UPLOADS_PATH.length),
-      },
-      { "Cache-Control": IMMUTABLE, "Content-Security-Policy": "default-src 'none'; img-src 'self'; sandbox" },
-    ),
-  );
-  app.get(`${UPLOADS_PATH}/*`, (c) => c.text("Not found", 404));
+  // Uploaded files, from the configured storage (local disk or S3), or redirected to S3_PUBLIC_URL.
+  app.get(`${UPLOADS_PATH}/*`, serveUploads(runtime.storage.uploads, runtime.storage.publicUrl));
 
   if (options.clientDir) {
     const root = path.relative(process.cwd(), options.clientDir) || ".";
@@ -180,7 +171,7 @@ export function createSite(
   }
 
   app.use("*", session(services));
-  app.use("*", privateWhenSignedIn());
+  app.use("*", cacheControl(config));
   app.use("*", csrf([config.baseUrl.origin]));
   app.use("*", contentChanges(services.contentVersion, logger));
   app.use("*", securityLog(logger));
@@ -208,11 +199,11 @@ export function createSite(
       const context = new RouterContextProvider();
       const value: RequestContext = {
         services,
-        auth: c.var.auth,
-        sessionToken: c.var.sessionToken,
-        client: { ip: c.var.clientIp, userAgent: c.req.header("user-agent") ?? null },
-        nonce: c.var.secureHeadersNonce ?? "",
-        requestId: c.var.requestId,
+        auth: c.get("auth"),
+        sessionToken: c.get("sessionToken"),
+        client: { ip: c.get("clientIp"), userAgent: c.req.header("user-agent") ?? null },
+        nonce: c.get("secureHeadersNonce") ?? "",
+        requestId: c.get("requestId"),
         secureCookies: config.baseUrl.protocol === "https:",
         origin: config.baseUrl.origin,
         logger,

@@ -73,7 +73,7 @@ export function calendarRoutes(runtime: Runtime) {
 
   app.get("/events/:file{[^/]+\\.ics}", async (c) => {
     const slug = c.req.param("file").slice(0, -".ics".length);
-    const signedIn = c.var.auth !== null;
+    const signedIn = c.get("auth") !== null;
     try {
       const meeting = await services.meetings.getBySlug(slug, { signedIn });
       const area = meeting.visibility === "members" ? "members" : "public";
@@ -84,7 +84,7 @@ export function calendarRoutes(runtime: Runtime) {
       return c.body(body, 200, {
         "Content-Type": ICS_TYPE,
         "Content-Disposition": `attachment; filename="${meeting.slug}.ics"`,
-        // A members-only meeting's file is personal to a signed-in reader (privateWhenSignedIn says so too).
+        // A members-only meeting's file is personal to a signed-in reader (server/middleware/cache-control.ts says so too).
         "Cache-Control": area === "members" ? "private, no-store" : PUBLIC_CACHE,
       });
     } catch (error) {

@@ -3,6 +3,7 @@ import type { Services } from "../core/services";
 import type { DatabaseHandle } from "../db/connect";
 import type { Config } from "../lib/env";
 import type { Logger } from "../lib/logger";
+import type { Storages } from "../lib/storages";
 import type { AnswerCache } from "./cache/answer-cache";
 
 /** Everything the HTTP layer needs, built once per process by createRuntime. */
@@ -11,6 +12,8 @@ export type Runtime = {
   database: DatabaseHandle;
   services: Services;
   logger: Logger;
+  /** Where uploads and private files live (local disk or S3); the app serves /uploads/* from it. */
+  storage: Storages;
 };
 
 export type AppEnv = {

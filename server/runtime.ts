@@ -9,7 +9,7 @@ import type { Config } from "../lib/env";
 import { createLogger } from "../lib/logger";
 import { createMailTransport } from "../lib/mail";
 import { sweepSpooled } from "../lib/spool";
-import { localStorage } from "../lib/storage";
+import { createStorages } from "../lib/storages";
 import type { Runtime } from "./env";
 
 const MAIL_INTERVAL_MS = 30_000;
@@ -20,9 +20,15 @@ const MAIL_INTERVAL_MS = 30_000;
  */
 export async function createRuntime(config: Config): Promise<Runtime> {
   const logger = createLogger(config.logLevel);
-  fs.mkdirSync(config.uploadsDir, { recursive: true });
-  fs.mkdirSync(config.privateDir, { recursive: true, mode: 0o700 });
+  const storage = createStorages(config);
+  if (storage.kind === "local") {
+    fs.mkdirSync(config.uploadsDir, { recursive: true });
+    fs.mkdirSync(config.privateDir, { recursive: true, mode: 0o700 });
+  }
   fs.mkdirSync(config.tmpDir, { recursive: true, mode: 0o700 });
+  // A bucket that does not answer stops the start with its reason, not the first upload.
+  await storage.check();
+  logger.info({ storage: storage.describe }, "file storage");
   const database = openDatabase(config);
   try {
     const migrated = await migrateToLatest(database.db);
@@ -38,8 +44,9 @@ export async function createRuntime(config: Config): Promise<Runtime> {
       db: database.db,
       dialect: database.dialect,
       sqlite: database.sqlite,
-      storage: localStorage(config.uploadsDir),
-      privateStorage: localStorage(config.privateDir),
+      notifications: database.notifications,
+      storage: storage.uploads,
+      privateStorage: storage.private,
       sessionTtlSeconds: config.sessionTtlSeconds,
       sessionIdleSeconds: config.sessionIdleSeconds,
       logger,
@@ -49,6 +56,8 @@ export async function createRuntime(config: Config): Promise<Runtime> {
       onMailError: (error, mailId) => logger.warn({ err: error, mailId }, "mail not sent; will retry"),
     });
     logger.info({ mail: mailTransport.describe }, "mail transport");
+    // PostgreSQL: hear the other processes' changes from the start (decision 0031).
+    services.contentVersion.listen();
     // Queued mail is sent right after it is queued; this timer picks up retries and
     // anything another process queued while its sender was down.
     const mailTimer = setInterval(() => {
@@ -58,16 +67,19 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     const destroy = database.destroy.bind(database);
     database.destroy = async () => {
       clearInterval(mailTimer);
-      services.contentVersion.stop();
+      await services.contentVersion.stop();
       await destroy();
     };
-    // Paper files once lived under the public uploads: moved to the private root before anyone is served (decision 0024).
-    const movedPapers = await movePublicPaperFiles(database.db, config.uploadsDir, config.privateDir);
-    if (movedPapers.moved.length || movedPapers.removedPublicCopies.length)
-      logger.info(
-        { moved: movedPapers.moved.length, removedPublicCopies: movedPapers.removedPublicCopies.length },
-        "paper files moved out of the public uploads",
-      );
+    // Paper files once lived under the public uploads: moved to the private root before anyone is served
+    // (decision 0024). Local disk only: a bucket is filled from a site that has already moved them (decision 0030).
+    if (storage.kind === "local") {
+      const movedPapers = await movePublicPaperFiles(database.db, config.uploadsDir, config.privateDir);
+      if (movedPapers.moved.length || movedPapers.removedPublicCopies.length)
+        logger.info(
+          { moved: movedPapers.moved.length, removedPublicCopies: movedPapers.removedPublicCopies.length },
+          "paper files moved out of the public uploads",
+        );
+    }
     const createdPages = await services.pages.ensureFixedPages();
     if (createdPages > 0) logger.info({ pages: createdPages }, "fixed pages created, waiting for their text");
     if (config.admin) {
@@ -75,7 +87,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
       if (outcome === "created") logger.info({ email: config.admin.email }, "first admin created");
     }
     // Files a crash left without their row (decision 0015); in the background, so that start-up does not wait.
-    sweepUploads({ db: database.db, storage: localStorage(config.uploadsDir) })
+    sweepUploads({ db: database.db, storage: storage.uploads })
       .then(({ orphans, scanned }) => {
         if (orphans.length)
           logger.info({ removed: orphans.length, scanned, files: orphans.slice(0, 100) }, "orphaned uploads removed");
@@ -94,7 +106,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
         if (removed.length) logger.info({ removed: removed.length }, "stale temporary upload files removed");
       })
       .catch((error) => logger.warn({ err: error }, "temporary upload sweep failed"));
-    return { config, database, services, logger };
+    return { config, database, services, logger, storage };
   } catch (error) {
     await database.destroy();
     throw error;

@@ -6,7 +6,7 @@ import { createLogger, type Logger } from "../../lib/logger";
 import { dummyPasswordHash, verifyPassword } from "../../lib/password";
 import { hashToken, newToken } from "../../lib/tokens";
 import { type PublicUser, toPublicUser } from "../accounts/accounts.schema";
-import type { Limit, RateLimitService } from "../rate-limit/rate-limit.service";
+import type { Limit, RateLimitService, Taken } from "../rate-limit/rate-limit.service";
 import { type AuthRepository, createAuthRepository } from "./auth.repository";
 import { LOGIN_FAILED_MESSAGE, type LoginInput } from "./auth.schema";
 
@@ -55,12 +55,24 @@ export function createAuthService(deps: {
     ip: { key: `login:ip:${ip}`, ...LOGIN_LIMITS.perIp },
   });
 
-  /** Refuses a sign-in while the account's or the address's failures are used up, and logs it. */
-  async function assertNotLocked(email: string, limits: Record<"account" | "ip", Limit>, client: LoginClient) {
+  /**
+   * Takes this attempt from the account's and the address's allowance before
+   * the password is checked (decision 0031: concurrent attempts through any
+   * number of processes check at most the allowance); refuses the sign-in,
+   * and logs it, while either is used up.
+   */
+  async function takeAttempt(
+    email: string,
+    limits: Record<"account" | "ip", Limit>,
+    client: LoginClient,
+  ): Promise<Record<"account" | "ip", Taken>> {
+    const taken: Partial<Record<"account" | "ip", Taken>> = {};
     for (const scope of ["account", "ip"] as const) {
       try {
-        await rateLimit.assertNotLimited([limits[scope]], "Too many login attempts. Please try again later.");
+        taken[scope] = await rateLimit.take(limits[scope], "Too many login attempts. Please try again later.");
       } catch (error) {
+        // Refused: the attempt is not made, so it does not count against the other limit either.
+        await taken.account?.release();
         if (error instanceof AppError && error.code === "rate_limited") {
           const user = scope === "account" ? await repository.findUserByEmail(email) : undefined;
           logger.warn(
@@ -78,6 +90,7 @@ export function createAuthService(deps: {
         throw error;
       }
     }
+    return taken as Record<"account" | "ip", Taken>;
   }
 
   async function startSession(user: UserRow, remember: boolean, client: LoginClient): Promise<LoginResult> {
@@ -116,12 +129,12 @@ export function createAuthService(deps: {
       // Parsed where it arrived (the route's contract, the login form's schema): not again here.
       const email = input.email.toLowerCase();
       const limits = loginLimits(email, client.ip);
-      await assertNotLocked(email, limits, client);
+      const attempt = await takeAttempt(email, limits, client);
 
       const user = await repository.findUserByEmail(email);
       const passwordOk = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
       if (!user?.password_hash || !passwordOk || user.is_active !== 1) {
-        await rateLimit.record([limits.account, limits.ip]);
+        // The attempt taken above is the failure's count.
         // The account's id only: what was typed may be a stranger's address, or a password in the wrong field.
         logger.warn(
           {
@@ -141,7 +154,9 @@ export function createAuthService(deps: {
         );
         throw new AppError("unauthorized", LOGIN_FAILED_MESSAGE);
       }
+      // Success clears the account's failures and does not count against the address.
       await rateLimit.reset(limits.account.key);
+      await attempt.ip.release();
 
       // A browser signing in again replaces its session: the earlier one ends rather than lingering.
       if (options.endingSession) await repository.deleteByTokenHash(hashToken(options.endingSession));

@@ -30,8 +30,17 @@ export function createMailService(deps: {
 
   async function deliverOnce(): Promise<number> {
     let sent = 0;
-    const now = clock();
-    for (const mail of await repository.due(now.toISOString(), BATCH)) {
+    for (;;) {
+      const batch = await repository.due(clock().toISOString(), BATCH);
+      sent += await deliverBatch(batch);
+      // A full batch may have more behind it (say, mail queued by another process): read on until none is left.
+      if (batch.length < BATCH) return sent;
+    }
+  }
+
+  async function deliverBatch(batch: Awaited<ReturnType<MailRepository["due"]>>): Promise<number> {
+    let sent = 0;
+    for (const mail of batch) {
       const claimed = await repository.claim(mail, addSeconds(clock(), SEND_LOCK_SECONDS).toISOString());
       if (!claimed) continue;
       const attempts = mail.attempts + 1;

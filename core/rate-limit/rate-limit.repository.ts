@@ -3,9 +3,6 @@ import type { Database } from "../../db/types";
 
 export function createRateLimitRepository(db: Kysely<Database>) {
   return {
-    async get(key: string) {
-      return db.selectFrom("rate_limits").selectAll().where("key", "=", key).executeTakeFirst();
-    },
     /**
      * One atomic statement on both dialects: start a new window when the old
      * one has ended, otherwise count one more hit in it.
@@ -32,6 +29,16 @@ export function createRateLimitRepository(db: Kysely<Database>) {
         )
         .returningAll()
         .executeTakeFirstOrThrow();
+    },
+    /** Gives back one hit, unless its window has ended since (a new window counts from scratch). */
+    async unhit(key: string, resetAt: string) {
+      await db
+        .updateTable("rate_limits")
+        .set((eb) => ({ count: eb("count", "-", 1) }))
+        .where("key", "=", key)
+        .where("reset_at", "=", resetAt)
+        .where("count", ">", 0)
+        .execute();
     },
     async remove(key: string) {
       await db.deleteFrom("rate_limits").where("key", "=", key).execute();

@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { createReadStream, createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import { z } from "zod";
+import type { ReadableFileStorage } from "../../lib/storage";
 
 /** Raised for anything an operator must fix; the scripts print the message alone and exit 1. */
 export class BackupError extends Error {
@@ -108,4 +110,52 @@ export function countDifferences(expected: Record<string, number>, actual: Recor
   return names
     .filter((name) => expected[name] !== actual[name])
     .map((name) => `${name}: ${expected[name] ?? "absent"} in the backup, ${actual[name] ?? "absent"} restored`);
+}
+
+/**
+ * copyMissing for files in a bucket (STORAGE=s3): downloads each stored file the folder lacks,
+ * under a temporary name renamed when whole. An object appears only whole and never changes, so a
+ * file already in the folder is complete. A file removed between the listing and its download is skipped.
+ */
+export async function downloadMissing(storage: ReadableFileStorage, to: string): Promise<void> {
+  for await (const { key } of storage.list()) {
+    const target = path.join(to, key);
+    if (await fs.stat(target).catch(() => null)) continue;
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    const partial = `${target}.partial`;
+    try {
+      await pipeline(storage.open(key), createWriteStream(partial));
+      await fs.rename(partial, target);
+    } catch (error) {
+      await fs.rm(partial, { force: true });
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  }
+}
+
+/** Whether a storage holds no file. */
+export async function isEmptyStorage(storage: ReadableFileStorage): Promise<boolean> {
+  for await (const _ of storage.list()) return false;
+  return true;
+}
+
+/** Uploads a backup's files into a storage (a bucket), then checks each one read back against the manifest. */
+export async function uploadFiles(
+  from: string,
+  expected: FileEntry[],
+  storage: ReadableFileStorage,
+  what: string,
+): Promise<void> {
+  for (const entry of expected) await storage.putStream(entry.path, createReadStream(path.join(from, entry.path)));
+  for (const entry of expected) {
+    const hash = createHash("sha256");
+    let bytes = 0;
+    for await (const chunk of storage.open(entry.path)) {
+      hash.update(chunk as Buffer);
+      bytes += (chunk as Buffer).length;
+    }
+    if (bytes !== entry.bytes || hash.digest("hex") !== entry.sha256) {
+      throw new BackupError(`${what}: ${entry.path} does not match the manifest after the upload.`);
+    }
+  }
 }

@@ -2,18 +2,22 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { migrations as knownMigrations } from "../../db/migrations";
 import type { Config } from "../../lib/env";
+import { createStorages } from "../../lib/storages";
 import {
   BackupError,
   copyMissing,
   countDifferences,
   describeFile,
+  downloadMissing,
   isEmptyOrMissing,
+  isEmptyStorage,
   listFiles,
   MANIFEST,
   type Manifest,
   manifestSchema,
   PRIVATE,
   UPLOADS,
+  uploadFiles,
   verifyFiles,
 } from "./files";
 import { checkPostgresTarget, restorePostgres, snapshotPostgres } from "./postgres";
@@ -35,7 +39,16 @@ export function runCli(main: (argv: string[]) => Promise<number>): void {
 /** Rows in all tables, for the scripts' summaries. */
 export const totalRows = (manifest: Manifest) => Object.values(manifest.tables).reduce((sum, n) => sum + n, 0);
 
-type Target = Pick<Config, "database" | "dataDir" | "uploadsDir" | "privateDir">;
+type Target = Pick<Config, "database" | "dataDir" | "uploadsDir" | "privateDir" | "storage">;
+
+/** The configured storages, once the bucket has answered (an operator's mistake, printed alone). */
+async function reachableStorages(config: Target) {
+  const storages = createStorages(config);
+  await storages.check().catch((error: Error) => {
+    throw new BackupError(error.message);
+  });
+  return storages;
+}
 
 /** masthead-2026-11-22T15-04-05Z: sorts by time and is a valid file name everywhere. */
 export function backupName(now: Date): string {
@@ -66,7 +79,8 @@ async function claimFolder(dir: string): Promise<boolean> {
  * An online backup into one folder: the database snapshot (site.db or
  * database.dump), the uploads, the private files and manifest.json, written
  * last, so that a folder without a manifest is an unfinished backup. The files
- * are copied before and after the snapshot (see copyMissing).
+ * are copied before and after the snapshot (see copyMissing), from local disk or, with
+ * STORAGE=s3, downloaded from the bucket (decision 0030).
  */
 export async function createBackup(
   config: Target,
@@ -79,7 +93,13 @@ export async function createBackup(
     const privateFiles = path.join(dir, PRIVATE);
     await fs.mkdir(uploads);
     await fs.mkdir(privateFiles);
+    const storages = await reachableStorages(config);
     const copyFiles = async () => {
+      if (storages.kind === "s3") {
+        await downloadMissing(storages.uploads, uploads);
+        await downloadMissing(storages.private, privateFiles);
+        return;
+      }
       await copyMissing(config.uploadsDir, uploads);
       await copyMissing(config.privateDir, privateFiles);
     };
@@ -144,7 +164,9 @@ async function exists(file: string): Promise<boolean> {
 /**
  * Puts a backup back into an empty DATA_DIR or database (the one the
  * configuration names) and checks the result against the manifest. Refuses,
- * touching nothing, if a database or uploads are already there.
+ * touching nothing, if a database or uploads are already there. With STORAGE=s3
+ * the files go into the bucket, whose uploads and private prefixes must be empty;
+ * a backup of a site on local disk restored so moves it to S3.
  */
 export async function restoreBackup(config: Target, dir: string): Promise<Manifest> {
   const source = path.resolve(dir);
@@ -170,9 +192,23 @@ export async function restoreBackup(config: Target, dir: string): Promise<Manife
       );
     }
   }
-  for (const dir of [config.uploadsDir, config.privateDir]) {
-    if (!(await isEmptyOrMissing(dir))) {
-      throw new BackupError(`${dir} already holds files. Restore only into an empty DATA_DIR.`);
+  const storages = await reachableStorages(config);
+  if (storages.kind === "s3") {
+    for (const [storage, where] of [
+      [storages.uploads, "uploads"],
+      [storages.private, "private files"],
+    ] as const) {
+      if (!(await isEmptyStorage(storage))) {
+        throw new BackupError(
+          `The bucket's ${where} already hold files (${storages.describe}). Restore only into an empty bucket or S3_PREFIX.`,
+        );
+      }
+    }
+  } else {
+    for (const dir of [config.uploadsDir, config.privateDir]) {
+      if (!(await isEmptyOrMissing(dir))) {
+        throw new BackupError(`${dir} already holds files. Restore only into an empty DATA_DIR.`);
+      }
     }
   }
   await verifyFiles(source, [manifest.database], "The backup's database");
@@ -190,6 +226,11 @@ export async function restoreBackup(config: Target, dir: string): Promise<Manife
   if (differences.length)
     throw new BackupError(`The restored rows differ from the backup:\n  ${differences.join("\n  ")}`);
 
+  if (storages.kind === "s3") {
+    await uploadFiles(path.join(source, UPLOADS), manifest.uploads, storages.uploads, "The restored uploads");
+    await uploadFiles(path.join(source, PRIVATE), manifest.private, storages.private, "The restored private files");
+    return manifest;
+  }
   await copyMissing(path.join(source, UPLOADS), config.uploadsDir);
   await verifyFiles(config.uploadsDir, manifest.uploads, "The restored uploads");
   if (manifest.private.length) {

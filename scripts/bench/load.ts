@@ -123,7 +123,8 @@ const TIMEOUT_SECONDS = 10;
 /** Warm-up, then the measured run of `connections` connections for `durationSeconds`. */
 export async function measure(
   generator: LoadGenerator,
-  server: ServerProcess,
+  /** What is loaded and whose CPU and memory are measured (a process, or a cluster's processes behind nginx). */
+  server: Pick<ServerProcess, "origin" | "rss" | "cpuMs">,
   request: BenchRequest,
   settings: LoadSettings,
   scriptFile: string,

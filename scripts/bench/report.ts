@@ -200,7 +200,7 @@ export const BEFORE_ISSUE_15 = `## Before issue 15 (measured with wrk, from the 
 
 Signed-in pages (never cached) render at 93–140 req/s with 10 connections (/events 93, /news 104–140, a post 135, /conference 133): 7–10 ms of CPU each. RSS reached 333 MB after these runs and 278 MB (still rising) in a 3-minute load at 200 connections.`;
 
-const SECTIONS = ["results", "soak"] as const;
+const SECTIONS = ["results", "soak", "cluster"] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 const start = (name: SectionName) => `<!-- bench:${name} (written by npm run bench) -->`;
@@ -219,6 +219,7 @@ export function readSection(file: string, name: SectionName): string | null {
 const PLACEHOLDER: Record<SectionName, string> = {
   results: "## Latest run\n\nNo run recorded yet: `npm run bench`.",
   soak: "## Soak\n\nNo soak recorded yet: `npm run bench -- --soak`.",
+  cluster: "## Cluster\n\nNo cluster run recorded yet: `npm run bench -- --cluster`.",
 };
 
 /**
@@ -230,13 +231,15 @@ export function renderDocument(sections: Partial<Record<SectionName, string | nu
   return `# Benchmarks
 
 Written by \`npm run bench\` (scripts/bench.ts): a normal run rewrites "Latest run", \`--soak\` rewrites
-"Soak"; each keeps the other section and the figures from before issue 15.
+"Soak", \`--cluster\` rewrites "Cluster"; each keeps the other sections and the figures from before issue 15.
 
 ${BEFORE_ISSUE_15}
 
 ${generated("results")}
 
 ${generated("soak")}
+
+${generated("cluster")}
 
 ${HOW_TO_RUN}
 
@@ -259,6 +262,7 @@ npm run bench -- --only home --only news   # only the targets whose name or path
 npm run bench -- --compare 9f1f4bd         # also build that commit and measure it beside this checkout
 npm run bench -- --soak                    # 10 minutes of mixed load at 200 connections, RSS every 5 s
 npm run bench -- --soak --soak-minutes 30  # a longer soak
+npm run bench -- --cluster                 # 2 processes on PostgreSQL behind nginx beside 1 on SQLite
 \`\`\`
 
 Other options: \`--connections N\` (default ${DEFAULT_CONNECTIONS}; the rendered rows use ${RENDERED_CONNECTIONS}),

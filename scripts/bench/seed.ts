@@ -160,11 +160,18 @@ export const BENCH_CATEGORIES = [
   { id: 9002, slug: "bench-standards", name: "Bench standards", view_type: "upcoming-standards", is_public: 1 },
 ] as const;
 
-/** A fresh data directory: migrations, the demo content, then EXTRA_DATA. */
-export async function prepareBenchData(dataDir: string, steps: DataStep[] = EXTRA_DATA): Promise<void> {
+/**
+ * A fresh data directory: migrations, the demo content, then EXTRA_DATA; on
+ * the SQLite file in it, or on `databaseUrl` (an empty PostgreSQL database).
+ */
+export async function prepareBenchData(
+  dataDir: string,
+  steps: DataStep[] = EXTRA_DATA,
+  databaseUrl?: string,
+): Promise<void> {
   fs.rmSync(dataDir, { recursive: true, force: true });
   // Only DATA_DIR: a DATABASE_URL in the environment must not send the bench elsewhere.
-  const config = loadConfig({ DATA_DIR: dataDir });
+  const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl });
   fs.mkdirSync(config.uploadsDir, { recursive: true });
   const database = openDatabase(config);
   try {

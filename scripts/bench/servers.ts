@@ -12,6 +12,8 @@ export type ServerProcess = {
   rss: () => number | null;
   /** CPU time the process has used so far (user + system, all its threads) in ms, or null without /proc. */
   cpuMs: () => number | null;
+  /** Resolves with the exit code (or the signal's name) once the process has exited. */
+  exited: Promise<number | string>;
   /** SIGTERM, then SIGKILL if it is still there after a few seconds. */
   stop: () => Promise<void>;
 };
@@ -28,15 +30,21 @@ export type StartOptions = {
   port: number;
   readyPath?: string;
   readyTimeoutMs?: number;
+  /** "inherit" (the default): the server's log lines go to this process's output. */
+  stdio?: "inherit" | "ignore";
 };
 
 /** Starts a node child process and waits until readyPath answers 200. */
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
-  const child = spawn(process.execPath, options.args, { cwd: options.cwd, env: options.env, stdio: "inherit" });
+  const child = spawn(process.execPath, options.args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: options.stdio ?? "inherit",
+  });
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${options.name}: the process did not start`);
   let stopping: Promise<void> | null = null;
-  const exited = new Promise<void>((resolve) =>
+  const exited = new Promise<number | string>((resolve) =>
     child.once("exit", (code, signal) => {
       if (!stopping) {
         // The app exits 0 only after a SIGTERM or SIGINT (server/index.ts): someone else sent it.
@@ -45,7 +53,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
           `\n${options.name} server (pid ${pid}) exited during the bench: ${signal ?? `exit code ${code}`}${hint}`,
         );
       }
-      resolve();
+      resolve(code ?? signal ?? "unknown");
     }),
   );
   const terminate = async () => {
@@ -65,6 +73,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     child,
     rss: () => readRss(pid),
     cpuMs: () => readCpuMs(pid),
+    exited,
     stop: () => {
       stopping ??= terminate();
       return stopping;

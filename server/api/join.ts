@@ -33,12 +33,13 @@ export function joinRoutes({ services, logger }: Runtime) {
     },
     async (c, { body }) => {
       const outcome = await services.join.submit(body, {
-        ip: c.var.clientIp,
-        trusted: c.var.authVia === "bearer",
-        signedIn: c.var.auth !== null,
+        ip: c.get("clientIp"),
+        trusted: c.get("authVia") === "bearer",
+        signedIn: c.get("auth") !== null,
       });
       // A bot is answered like a person, so that it learns nothing from the answer.
-      if (!outcome.stored) logger.info({ ip: c.var.clientIp, reason: outcome.reason }, "join request dropped as spam");
+      if (!outcome.stored)
+        logger.info({ ip: c.get("clientIp"), reason: outcome.reason }, "join request dropped as spam");
       return ok(c);
     },
   );

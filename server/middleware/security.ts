@@ -25,6 +25,9 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
         connect: ["https://*.google-analytics.com", "https://*.analytics.google.com", "https://*.googletagmanager.com"],
       }
     : { script: [], img: [], connect: [] };
+  // Uploads redirected to S3_PUBLIC_URL (a CDN) load from its origin.
+  const uploadsOrigin =
+    config.storage.kind === "s3" && config.storage.publicUrl ? [new URL(config.storage.publicUrl).origin] : [];
   return secureHeaders({
     contentSecurityPolicy: development
       ? undefined
@@ -32,7 +35,7 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
           defaultSrc: ["'self'"],
           scriptSrc: ["'self'", NONCE, ...captcha.script, ...gtm.script],
           styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", "data:", "blob:", ...gtm.img],
+          imgSrc: ["'self'", "data:", "blob:", ...uploadsOrigin, ...gtm.img],
           fontSrc: ["'self'", "data:"],
           connectSrc: ["'self'", ...gtm.connect],
           frameSrc: ["'self'", "https://www.youtube-nocookie.com", "https://www.youtube.com", ...captcha.frame],

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setImmediate } from "node:timers/promises";
+import { PutObjectCommand } from "@aws-sdk/client-s3";
 import SQLite from "better-sqlite3";
 import pg from "pg";
 import sharp from "sharp";
@@ -15,6 +16,7 @@ import { createApp } from "../../server/app";
 import { buildRuntime, call, createTestContext, type TestContext } from "../support/app";
 import { signIn } from "../support/factories";
 import { createPaper, createPaperCategory, putPrivateFile } from "../support/papers";
+import { startS3, type TestS3 } from "../support/s3";
 
 /**
  * `npm run backup` / `npm run restore` on the dialect this run tests: the scripts run as
@@ -263,5 +265,60 @@ describe("npm run restore refuses", () => {
     const result = await runScript("scripts/restore.ts", [path.join(scratch, "nothing-here")], await emptyTarget());
     expect(result.code).toBe(1);
     expect(result.err).toContain("holds no manifest.json");
+  });
+});
+
+describe("with STORAGE=s3 (s3rver in this process)", () => {
+  const BUCKET = "masthead-backups";
+  let s3: TestS3;
+  let local: string;
+  beforeAll(async () => {
+    s3 = await startS3([BUCKET]);
+    local = path.join(scratch, "for-s3");
+    await createBackup(loadConfig(sourceEnv()), { out: local });
+  });
+  afterAll(async () => s3?.close());
+  const inBucket = async (prefix: string) => ({ ...(await emptyTarget()), ...s3.env(BUCKET, { S3_PREFIX: prefix }) });
+
+  it("restores a local backup into an empty bucket (a move to S3), serves it, and backs the bucket up file for file", async () => {
+    const target = await inBucket("restored");
+    const manifest = await restoreBackup(loadConfig(target), local);
+    expect(manifest.uploads.length).toBeGreaterThan(0);
+    const keys = await s3.keys(BUCKET);
+    for (const file of manifest.uploads) expect(keys).toContain(`restored/uploads/${file.path}`);
+    expect(keys).toContain(`restored/private/${PAPER_KEY}`);
+    expect(fs.existsSync(path.join(target.DATA_DIR, "uploads"))).toBe(false);
+
+    const site = openSite(target);
+    try {
+      const image = manifest.uploads[0].path;
+      const served = await site.app.request(`/uploads/${image}`);
+      expect(served.status).toBe(200);
+      expect(Buffer.from(await served.arrayBuffer())).toEqual(fs.readFileSync(path.join(local, "uploads", image)));
+      const paper = await site.app.request(`/papers/${paperId}/download`, { headers: { cookie: member } });
+      expect(Buffer.from(await paper.arrayBuffer())).toEqual(PAPER_BYTES);
+      expect((await site.app.request(`/papers/${paperId}/download`)).status).toBe(404);
+    } finally {
+      await site.handle.destroy();
+    }
+
+    const again = path.join(scratch, "from-s3");
+    const { manifest: fromBucket } = await createBackup(loadConfig(target), { out: again });
+    expect(fromBucket.uploads).toEqual(manifest.uploads);
+    expect(fromBucket.private).toEqual(manifest.private);
+    expect(fs.readFileSync(path.join(again, "private", PAPER_KEY))).toEqual(PAPER_BYTES);
+  });
+
+  it("refuses a bucket prefix that already holds files, and one that does not answer", async () => {
+    const target = await inBucket("taken");
+    await s3.client.send(
+      new PutObjectCommand({ Bucket: BUCKET, Key: "taken/private/papers/left-over.pdf", Body: "x" }),
+    );
+    await expect(restoreBackup(loadConfig(target), local)).rejects.toThrow(/bucket's private files already hold files/);
+    const absent = { ...(await emptyTarget()), ...s3.env("no-such-bucket") };
+    await expect(restoreBackup(loadConfig(absent), local)).rejects.toThrow(
+      "S3 storage: bucket no-such-bucket does not answer: no such bucket",
+    );
+    expect(fs.existsSync(path.join(absent.DATA_DIR, "site.db"))).toBe(false);
   });
 });

@@ -51,6 +51,28 @@ describe("login rate limits", () => {
     }
   });
 
+  it("checks no more passwords than the limit allows when attempts arrive at once through two processes", async () => {
+    const { user } = await createUser(t.runtime.services);
+    const database = reopen(t.database);
+    const second = createApp(buildRuntime(t.runtime.config, database));
+    const attempts = 3 * LOGIN_LIMITS.perAccount.max;
+    const answers = await Promise.all(
+      Array.from({ length: attempts }, (_, i) =>
+        login(user.email, "wrong password", `192.0.2.${120 + i}`, i % 2 ? second : t.app),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(LOGIN_LIMITS.perAccount.max);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(attempts - LOGIN_LIMITS.perAccount.max);
+    // Refused attempts were not made: the addresses they came from have nothing counted against them.
+    const { user: neighbour } = await createUser(t.runtime.services);
+    const lastAddress = `192.0.2.${120 + attempts - 1}`;
+    for (let i = 0; i < LOGIN_LIMITS.perAccount.max - 1; i++)
+      await login(neighbour.email, "wrong password", lastAddress, second);
+    expect((await login(neighbour.email, PASSWORD, lastAddress)).status).toBe(200);
+    await database.destroy();
+  });
+
   it("limits failed logins per IP address across accounts", async () => {
     const ip = "198.51.100.77";
     for (let i = 0; i < LOGIN_LIMITS.perIp.max; i++) {

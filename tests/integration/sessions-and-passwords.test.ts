@@ -15,7 +15,7 @@ import { createLogger } from "../../lib/logger";
 import { localStorage } from "../../lib/storage";
 import { createApp } from "../../server/app";
 import type { AppEnv } from "../../server/env";
-import { privateWhenSignedIn } from "../../server/middleware/cache-control";
+import { cacheControl } from "../../server/middleware/cache-control";
 import { createPageCache, PAGE_CACHE_HEADER } from "../../server/middleware/page-cache";
 import { securityHeaders } from "../../server/middleware/security";
 import { session } from "../../server/middleware/session";
@@ -235,7 +235,7 @@ describe("signing in again", () => {
 });
 
 describe("Cache-Control and CSP", () => {
-  it("answers a signed-in caller private, no-store (API and pages), and not an anonymous one", async () => {
+  it("answers a signed-in caller private, no-store (API and pages), and an anonymous API call no-store, not private", async () => {
     const member = await signIn(t.runtime.services);
     expect((await me(member.token)).headers.get("cache-control")).toBe("private, no-store");
     const viaCookie = await call(t.app, "GET", "/api/dashboard/user", { cookie: member.cookie });
@@ -250,7 +250,8 @@ describe("Cache-Control and CSP", () => {
 
     const anonymous = await call(t.app, "GET", "/api/getContactData");
     expect(anonymous.status).toBe(200);
-    expect(anonymous.headers.get("cache-control") ?? "").not.toMatch(/private|no-store/);
+    // Not personal, and nothing a shared cache should keep either (decision 0031).
+    expect(anonymous.headers.get("cache-control")).toBe("no-store");
   });
 
   it("answers a login (it carries the new token) private, no-store", async () => {
@@ -272,7 +273,7 @@ describe("Cache-Control and CSP", () => {
     app.use("*", cache.middleware);
     app.use("*", securityHeaders(config));
     app.use("*", session(services));
-    app.use("*", privateWhenSignedIn());
+    app.use("*", cacheControl(config));
     app.get("/news", (c) => {
       renders += 1;
       return c.html(`<p>news ${renders}</p>`);
@@ -288,7 +289,7 @@ describe("Cache-Control and CSP", () => {
     await app.request("/news");
     const anonymous = await app.request("/news");
     expect(anonymous.headers.get(PAGE_CACHE_HEADER)).toBe("hit");
-    expect(anonymous.headers.get("cache-control")).toBeNull();
+    expect(anonymous.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=60, stale-while-revalidate=300");
     expect(renders).toBe(3);
   });
 

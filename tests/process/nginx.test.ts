@@ -1,11 +1,11 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import type { IncomingHttpHeaders } from "node:http";
 import https from "node:https";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureNginx, proxyConfig } from "../../scripts/nginx";
+import { ensureNginx, proxyConfig, selfSignedCertificate } from "../../scripts/nginx";
 import { freePort, type ServerProcess, startServer } from "./server";
 
 /**
@@ -73,27 +73,7 @@ beforeAll(async () => {
   const binary = ensureNginx();
   if (!binary) throw new Error("nginx is not installed and could not be installed (apt-get as root).");
   prefix = fs.mkdtempSync(path.join(os.tmpdir(), "masthead-nginx-"));
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-days",
-      "1",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-      "-keyout",
-      path.join(prefix, "key.pem"),
-      "-out",
-      path.join(prefix, "cert.pem"),
-    ],
-    { stdio: "ignore" },
-  );
+  selfSignedCertificate(prefix, "127.0.0.1");
   certificate = fs.readFileSync(path.join(prefix, "cert.pem"));
   const listenPort = await freePort();
   publicOrigin = `https://127.0.0.1:${listenPort}`;

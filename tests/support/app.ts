@@ -9,7 +9,7 @@ import type { Clock } from "../../lib/clock";
 import { loadConfig } from "../../lib/env";
 import { createLogger } from "../../lib/logger";
 import { createMailTransport, type MailTransport } from "../../lib/mail";
-import { localStorage } from "../../lib/storage";
+import { createStorages } from "../../lib/storages";
 import { createApp } from "../../server/app";
 import type { AppEnv, Runtime } from "../../server/env";
 import { createTestDatabase, type TestDatabase } from "./database";
@@ -60,15 +60,18 @@ export function buildRuntime(
   mailTransport?: MailTransport,
 ): Runtime {
   const logger = createLogger(config.logLevel);
+  const storage = createStorages(config);
   return {
     config,
     database,
+    storage,
     services: createServices({
       db: database.db,
       dialect: database.dialect,
       sqlite: database.sqlite,
-      storage: localStorage(config.uploadsDir),
-      privateStorage: localStorage(config.privateDir),
+      notifications: database.notifications,
+      storage: storage.uploads,
+      privateStorage: storage.private,
       sessionTtlSeconds: config.sessionTtlSeconds,
       sessionIdleSeconds: config.sessionIdleSeconds,
       logger,

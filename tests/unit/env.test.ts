@@ -38,6 +38,7 @@ describe("configuration", () => {
     ["PAPER_MAX_BYTES", "100"],
     ["LOG_LEVEL", "loud"],
     ["TRUST_PROXY", "maybe"],
+    ["STORAGE", "ftp"],
   ])("stops at start when %s is %s, naming the variable", (key, value) => {
     expect(() =>
       loadConfig({ [key]: value, ...(key === "ADMIN_EMAIL" ? { ADMIN_PASSWORD: "long enough password" } : {}) }),
@@ -48,6 +49,61 @@ describe("configuration", () => {
     expect(() => loadConfig({ ADMIN_EMAIL: "a@example.org" })).toThrow(ConfigError);
     expect(() => loadConfig({ ADMIN_PASSWORD: "long enough password" })).toThrow(/ADMIN_EMAIL/);
     expect(() => loadConfig({ ADMIN_EMAIL: "a@example.org", ADMIN_PASSWORD: "short" })).toThrow(/ADMIN_PASSWORD:/);
+  });
+
+  it("keeps files on local disk unless STORAGE=s3", () => {
+    expect(loadConfig({}).storage).toEqual({ kind: "local" });
+    expect(loadConfig({ STORAGE: "local" }).storage).toEqual({ kind: "local" });
+  });
+
+  it("reads the S3 settings, with defaults", () => {
+    expect(loadConfig({ STORAGE: "s3", S3_BUCKET: "site-files" }).storage).toEqual({
+      kind: "s3",
+      bucket: "site-files",
+      privateBucket: "site-files",
+      region: "us-east-1",
+      endpoint: undefined,
+      credentials: undefined,
+      forcePathStyle: false,
+      prefix: "",
+      publicUrl: undefined,
+    });
+    const full = loadConfig({
+      STORAGE: "s3",
+      S3_BUCKET: "site-public",
+      S3_PRIVATE_BUCKET: "site-private",
+      S3_REGION: "eu-central-1",
+      S3_ENDPOINT: "https://s3.example.net",
+      S3_ACCESS_KEY_ID: "AKIAEXAMPLE",
+      S3_SECRET_ACCESS_KEY: "secret",
+      S3_FORCE_PATH_STYLE: "true",
+      S3_PREFIX: "masthead",
+      S3_PUBLIC_URL: "https://cdn.example.org/uploads/",
+    }).storage;
+    expect(full).toEqual({
+      kind: "s3",
+      bucket: "site-public",
+      privateBucket: "site-private",
+      region: "eu-central-1",
+      endpoint: "https://s3.example.net",
+      credentials: { accessKeyId: "AKIAEXAMPLE", secretAccessKey: "secret" },
+      forcePathStyle: true,
+      prefix: "masthead/",
+      publicUrl: "https://cdn.example.org/uploads",
+    });
+  });
+
+  it.each([
+    [{ STORAGE: "s3" }, "S3_BUCKET: must be set when STORAGE=s3"],
+    [{ STORAGE: "s3", S3_BUCKET: "Bad_Bucket" }, "S3_BUCKET: must be a bucket name"],
+    [{ STORAGE: "s3", S3_BUCKET: "b-1", S3_ACCESS_KEY_ID: "AKIA" }, "S3_SECRET_ACCESS_KEY: must be set together"],
+    [{ STORAGE: "s3", S3_BUCKET: "b-1", S3_ENDPOINT: "s3.example.net" }, "S3_ENDPOINT: must be an http(s) URL"],
+    [{ STORAGE: "s3", S3_BUCKET: "b-1", S3_PREFIX: "../up" }, "S3_PREFIX: must be a folder"],
+    [{ STORAGE: "s3", S3_BUCKET: "b-1", S3_PUBLIC_URL: "cdn" }, "S3_PUBLIC_URL: must be an http(s) URL"],
+    [{ S3_BUCKET: "b-1" }, "S3_BUCKET: is set, but STORAGE is not s3"],
+  ])("stops at start on bad storage settings: %j", (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
   });
 
   it("parses durations", () => {

@@ -1,0 +1,109 @@
+import { Readable } from "node:stream";
+import type { Context } from "hono";
+import { getMimeType } from "hono/utils/mime";
+import type { FileStat, ReadableFileStorage } from "../lib/storage";
+import { isSafeStorageKey } from "../lib/storage";
+import { UPLOADS_PATH } from "../lib/uploads";
+import type { AppEnv } from "./env";
+
+type ByteRange = { start: number; end: number };
+
+/**
+ * The byte range a Range header asks for: one range (`a-b`, `a-`, `-n`) within
+ * the file, "unsatisfiable" (416), or null to answer the whole file (no
+ * header, a malformed one, several ranges: all may be answered with a 200).
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange | "unsatisfiable" | null {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === "" && match[2] === "")) return null;
+  if (match[1] === "") {
+    const suffix = Number(match[2]);
+    if (suffix === 0 || size === 0) return "unsatisfiable";
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === "" ? size - 1 : Number(match[2]);
+  if (start >= size) return "unsatisfiable";
+  if (end < start) return null;
+  return { start, end: Math.min(end, size - 1) };
+}
+
+/** Whether an If-None-Match list names this ETag (weak comparison, RFC 9110 §13.1.2). */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+}
+
+/** A stored file to answer: its size and last write, and its bytes as a stream (a range of them). */
+export type StoredFileBody = { stat: FileStat; open: (range?: ByteRange) => Readable };
+
+/**
+ * Answers a stored file with `headers` (its type, cache policy, …): an ETag from its size and last
+ * write (files are never overwritten) with If-None-Match → 304, Last-Modified, and one byte range
+ * (206, or 416 past the end; If-Range not matching → the whole file). Streamed, never read whole;
+ * HEAD opens nothing.
+ */
+export function sendStoredFile(c: Context<AppEnv>, file: StoredFileBody, fileHeaders: Record<string, string>) {
+  const { size, modifiedAt } = file.stat;
+  const etag = `"${size.toString(16)}-${modifiedAt.getTime().toString(16)}"`;
+  const headers: Record<string, string> = {
+    ...fileHeaders,
+    ETag: etag,
+    "Last-Modified": modifiedAt.toUTCString(),
+    "Accept-Ranges": "bytes",
+  };
+  if (matchesEtag(c.req.header("If-None-Match"), etag)) return c.body(null, 304, headers);
+
+  // If-Range: a range of the file the client already holds part of, else the whole current file.
+  const ifRange = c.req.header("If-Range");
+  const range = ifRange && ifRange !== etag ? null : parseRange(c.req.header("Range"), size);
+  if (range === "unsatisfiable") {
+    return c.body(null, 416, { ...headers, "Content-Range": `bytes */${size}`, "Content-Length": "0" });
+  }
+  const status = range ? 206 : 200;
+  if (range) headers["Content-Range"] = `bytes ${range.start}-${range.end}/${size}`;
+  headers["Content-Length"] = String(range ? range.end - range.start + 1 : size);
+  if (c.req.method === "HEAD" || size === 0) return c.body(null, status, headers);
+  const stream = Readable.toWeb(file.open(range ?? undefined)) as ReadableStream<Uint8Array>;
+  return c.body(stream, status, headers);
+}
+
+/** Uploads: generated names, so cached for good; sandboxed in case a hostile file slipped through. */
+const UPLOAD_HEADERS = {
+  "Cache-Control": "public, max-age=31536000, immutable",
+  "Content-Security-Policy": "default-src 'none'; img-src 'self'; sandbox",
+  "X-Content-Type-Options": "nosniff",
+};
+/** A redirect to the public URL may change with the configuration: kept an hour, not for good. */
+const REDIRECT_CACHE = "public, max-age=3600";
+
+/**
+ * `/uploads/<key>`: a public file from the uploads storage (local disk or S3), or a redirect to
+ * `<publicUrl>/<key>` when the uploads are published elsewhere (a CDN, S3_PUBLIC_URL). Anything that
+ * is not a safe storage key (`..`, encoded slashes, upper case) is a 404, as is a missing file.
+ */
+export function serveUploads(storage: ReadableFileStorage, publicUrl?: string) {
+  return async (c: Context<AppEnv>) => {
+    const notFound = () => c.text("Not found", 404);
+    let key: string;
+    try {
+      key = decodeURIComponent(new URL(c.req.url).pathname.slice(UPLOADS_PATH.length + 1));
+    } catch {
+      return notFound();
+    }
+    if (!isSafeStorageKey(key)) return notFound();
+    if (publicUrl) {
+      c.header("Cache-Control", REDIRECT_CACHE);
+      return c.redirect(`${publicUrl}/${key}`, 302);
+    }
+    const stat = await storage.stat(key);
+    if (!stat) return notFound();
+    return sendStoredFile(
+      c,
+      { stat, open: (range) => storage.open(key, range) },
+      { ...UPLOAD_HEADERS, "Content-Type": getMimeType(key) ?? "application/octet-stream" },
+    );
+  };
+}
