@@ -1,15 +1,16 @@
 import { LogOut, Settings, UserRound } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import type { PublicUser } from "../../../core/accounts/accounts.schema";
 import { LogoutDialog } from "./logout-dialog";
-import { takeOpenWhenLoaded, UserMenuTrigger } from "./user-menu";
+import { clearOpenWhenLoaded, openWhenLoadedAsked, UserMenuTrigger } from "./user-menu";
 
 /** The signed-in user's menu (see UserMenu): Members Area or Go to Website, Settings, Logout. */
 export default function SignedInMenu({ user, inAdmin }: { user: PublicUser; inAdmin: boolean }) {
   const [logoutOpen, setLogoutOpen] = useState(false);
-  const [open, setOpen] = useState(takeOpenWhenLoaded);
+  const [open, setOpen] = useState(openWhenLoadedAsked);
+  useEffect(clearOpenWhenLoaded, []);
   return (
     <>
       <DropdownMenu.Root modal={false} open={open} onOpenChange={setOpen}>

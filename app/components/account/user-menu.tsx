@@ -7,10 +7,14 @@ import type { PublicUser } from "../../../core/accounts/accounts.schema";
 const SignedInMenu = lazy(() => import("./signed-in-menu"));
 /** A click on the stand-in button while the menu loads: the menu opens once it is here. */
 let openWhenLoaded = false;
-export function takeOpenWhenLoaded(): boolean {
-  const open = openWhenLoaded;
+/**
+ * Read while the menu renders, cleared once it is on screen: React may render a component and
+ * throw that render away (a navigation is a transition), so a flag consumed in render could be
+ * lost to a render that never showed.
+ */
+export const openWhenLoadedAsked = (): boolean => openWhenLoaded;
+export function clearOpenWhenLoaded() {
   openWhenLoaded = false;
-  return open;
 }
 
 function initials(user: PublicUser) {
@@ -61,6 +65,11 @@ export function UserMenu({ user, inAdmin = false }: { user: PublicUser | null; i
       fallback={
         <UserMenuTrigger
           user={user}
+          // Pointer down as well: the menu's own button, which may replace this one between the press
+          // and the click, opens on pointer down and would not see the click.
+          onPointerDown={() => {
+            openWhenLoaded = true;
+          }}
           onClick={() => {
             openWhenLoaded = true;
           }}

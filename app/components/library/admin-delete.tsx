@@ -1,9 +1,42 @@
 import { Trash2 } from "lucide-react";
 import { Dialog } from "radix-ui";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
 import { DeleteDialogContent } from "../ui/confirm-delete";
 import { Notice } from "../ui/notice";
+
+/** What a page does with the answers of its delete dialogs: see useDeleteStatus. */
+export const DeleteStatus = createContext<((fetcherKey: string, focusAfter: string) => void) | null>(null);
+
+/**
+ * The page's side of its delete dialogs: the message of the last delete ("Deleted “Policies”."),
+ * for the page's status line. A delete's answer can arrive in the same render that removes its
+ * row, and the dialog with it (React Router's updates are transitions, which a busy browser
+ * merges), so the row cannot be trusted to say it: the page follows the fetcher of the delete last
+ * submitted, by its key, and reads the answer itself. Give the result to `DeleteStatus`.
+ */
+export function useDeleteStatus(
+  onDeleted: (message: string) => void,
+): (fetcherKey: string, focusAfter: string) => void {
+  const [followed, setFollowed] = useState<{ key: string; focusAfter: string }>();
+  const fetcher = useFetcher<{ message?: string }>({ key: followed?.key });
+  const said = useRef(onDeleted);
+  said.current = onDeleted;
+  const reported = useRef<object | undefined>(undefined);
+  useEffect(() => {
+    const answer = fetcher.data;
+    if (!followed || !answer?.message || answer === reported.current) return;
+    reported.current = answer;
+    said.current(answer.message);
+    // The dialog went with its row, and focus with them: to the heading, as when the dialog closes itself.
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const heading = document.querySelector<HTMLElement>(followed.focusAfter);
+    if (!heading) return;
+    heading.tabIndex = -1;
+    heading.focus();
+  }, [followed, fetcher.data]);
+  return (key, focusAfter) => setFollowed({ key, focusAfter });
+}
 
 /**
  * A delete that asks first, with or without JavaScript. With it, the link opens a dialog whose
@@ -21,7 +54,6 @@ export function DeleteControl({
   error,
   cancelTo,
   focusAfter = "main h1",
-  onDeleted,
 }: {
   row: string;
   /** The link's accessible name: "Delete the category Policies". */
@@ -35,24 +67,25 @@ export function DeleteControl({
   error?: string;
   cancelTo: string;
   focusAfter?: string;
-  /** What the action said once done ("Deleted “Policies”."), for the page's status line. */
-  onDeleted?: (message: string) => void;
 }) {
   const [open, setOpen] = useState(false);
   const [refused, setRefused] = useState<string | null>(null);
-  const fetcher = useFetcher<{ error?: string; message?: string }>();
-  const said = useRef(onDeleted);
-  said.current = onDeleted;
+  const fetcherKey = `library-delete-${row}`;
+  const fetcher = useFetcher<{ error?: string; message?: string }>({ key: fetcherKey });
+  const follow = useContext(DeleteStatus);
   const busy = fetcher.state !== "idle";
   const link = useRef<HTMLAnchorElement>(null);
   const deleted = useRef(false);
+  /** The answer there was when this opening's Delete was pressed: only a newer one is this opening's. */
+  const pressed = useRef<{ before: unknown } | null>(null);
   useEffect(() => {
-    if (!open || fetcher.state === "submitting" || fetcher.data === undefined) return;
+    const asked = pressed.current;
+    if (!open || !asked || fetcher.state === "submitting" || fetcher.data === asked.before) return;
+    pressed.current = null;
     if (fetcher.data?.error) setRefused(fetcher.data.error);
     else {
       deleted.current = true;
       setOpen(false);
-      if (fetcher.data?.message) said.current?.(fetcher.data.message);
     }
   }, [open, fetcher.state, fetcher.data]);
 
@@ -116,6 +149,10 @@ export function DeleteControl({
         fields={{ ...fields, _fetch: "1" }}
         busy={busy}
         Form={fetcher.Form}
+        onSubmit={() => {
+          pressed.current = { before: fetcher.data };
+          follow?.(fetcherKey, focusAfter);
+        }}
         onCloseAutoFocus={(event) => {
           event.preventDefault();
           // The deleted row's link is gone with it: focus goes to a heading instead of being lost.

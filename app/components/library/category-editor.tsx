@@ -398,7 +398,6 @@ function CategoryNode({
             error={deleteError}
             cancelTo={`${LIBRARY_ADMIN}#${row}`}
             focusAfter="#library-tree-title"
-            onDeleted={(m) => onDone(m)}
           />
         </div>
       </div>

@@ -247,14 +247,12 @@ export function PaperRow({
   base,
   confirming,
   pageResult,
-  onDeleted,
 }: {
   paper: Paper;
   /** The list's address (with its search), where the forms and links lead. */
   base: string;
   confirming: string | null;
   pageResult: LibraryResult | undefined;
-  onDeleted: (message: string) => void;
 }) {
   const row = `paper-${paper.id}`;
   const sep = base.includes("?") ? "&" : "?";
@@ -302,7 +300,6 @@ export function PaperRow({
             error={refusedHere(row)}
             cancelTo={`${base}#${row}`}
             focusAfter="#papers-title"
-            onDeleted={onDeleted}
           />
         </div>
       </div>
@@ -347,7 +344,6 @@ export function PaperRow({
                       error={refusedHere(revRow)}
                       cancelTo={`${base}#${row}`}
                       focusAfter="#papers-title"
-                      onDeleted={onDeleted}
                     />
                   </span>
                 </li>

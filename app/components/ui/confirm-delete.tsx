@@ -30,10 +30,14 @@ export function ConfirmDelete({
   const fetcher = useFetcher<{ error?: string }>();
   const busy = fetcher.state !== "idle";
   const deleted = useRef(false);
+  /** The answer there was when this opening's Delete was pressed: an earlier refusal is not said again. */
+  const pressed = useRef<{ before: unknown } | null>(null);
   useEffect(() => {
     // The answer is in while the page reloads its data ("loading"): close then, before the row
     // (and this dialog with it) disappears, so that focus can be placed.
-    if (!open || fetcher.state === "submitting" || fetcher.data === undefined) return;
+    const asked = pressed.current;
+    if (!open || !asked || fetcher.state === "submitting" || fetcher.data === asked.before) return;
+    pressed.current = null;
     if (fetcher.data?.error) setError(fetcher.data.error);
     else {
       deleted.current = true;
@@ -67,6 +71,9 @@ export function ConfirmDelete({
         fields={fields}
         busy={busy}
         Form={fetcher.Form}
+        onSubmit={() => {
+          pressed.current = { before: fetcher.data };
+        }}
         onCloseAutoFocus={onCloseAutoFocus}
       />
     </Dialog.Root>
@@ -84,6 +91,7 @@ export function DeleteDialogContent({
   fields,
   busy,
   Form,
+  onSubmit,
   onCloseAutoFocus,
 }: {
   title: string;
@@ -92,6 +100,8 @@ export function DeleteDialogContent({
   fields: Record<string, string | number>;
   busy: boolean;
   Form: ReturnType<typeof useFetcher>["Form"];
+  /** Delete was pressed (before the form posts). */
+  onSubmit?: () => void;
   onCloseAutoFocus: (event: Event) => void;
 }) {
   return (
@@ -108,7 +118,7 @@ export function DeleteDialogContent({
             {error}
           </Notice>
         ) : null}
-        <Form method="post" className="mt-6 flex justify-end gap-3">
+        <Form method="post" className="mt-6 flex justify-end gap-3" onSubmit={onSubmit}>
           {Object.entries(fields).map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}

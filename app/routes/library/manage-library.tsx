@@ -4,6 +4,7 @@ import { data, Link } from "react-router";
 import { categoryCreateSchema, categoryMoveSchema, categoryUpdateSchema } from "../../../core/library/library.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
+import { DeleteStatus, useDeleteStatus } from "../../components/library/admin-delete";
 import { CategoryTreeEditor, LIBRARY_ADMIN } from "../../components/library/category-editor";
 import { flattenTree, type LibraryResult, typedValues } from "../../components/library/library-admin";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
@@ -97,6 +98,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 export default function ManageLibrary({ loaderData, actionData }: Route.ComponentProps) {
   const { tree, open, notice } = loaderData;
   const [status, setStatus] = useState<string | null>(null);
+  const followDelete = useDeleteStatus(setStatus);
   const pageResult = actionData as LibraryResult | undefined;
   // A refused plain post (no JavaScript) keeps its form open.
   const refusedRow = pageResult?.errors ? pageResult.row : null;
@@ -108,38 +110,43 @@ export default function ManageLibrary({ loaderData, actionData }: Route.Componen
   const message = status ?? notice;
   const moveRefused = pageResult?.intent === "move" && pageResult.row.startsWith("step-") ? pageResult : null;
   return (
-    <div>
-      <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current="Categories and papers" />
-      <div className="mt-2 flex flex-wrap items-end justify-between gap-4">
-        <h1 className="font-display text-4xl font-bold text-navy-900">Categories and papers</h1>
-        <Link to="?add=root" preventScrollReset className="btn-primary">
-          <FolderPlus className="h-4 w-4" aria-hidden="true" />
-          New category
-        </Link>
-      </div>
-      <p role="status" className={message ? "mt-4 rounded-md bg-sea-100 px-4 py-2.5 text-sm text-navy-900" : "sr-only"}>
-        {message ?? ""}
-      </p>
-      {moveRefused?.error || moveRefused?.errors ? (
-        <Notice tone="error" className="mt-4">
-          {moveRefused.error ?? Object.values(moveRefused.errors ?? {}).flat()[0]}
-        </Notice>
-      ) : null}
-      <section aria-labelledby="library-tree-title" className="mt-6">
-        <h2 id="library-tree-title" className="font-display text-2xl font-bold text-navy-900">
-          Categories
-        </h2>
-        <p className="mt-1 text-sm text-slate-600">
-          In the order members see them. Open a category's papers to add documents to it.
+    <DeleteStatus.Provider value={followDelete}>
+      <div>
+        <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current="Categories and papers" />
+        <div className="mt-2 flex flex-wrap items-end justify-between gap-4">
+          <h1 className="font-display text-4xl font-bold text-navy-900">Categories and papers</h1>
+          <Link to="?add=root" preventScrollReset className="btn-primary">
+            <FolderPlus className="h-4 w-4" aria-hidden="true" />
+            New category
+          </Link>
+        </div>
+        <p
+          role="status"
+          className={message ? "mt-4 rounded-md bg-sea-100 px-4 py-2.5 text-sm text-navy-900" : "sr-only"}
+        >
+          {message ?? ""}
         </p>
-        <CategoryTreeEditor
-          tree={tree}
-          flat={flattenTree(tree)}
-          open={shown}
-          pageResult={pageResult}
-          onDone={setStatus}
-        />
-      </section>
-    </div>
+        {moveRefused?.error || moveRefused?.errors ? (
+          <Notice tone="error" className="mt-4">
+            {moveRefused.error ?? Object.values(moveRefused.errors ?? {}).flat()[0]}
+          </Notice>
+        ) : null}
+        <section aria-labelledby="library-tree-title" className="mt-6">
+          <h2 id="library-tree-title" className="font-display text-2xl font-bold text-navy-900">
+            Categories
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">
+            In the order members see them. Open a category's papers to add documents to it.
+          </p>
+          <CategoryTreeEditor
+            tree={tree}
+            flat={flattenTree(tree)}
+            open={shown}
+            pageResult={pageResult}
+            onDone={setStatus}
+          />
+        </section>
+      </div>
+    </DeleteStatus.Provider>
   );
 }

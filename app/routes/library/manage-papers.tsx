@@ -6,6 +6,7 @@ import { isAppError } from "../../../lib/errors";
 import { parseId } from "../../../lib/ids";
 import { lenientPageSchema } from "../../../lib/pagination";
 import { parseOrThrow } from "../../../lib/validation";
+import { DeleteStatus, useDeleteStatus } from "../../components/library/admin-delete";
 import { LIBRARY_ADMIN } from "../../components/library/category-editor";
 import { flattenTree, type LibraryResult, typedValues } from "../../components/library/library-admin";
 import { PaperForm, PaperRow } from "../../components/library/paper-editor";
@@ -141,6 +142,7 @@ export default function ManagePapers({ loaderData, actionData }: Route.Component
   const { category, tree, page, search, paper, confirming, notice } = loaderData;
   const navigate = useNavigate();
   const [status, setStatus] = useState<string | null>(null);
+  const followDelete = useDeleteStatus(setStatus);
   const pageResult = actionData as LibraryResult | undefined;
   const more = useLoadMore(page);
   const base = `${LIBRARY_ADMIN}/${category.id}${search ? `?${new URLSearchParams({ search })}` : ""}`;
@@ -150,84 +152,82 @@ export default function ManagePapers({ loaderData, actionData }: Route.Component
   const message = status ?? notice;
   const orphan = pageResult?.error && pageResult.intent !== "save" && !confirming ? pageResult.error : null;
   return (
-    <div>
-      <Breadcrumbs
-        trail={[
-          { label: "Manager", to: "/manager" },
-          { label: "Categories and papers", to: LIBRARY_ADMIN },
-        ]}
-        current={category.name}
-      />
-      <div className="mt-2 flex flex-wrap items-end justify-between gap-4">
-        <div className="min-w-0">
-          <h1 className="font-display text-4xl font-bold text-navy-900">{category.name}</h1>
-          <p className="mt-1 text-sm text-slate-600">
-            Papers of this category{category.is_active ? "" : " (inactive: hidden from members)"} · read at{" "}
-            <a href={category.url} className="text-sea-700 hover:underline">
-              {category.url}
-            </a>
-          </p>
-        </div>
-        <Link to={`${base}${sep}paper=new`} className="btn-primary">
-          <Plus className="h-4 w-4" aria-hidden="true" />
-          New paper
-        </Link>
-      </div>
-      <p role="status" className={message ? "mt-4 rounded-md bg-sea-100 px-4 py-2.5 text-sm text-navy-900" : "sr-only"}>
-        {message ?? ""}
-      </p>
-      {orphan ? (
-        <Notice tone="error" className="mt-4">
-          {orphan}
-        </Notice>
-      ) : null}
-      {formOpen ? (
-        <PaperForm
-          key={paper?.id ?? "new"}
-          paper={paper}
-          categoryId={category.id}
-          flat={flattenTree(tree)}
-          pageResult={pageResult}
-          cancelTo={base}
-          onSaved={(saved) => {
-            setStatus(saved);
-            navigate(base, { preventScrollReset: true });
-          }}
+    <DeleteStatus.Provider value={followDelete}>
+      <div>
+        <Breadcrumbs
+          trail={[
+            { label: "Manager", to: "/manager" },
+            { label: "Categories and papers", to: LIBRARY_ADMIN },
+          ]}
+          current={category.name}
         />
-      ) : null}
-      <section aria-labelledby="papers-title" className="mt-8">
-        <h2 id="papers-title" className="font-display text-2xl font-bold text-navy-900">
-          Papers
-        </h2>
-        <ListSearch id="papers-search" label="Search papers" defaultValue={search} />
-        <p className="mt-4 text-sm text-slate-600" aria-live="polite">
-          {page.total} paper{page.total === 1 ? "" : "s"}
-          {search ? ` matching “${search}”` : ""}
-        </p>
-        {more.items.length > 0 ? (
-          <ul className="mt-3 divide-y divide-slate-100 overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
-            {more.items.map((item) => (
-              <PaperRow
-                key={item.id}
-                paper={item}
-                base={base}
-                confirming={confirming}
-                pageResult={pageResult}
-                onDeleted={setStatus}
-              />
-            ))}
-          </ul>
-        ) : (
-          <p className="mt-3 rounded-xl bg-white px-4 py-8 text-center text-slate-600 shadow-sm ring-1 ring-slate-200">
-            {search ? `No paper matches “${search}”.` : "No papers yet."}
-          </p>
-        )}
-        {more.hasMore ? (
-          <div className="mt-6 text-center">
-            <LoadMoreLink href={nextHref} loading={more.loading} onLoad={more.load} />
+        <div className="mt-2 flex flex-wrap items-end justify-between gap-4">
+          <div className="min-w-0">
+            <h1 className="font-display text-4xl font-bold text-navy-900">{category.name}</h1>
+            <p className="mt-1 text-sm text-slate-600">
+              Papers of this category{category.is_active ? "" : " (inactive: hidden from members)"} · read at{" "}
+              <a href={category.url} className="text-sea-700 hover:underline">
+                {category.url}
+              </a>
+            </p>
           </div>
+          <Link to={`${base}${sep}paper=new`} className="btn-primary">
+            <Plus className="h-4 w-4" aria-hidden="true" />
+            New paper
+          </Link>
+        </div>
+        <p
+          role="status"
+          className={message ? "mt-4 rounded-md bg-sea-100 px-4 py-2.5 text-sm text-navy-900" : "sr-only"}
+        >
+          {message ?? ""}
+        </p>
+        {orphan ? (
+          <Notice tone="error" className="mt-4">
+            {orphan}
+          </Notice>
         ) : null}
-      </section>
-    </div>
+        {formOpen ? (
+          <PaperForm
+            key={paper?.id ?? "new"}
+            paper={paper}
+            categoryId={category.id}
+            flat={flattenTree(tree)}
+            pageResult={pageResult}
+            cancelTo={base}
+            onSaved={(saved) => {
+              setStatus(saved);
+              navigate(base, { preventScrollReset: true });
+            }}
+          />
+        ) : null}
+        <section aria-labelledby="papers-title" className="mt-8">
+          <h2 id="papers-title" className="font-display text-2xl font-bold text-navy-900">
+            Papers
+          </h2>
+          <ListSearch id="papers-search" label="Search papers" defaultValue={search} />
+          <p className="mt-4 text-sm text-slate-600" aria-live="polite">
+            {page.total} paper{page.total === 1 ? "" : "s"}
+            {search ? ` matching “${search}”` : ""}
+          </p>
+          {more.items.length > 0 ? (
+            <ul className="mt-3 divide-y divide-slate-100 overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
+              {more.items.map((item) => (
+                <PaperRow key={item.id} paper={item} base={base} confirming={confirming} pageResult={pageResult} />
+              ))}
+            </ul>
+          ) : (
+            <p className="mt-3 rounded-xl bg-white px-4 py-8 text-center text-slate-600 shadow-sm ring-1 ring-slate-200">
+              {search ? `No paper matches “${search}”.` : "No papers yet."}
+            </p>
+          )}
+          {more.hasMore ? (
+            <div className="mt-6 text-center">
+              <LoadMoreLink href={nextHref} loading={more.loading} onLoad={more.load} />
+            </div>
+          ) : null}
+        </section>
+      </div>
+    </DeleteStatus.Provider>
   );
 }
