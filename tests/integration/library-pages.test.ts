@@ -67,9 +67,10 @@ beforeAll(async () => {
     appType: "custom",
     logLevel: "silent",
   });
-  pages = createApp(t.runtime, {
-    build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
-  });
+  const serverBuild = "virtual:react-router/server-build";
+  // Compiled here, under the hook's longer timeout: on a busy machine the first page's compile outlasted a test's.
+  await vite.ssrLoadModule(serverBuild);
+  pages = createApp(t.runtime, { build: () => vite.ssrLoadModule(serverBuild) as Promise<ServerBuild> });
   member = (await signIn(t.runtime.services, "member")).cookie;
 
   // Tabs: the bulletins view shows its children as tabs.
