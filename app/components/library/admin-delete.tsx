@@ -177,3 +177,12 @@ export function useHydrated() {
 export function FetchMarker() {
   return useHydrated() ? <input type="hidden" name="_fetch" value="1" /> : null;
 }
+
+/** The page's status line: what the last action did ("Deleted “Policies”."), said politely to screen readers. */
+export function StatusLine({ message }: { message: string | null | undefined }) {
+  return (
+    <p role="status" className={message ? "mt-4 rounded-md bg-sea-100 px-4 py-2.5 text-sm text-navy-900" : "sr-only"}>
+      {message ?? ""}
+    </p>
+  );
+}

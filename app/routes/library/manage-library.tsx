@@ -4,7 +4,7 @@ import { data, Link } from "react-router";
 import { categoryCreateSchema, categoryMoveSchema, categoryUpdateSchema } from "../../../core/library/library.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
-import { DeleteStatus, useDeleteStatus } from "../../components/library/admin-delete";
+import { DeleteStatus, StatusLine, useDeleteStatus } from "../../components/library/admin-delete";
 import { CategoryTreeEditor, LIBRARY_ADMIN } from "../../components/library/category-editor";
 import { flattenTree, type LibraryResult, typedValues } from "../../components/library/library-admin";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
@@ -120,12 +120,7 @@ export default function ManageLibrary({ loaderData, actionData }: Route.Componen
             New category
           </Link>
         </div>
-        <p
-          role="status"
-          className={message ? "mt-4 rounded-md bg-sea-100 px-4 py-2.5 text-sm text-navy-900" : "sr-only"}
-        >
-          {message ?? ""}
-        </p>
+        <StatusLine message={message} />
         {moveRefused?.error || moveRefused?.errors ? (
           <Notice tone="error" className="mt-4">
             {moveRefused.error ?? Object.values(moveRefused.errors ?? {}).flat()[0]}

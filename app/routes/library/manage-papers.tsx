@@ -6,7 +6,7 @@ import { isAppError } from "../../../lib/errors";
 import { parseId } from "../../../lib/ids";
 import { lenientPageSchema } from "../../../lib/pagination";
 import { parseOrThrow } from "../../../lib/validation";
-import { DeleteStatus, useDeleteStatus } from "../../components/library/admin-delete";
+import { DeleteStatus, StatusLine, useDeleteStatus } from "../../components/library/admin-delete";
 import { LIBRARY_ADMIN } from "../../components/library/category-editor";
 import { flattenTree, type LibraryResult, typedValues } from "../../components/library/library-admin";
 import { PaperForm, PaperRow } from "../../components/library/paper-editor";
@@ -176,12 +176,7 @@ export default function ManagePapers({ loaderData, actionData }: Route.Component
             New paper
           </Link>
         </div>
-        <p
-          role="status"
-          className={message ? "mt-4 rounded-md bg-sea-100 px-4 py-2.5 text-sm text-navy-900" : "sr-only"}
-        >
-          {message ?? ""}
-        </p>
+        <StatusLine message={message} />
         {orphan ? (
           <Notice tone="error" className="mt-4">
             {orphan}
