@@ -1,14 +1,9 @@
-import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../lib/env";
-import { createLogger } from "../../lib/logger";
-import type { AppEnv } from "../../server/env";
-import { cacheControl } from "../../server/middleware/cache-control";
-import { createPageCache, PAGE_CACHE_HEADER } from "../../server/middleware/page-cache";
-import { securityHeaders } from "../../server/middleware/security";
-import { session } from "../../server/middleware/session";
+import { PAGE_CACHE_HEADER } from "../../server/middleware/page-cache";
 import { createTestContext, type TestContext } from "../support/app";
 import { signIn } from "../support/factories";
+import { pageSite } from "../support/page-site";
 
 /**
  * What a CDN or nginx's proxy_cache may keep (decision 0031): the page
@@ -26,16 +21,7 @@ const PUBLIC_PAGE = "public, max-age=0, s-maxage=60, stale-while-revalidate=300"
 function site(env: Record<string, string> = {}) {
   const { services } = t.runtime;
   const config = loadConfig({ ...env, DATA_DIR: t.dataDir });
-  const app = new Hono<AppEnv>();
-  const cache = createPageCache(
-    services.contentVersion,
-    { maxBytes: 1024 * 1024, ttlMs: 60_000, trustProxy: false },
-    createLogger("silent"),
-  );
-  app.use("*", cache.middleware);
-  app.use("*", securityHeaders(config));
-  app.use("*", session(services));
-  app.use("*", cacheControl(config));
+  const app = pageSite(services, config);
   app.get("/news", (c) => c.html("<p>news</p>"));
   app.get("/news.data", (c) => c.body("[]", 200, { "Content-Type": "text/x-script" }));
   app.get("/flash", (c) => c.html("<p>Saved.</p>", 200, { "Set-Cookie": "flash=; Path=/; Max-Age=0" }));

@@ -1,5 +1,4 @@
 import { Writable } from "node:stream";
-import { Hono } from "hono";
 import pino from "pino";
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -11,16 +10,12 @@ import { PASSWORD_TOO_COMMON, PASSWORD_TOO_GUESSABLE } from "../../core/accounts
 import type { Authenticated } from "../../core/auth/auth.service";
 import type { RequestContext } from "../../core/request-context";
 import { createServices } from "../../core/services";
-import { createLogger } from "../../lib/logger";
 import { localStorage } from "../../lib/storage";
 import { createApp } from "../../server/app";
-import type { AppEnv } from "../../server/env";
-import { cacheControl } from "../../server/middleware/cache-control";
-import { createPageCache, PAGE_CACHE_HEADER } from "../../server/middleware/page-cache";
-import { securityHeaders } from "../../server/middleware/security";
-import { session } from "../../server/middleware/session";
+import { PAGE_CACHE_HEADER } from "../../server/middleware/page-cache";
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
 import { createUser, PASSWORD, signIn } from "../support/factories";
+import { pageSite } from "../support/page-site";
 
 // Issue 11 §8 (sessions and passwords) and the sign-in lines of §9; decision 0017.
 
@@ -263,17 +258,8 @@ describe("Cache-Control and CSP", () => {
 
   it("keeps the page cache away from signed-in pages and still caches anonymous ones", async () => {
     const { services, config } = t.runtime;
-    const app = new Hono<AppEnv>();
+    const app = pageSite(services, config);
     let renders = 0;
-    const cache = createPageCache(
-      services.contentVersion,
-      { maxBytes: 1024 * 1024, ttlMs: 60_000, trustProxy: false },
-      createLogger("silent"),
-    );
-    app.use("*", cache.middleware);
-    app.use("*", securityHeaders(config));
-    app.use("*", session(services));
-    app.use("*", cacheControl(config));
     app.get("/news", (c) => {
       renders += 1;
       return c.html(`<p>news ${renders}</p>`);
