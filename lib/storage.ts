@@ -125,7 +125,9 @@ export function localStorage(root: string): ReadableFileStorage {
         const stat = await fs.stat(resolve(key));
         return stat.isFile() ? { size: stat.size, modifiedAt: stat.mtime } : null;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+        // ENOTDIR: a part of the key is a file ("a.webp/x"), so nothing is there either.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOENT" || code === "ENOTDIR") return null;
         throw error;
       }
     },

@@ -24,7 +24,7 @@ import { securityHeaders } from "./middleware/security";
 import { securityLog } from "./middleware/security-log";
 import { session } from "./middleware/session";
 import { paperRoutes } from "./papers";
-import { serveUploads } from "./stored-files";
+import { IMMUTABLE, serveUploads } from "./stored-files";
 
 /** The React Router server build publishes the context key its loaders read. */
 type MastheadBuild = ServerBuild & {
@@ -40,7 +40,6 @@ export type AppOptions = {
   extraApi?: readonly OpenAPIHono<AppEnv>[];
 };
 
-const IMMUTABLE = "public, max-age=31536000, immutable";
 /** Cached anonymous pages are re-rendered at least this often, for what depends on the date. */
 const PAGE_TTL_MS = 60_000;
 /** Page renders in progress at once (loaders may wait on the database, so more than one per core). */

@@ -70,9 +70,12 @@ export function sendStoredFile(c: Context<AppEnv>, file: StoredFileBody, fileHea
   return c.body(stream, status, headers);
 }
 
+/** Files whose name changes with their content: cached for good. */
+export const IMMUTABLE = "public, max-age=31536000, immutable";
+
 /** Uploads: generated names, so cached for good; sandboxed in case a hostile file slipped through. */
 const UPLOAD_HEADERS = {
-  "Cache-Control": "public, max-age=31536000, immutable",
+  "Cache-Control": IMMUTABLE,
   "Content-Security-Policy": "default-src 'none'; img-src 'self'; sandbox",
   "X-Content-Type-Options": "nosniff",
 };
@@ -82,7 +85,7 @@ const REDIRECT_CACHE = "public, max-age=3600";
 /**
  * `/uploads/<key>`: a public file from the uploads storage (local disk or S3), or a redirect to
  * `<publicUrl>/<key>` when the uploads are published elsewhere (a CDN, S3_PUBLIC_URL). Anything that
- * is not a safe storage key (`..`, encoded slashes, upper case) is a 404, as is a missing file.
+ * is not a safe storage key once decoded (`..`, upper case) is a 404, as is a missing file.
  */
 export function serveUploads(storage: ReadableFileStorage, publicUrl?: string) {
   return async (c: Context<AppEnv>) => {

@@ -192,6 +192,8 @@ describe("paper files under the old public uploads", () => {
     fs.writeFileSync(publicFile, pdf);
     const id = await insertPaper({ name: "Annual report", uploaded_file: key });
     expect((await t.app.request(`/uploads/${key}`)).status).toBe(200);
+    // A file taken for a folder is simply not there (the file system says ENOTDIR).
+    expect((await t.app.request(`/uploads/${key}/x.webp`)).status).toBe(404);
 
     const first = await movePublicPaperFiles(t.database.db, t.runtime.config.uploadsDir, t.runtime.config.privateDir);
     expect(first.moved).toEqual([key]);
