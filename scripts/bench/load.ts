@@ -1,4 +1,5 @@
 import autocannon, { type Instance } from "autocannon";
+import { rawRequest } from "./http";
 import type { ServerProcess } from "./servers";
 import type { BenchRequest } from "./targets";
 import { ensureWrk, runWrk, stopWrk, type WrkResult, wrkVersion } from "./wrk";
@@ -64,7 +65,21 @@ export async function runLoad(generator: LoadGenerator, spec: RunSpec): Promise<
   if (stopped) throw new Error("interrupted");
   const result = generator.kind === "wrk" ? await runWrk({ ...spec, wrk: generator.wrk }) : await runAutocannon(spec);
   if (stopped) throw new Error("interrupted");
+  if (generator.kind === "wrk") return { ...result, ...(await statusAfterRun(spec, result)) };
   return result;
+}
+
+/**
+ * wrk counts answers of 400 and more, not a 3xx (WrkResult.non2xx): each request
+ * is sent once more after the run, so a session lost mid-run (a redirect to the
+ * login page) still spoils the run.
+ */
+async function statusAfterRun(spec: RunSpec, result: LoadRun): Promise<Pick<LoadRun, "non2xx" | "firstNon2xxStatus">> {
+  for (const request of new Set(spec.requests)) {
+    const { status } = await rawRequest(spec.origin, request);
+    if (status < 200 || status > 299) return { non2xx: Math.max(1, result.non2xx), firstNon2xxStatus: status };
+  }
+  return { non2xx: result.non2xx, firstNon2xxStatus: result.firstNon2xxStatus };
 }
 
 async function runAutocannon(spec: RunSpec): Promise<LoadRun> {
@@ -181,7 +196,9 @@ export function describeErrors(errors: LoadRun["errors"]): string {
 /** Why a run does not count, or null when every request got a 2xx. */
 export function loadProblem(figures: LoadFigures): string | null {
   const problems = [
-    figures.non2xx > 0 ? `${figures.non2xx} non-2xx responses (e.g. ${figures.firstNon2xxStatus})` : "",
+    figures.non2xx > 0
+      ? `${figures.non2xx} non-2xx responses${figures.firstNon2xxStatus ? ` (e.g. ${figures.firstNon2xxStatus})` : ""}`
+      : "",
     errorCount(figures.errors) > 0 ? `socket errors: ${describeErrors(figures.errors)}` : "",
     figures.requests === 0 ? "no request completed" : "",
   ].filter(Boolean);

@@ -292,10 +292,12 @@ What a run does:
    for the br rows, and the bench checks it sends what the app sent.
 6. Loads each row on each server in turn (before, after, baseline; one at a time): a warm-up, then the
    measured run, \`wrk -t1 -c<connections> -d<duration> --timeout 10s\` with a Lua script per row
-   (\`tmp/bench-wrk/\`) that sets the method, headers and body, counts answers outside 200–299 in
-   its \`response\` hook and prints requests, duration, p50, p99 and socket errors (connect, read,
-   write, timeout) as JSON from \`done\`. The server's CPU time is read from \`/proc/<pid>/stat\`
-   before and after the measured run.
+   (\`tmp/bench-wrk/\`) that sets the method, headers and body and prints requests, duration, p50,
+   p99, answers of 400 and more and socket errors (connect, read, write, timeout) as JSON from
+   \`done\`. It has no \`response\` hook: with one, wrk copies every body into Lua and, for a 200 KB
+   page, that copy sets the pace. Each request is sent once more after the run and must still
+   answer 2xx (a redirect mid-run spoils the run). The server's CPU time is read from
+   \`/proc/<pid>/stat\` before and after the measured run.
 7. Writes "Latest run" here, unless some request failed (non-2xx, socket errors, timeouts): then it
    prints the table and the failures and leaves this file alone.
 

@@ -121,7 +121,7 @@ export function renderSoak(result: SoakResult): string {
     `- **Machine:** ${machine()}; 1-minute load average ${result.loadBefore.toFixed(2)} before the run`,
     `- **Load:** ${result.generator}, ${result.connections} connections for ${result.minutes} min, a mix of ${result.mix.length} requests sent in turn (listed below); the app started as \`${result.command}\``,
     `- **Requests:** ${run.requests.toLocaleString("en-US")} (${Math.round(run.requests / run.durationSeconds).toLocaleString("en-US")} req/s), p50 ${ms(run.p50Ms)} ms, p99 ${ms(run.p99Ms)} ms; ${result.cpuMs !== null && run.requests > 0 ? `${(result.cpuMs / run.requests).toFixed(2)} CPU ms per request` : "CPU time n/a"}`,
-    `- **Non-2xx:** ${run.non2xx.toLocaleString("en-US")}${run.non2xx > 0 ? ` (e.g. ${run.firstNon2xxStatus})` : ""}; **socket errors:** ${errors}`,
+    `- **Non-2xx:** ${run.non2xx.toLocaleString("en-US")}${run.firstNon2xxStatus ? ` (e.g. ${run.firstNon2xxStatus})` : ""}; **socket errors:** ${errors}`,
     `- **RSS:** idle ${mib(result.idleRss)} MiB, peak ${mib(peak)} MiB; sampled every ${SOAK_SAMPLE_MS / 1000} s`,
     `- **At the end:** ${flatness(stats, result.minutes)}`,
     "",
