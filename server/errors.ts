@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { AppError, asStorageFull } from "../lib/errors";
 import type { Logger } from "../lib/logger";
+import { hasBody } from "../lib/request-body";
 import type { AppEnv } from "./env";
 import { CLIENT_CLOSED_REQUEST, clientAborted } from "./middleware/request-log";
 
@@ -15,9 +16,11 @@ export function errorBody(message: string, errors: Record<string, string[]> = {}
  * keep their status and message; anything else is logged with the request id
  * and answered with a generic 500 that reveals nothing.
  */
+const REFUSED_UNREAD = new Set([401, 403, 413, 415]);
+
 export function handleError(logger: Logger) {
   return (error: Error, c: Context<AppEnv>) => {
-    if (clientAborted(c.req.raw, error)) {
+    if (clientAborted(c, error)) {
       // Nobody is left to answer. Before the request log starts (a body read early) this is the only line.
       if (!c.get("requestId"))
         logger.info({ method: c.req.method, path: c.req.path, ip: c.get("clientIp") }, "client aborted");
@@ -45,6 +48,9 @@ export function handleError(logger: Logger) {
     } else {
       logger.error({ req_id: c.get("requestId"), err: error }, "unhandled error");
     }
+    // A refusal before the body was read (401, 403, 413, 415): the connection closes after the answer
+    // instead of reading the rest of an upload nobody will use (up to 64 MB per request otherwise).
+    if (REFUSED_UNREAD.has(status) && hasBody(c.req.raw) && !c.req.raw.bodyUsed) headers.Connection = "close";
     if (wantsJson) return c.json(errorBody(message, errors), status, headers);
     return c.text(message, status, headers);
   };

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { AppError } from "../../lib/errors";
-import { OVERRIDABLE_METHODS } from "../../lib/request-body";
+import { hasBody, OVERRIDABLE_METHODS } from "../../lib/request-body";
 import type { AppEnv } from "../env";
 import type { DeclaredRoute } from "./method-override";
 
@@ -43,7 +43,7 @@ export function limitBodies(
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const raw = c.req.raw;
-    if (raw.method === "GET" || raw.method === "HEAD" || !raw.body) return next();
+    if (raw.method === "GET" || raw.method === "HEAD" || !hasBody(raw)) return next();
     const type = raw.headers.get("content-type") ?? "";
     const multipart = type.toLowerCase().startsWith("multipart/");
     let max = multipart ? limits.uploadMaxBytes : limits.bodyMaxBytes;
@@ -66,6 +66,7 @@ export function limitBodies(
       if (Number(declared) > max) throw tooLarge();
       return next();
     }
+    if (!raw.body) return next();
     let size = 0;
     const counted = raw.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({

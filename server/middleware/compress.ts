@@ -75,7 +75,7 @@ export async function encodeResponse(
   method: string,
   acceptEncoding: string | undefined,
 ): Promise<Response> {
-  if (!res.body || method === "HEAD" || res.status === 204 || res.status === 304) return res;
+  if (method === "HEAD" || res.status === 204 || res.status === 304) return res;
   if (res.headers.has("Content-Encoding")) return res;
   // Byte-addressed answers (files with ranges and ETags) go out as stored.
   if (res.headers.has("Accept-Ranges")) return res;
@@ -84,7 +84,9 @@ export async function encodeResponse(
   if (length !== null && Number(length) < MIN_BYTES) return res;
   const encoding = negotiateEncoding(acceptEncoding);
   res.headers.append("Vary", "Accept-Encoding");
-  if (!encoding) return res;
+  // The body is asked for last: on @hono/node-server's own Response, `body` builds the whole fetch
+  // Response (a web stream over the bytes), which an answer sent as it is never needs.
+  if (!encoding || !res.body) return res;
   let body: ReadableStream<Uint8Array> | Buffer;
   if (length !== null && Number(length) <= ONE_SHOT_MAX_BYTES) {
     body = await compressBody(new Uint8Array(await res.arrayBuffer()), encoding, "request");

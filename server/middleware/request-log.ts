@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { MiddlewareHandler } from "hono";
+import type { HttpBindings } from "@hono/node-server";
+import type { Context, MiddlewareHandler } from "hono";
 import type { Logger } from "../../lib/logger";
 import type { AppEnv } from "../env";
 
@@ -8,12 +9,17 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 export const CLIENT_CLOSED_REQUEST = 499;
 
 /**
- * Whether the client went away before we answered (a cancelled upload, a closed
- * tab): Node aborts the request's signal, and reading the rest of the body
- * fails with `aborted` (ECONNRESET). That is the client's doing, not a server error.
+ * Whether the client went away before we answered (a cancelled upload, a closed tab): its
+ * connection closed before the answer was written, or reading the rest of the body failed with
+ * `aborted` (ECONNRESET). That is the client's doing, not a server error. Under node:http the
+ * response's connection says so; asking the request's `signal` instead would make
+ * @hono/node-server build an AbortController for every request. Requests made in-process
+ * (tests, the method override's dispatch) have no connection and ask the signal.
  */
-export function clientAborted(request: Request, error?: unknown): boolean {
-  if (request.signal.aborted) return true;
+export function clientAborted(c: Context<AppEnv>, error?: unknown): boolean {
+  const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+  const gone = outgoing ? outgoing.destroyed && !outgoing.writableFinished : c.req.raw.signal.aborted;
+  if (gone) return true;
   const failure = error as { code?: unknown; message?: unknown } | null | undefined;
   return failure?.code === "ECONNRESET" && failure.message === "aborted";
 }
@@ -31,7 +37,7 @@ export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
     const started = performance.now();
     await next();
     c.res.headers.set("X-Request-Id", requestId);
-    const aborted = clientAborted(c.req.raw, c.error);
+    const aborted = clientAborted(c, c.error);
     const status = aborted ? CLIENT_CLOSED_REQUEST : c.res.status;
     const line = {
       req_id: requestId,

@@ -1,7 +1,31 @@
-import type { MiddlewareHandler } from "hono";
-import { NONCE, secureHeaders } from "hono/secure-headers";
+import { randomFillSync } from "node:crypto";
+import type { Context, MiddlewareHandler } from "hono";
+import { secureHeaders } from "hono/secure-headers";
 import type { Config } from "../../lib/env";
 import type { AppEnv } from "../env";
+
+/** 256 nonces' worth of random bytes, drawn from the CSPRNG at once (decision 0029). */
+const noncePool = Buffer.alloc(16 * 256);
+let nonceAt = noncePool.length;
+
+/**
+ * hono's NONCE, with its 16 random bytes taken from a pool refilled 4 KiB at a time: WebCrypto's
+ * getRandomValues for each response was 3 % of a cached API answer's CPU. Every nonce is still
+ * 16 bytes from the CSPRNG, used once.
+ */
+function nonce(c: Context<AppEnv>): string {
+  let value = c.get("secureHeadersNonce");
+  if (!value) {
+    if (nonceAt >= noncePool.length) {
+      randomFillSync(noncePool);
+      nonceAt = 0;
+    }
+    value = noncePool.toString("base64", nonceAt, nonceAt + 16);
+    nonceAt += 16;
+    c.set("secureHeadersNonce", value);
+  }
+  return `'nonce-${value}'`;
+}
 
 /**
  * Security headers for every response. Scripts run only from our origin or
@@ -33,7 +57,7 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
       ? undefined
       : {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", NONCE, ...captcha.script, ...gtm.script],
+          scriptSrc: ["'self'", nonce, ...captcha.script, ...gtm.script],
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", "data:", "blob:", ...uploadsOrigin, ...gtm.img],
           fontSrc: ["'self'", "data:"],

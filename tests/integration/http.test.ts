@@ -89,6 +89,18 @@ describe("security headers", () => {
     expect(res.headers.get("x-request-id")).toMatch(/^[\w-]{8,}$/);
   });
 
+  it("draws a new 16-byte nonce for every response, across the pool's refills", async () => {
+    const nonces = new Set<string>();
+    // More responses than the pool holds nonces (256), so that its refill is crossed.
+    for (let i = 0; i < 300; i++) {
+      const csp = (await call(t.app, "GET", "/healthz")).headers.get("content-security-policy") ?? "";
+      const value = /'nonce-([^']+)'/.exec(csp)?.[1] ?? "";
+      expect(Buffer.from(value, "base64")).toHaveLength(16);
+      nonces.add(value);
+    }
+    expect(nonces.size).toBe(300);
+  });
+
   it("adds HSTS when BASE_URL is https, and marks the cookie Secure", async () => {
     const https = await createTestContext({ BASE_URL: "https://masthead.example" }, { database: t.database });
     const res = await call(https.app, "GET", "/healthz");
