@@ -1,8 +1,28 @@
 import type { Insertable, Kysely } from "kysely";
+import { compiledOnce } from "../../db/compiled-once";
 import type { Database, SessionsTable } from "../../db/types";
 
 /** Credentials and sessions: what signing in reads and writes. */
 export function createAuthRepository(db: Kysely<Database>) {
+  // Every signed-in request runs it: compiled once per repository (db/compiled-once.ts).
+  const activeSession = compiledOnce(
+    (tokenHash, now) =>
+      db
+        .selectFrom("sessions")
+        .innerJoin("users", "users.id", "sessions.user_id")
+        .selectAll("users")
+        .select([
+          "sessions.id as session_id",
+          "sessions.expires_at as session_expires_at",
+          "sessions.remember as session_remember",
+          "sessions.created_at as session_created_at",
+          "sessions.last_seen_at as session_last_seen_at",
+        ])
+        .where("sessions.token_hash", "=", tokenHash)
+        .where("sessions.expires_at", ">", now)
+        .where("users.is_active", "=", 1),
+    2,
+  );
   return {
     /** The account behind an e-mail, password hash included (never leaves the auth area). */
     async findUserByEmail(email: string) {
@@ -16,21 +36,8 @@ export function createAuthRepository(db: Kysely<Database>) {
     },
     /** The session and its user, if the token is known, unexpired and the user active. */
     async findActive(tokenHash: string, now: string) {
-      return db
-        .selectFrom("sessions")
-        .innerJoin("users", "users.id", "sessions.user_id")
-        .selectAll("users")
-        .select([
-          "sessions.id as session_id",
-          "sessions.expires_at as session_expires_at",
-          "sessions.remember as session_remember",
-          "sessions.created_at as session_created_at",
-          "sessions.last_seen_at as session_last_seen_at",
-        ])
-        .where("sessions.token_hash", "=", tokenHash)
-        .where("sessions.expires_at", ">", now)
-        .where("users.is_active", "=", 1)
-        .executeTakeFirst();
+      const { rows } = await db.executeQuery(activeSession(tokenHash, now));
+      return rows[0];
     },
     /** Moves last_seen_at forward; a concurrent request that already moved it further is left alone. */
     async touch(sessionId: number, now: string) {

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compiledOnce } from "../../db/compiled-once";
 import { migrations } from "../../db/migrations";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { createUser } from "../support/factories";
@@ -133,6 +134,41 @@ describe("schema", () => {
     const names = Object.keys(migrations);
     expect(names).toEqual([...names].sort());
     for (const name of names) expect(typeof migrations[name].down).toBe("function");
+  });
+});
+
+describe("a query compiled once (db/compiled-once.ts)", () => {
+  it("runs with each call's values on the dialect, and refuses a value that is not a parameter", async () => {
+    const db = t.database.db;
+    const emails = ["once.a@example.org", "once.b@example.org"];
+    for (const email of emails) await createUser(t.runtime.services, { email });
+    let builds = 0;
+    const byEmail = compiledOnce((email, role) => {
+      builds += 1;
+      return db
+        .selectFrom("users")
+        .select(["email", "role"])
+        .where("email", "=", email)
+        .where("role", "=", role as "member")
+        .where("is_active", "=", 1);
+    }, 2);
+    for (const email of emails) {
+      const { rows } = await db.executeQuery(byEmail(email, "member"));
+      expect(rows).toEqual([{ email, role: "member" }]);
+    }
+    expect((await db.executeQuery(byEmail(emails[0], "admin"))).rows).toEqual([]);
+    expect(builds).toBe(1);
+
+    // A value written into the SQL text instead of passed as a parameter would be compiled in for good.
+    const inlined = compiledOnce(
+      (email) =>
+        db
+          .selectFrom("users")
+          .select("id")
+          .where(sql.raw<boolean>(`email = '${email}'`)),
+      1,
+    );
+    expect(() => inlined("x")).toThrow(/exactly once, as a parameter/);
   });
 });
 
