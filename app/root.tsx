@@ -12,6 +12,7 @@ import {
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { LogoMark } from "./components/layout/logo";
+import { IconSprite } from "./components/ui/icon-sprite";
 import { Toaster } from "./components/ui/toast";
 import { getRequestContext } from "./context";
 import { CHUNK_RELOAD_KEY, shouldReloadForChunkError } from "./lib/chunk-reload";
@@ -46,6 +47,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body className="min-h-screen">
+        <IconSprite />
         {children}
         <Toaster position="top-right" richColors closeButton />
         <ScrollRestoration nonce={nonce} />

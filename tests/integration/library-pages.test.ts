@@ -309,3 +309,48 @@ describe("who may read what", () => {
     expect((await get("/library")).text).toMatch(/<a[^>]*href="\/library"[^>]*>Document library<\/a>/);
   });
 });
+
+describe("icons a list repeats on every row", () => {
+  it("are defined once per page as symbols and drawn with <use>, on the papers list and the events calendar", async () => {
+    const count = (html: string, text: string) => html.split(text).length - 1;
+    const shelf = (await get(`/library/${slugs.shelf}`)).text;
+    expect(count(shelf, '<symbol id="icon-file-text"')).toBe(1);
+    // One per paper shown (a page of papers); the icon's paths only once, in the symbol.
+    expect(count(shelf, '<use href="#icon-file-text"')).toBe(PAPERS_PER_PAGE);
+    expect(shelf.match(/<svg[^>]*lucide-file-text[^>]*>(?!<use)/g)).toHaveLength(1);
+
+    const stamp = "2026-01-01T00:00:00.000Z";
+    await t.database.db
+      .insertInto("meetings")
+      .values(
+        ["in-person", "online"].map((slug, i) => ({
+          slug: `sprite-${slug}`,
+          title: `Sprite ${slug}`,
+          type: "meeting",
+          meeting_type: i === 0 ? "In person" : "Online",
+          organization: "Masthead",
+          start_date: `2099-05-0${i + 1}`,
+          end_date: null,
+          location: "Rotterdam, Netherlands",
+          information: null,
+          health: null,
+          registration: null,
+          content_title: null,
+          content: "<p>x</p>",
+          timezone: "Europe/Amsterdam",
+          visibility: "public",
+          registration_open: 1,
+          registration_closes_on: null,
+          capacity: null,
+          created_at: stamp,
+          updated_at: stamp,
+        })),
+      )
+      .execute();
+    const events = (await get("/events")).text;
+    for (const icon of ["users", "monitor-play", "map-pin"]) expect(count(events, `<symbol id="icon-${icon}"`)).toBe(1);
+    expect(count(events, '<use href="#icon-map-pin"')).toBe(2);
+    expect(count(events, '<use href="#icon-users"')).toBe(1);
+    expect(count(events, '<use href="#icon-monitor-play"')).toBe(1);
+  });
+});

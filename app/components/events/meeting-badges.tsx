@@ -1,5 +1,6 @@
-import { Globe2, Lock, MapPin, MonitorPlay, Users } from "lucide-react";
+import { Lock } from "lucide-react";
 import { meetingTypeLabel } from "../../../core/meetings/meetings.values";
+import { SpriteIcon, type SpriteName } from "../ui/icon-sprite";
 
 /** Light tints with dark text, so every badge keeps a 4.5:1 contrast. */
 const TYPE_STYLES: Record<string, string> = {
@@ -31,15 +32,15 @@ export function MembersOnlyBadge({ className = "" }: { className?: string }) {
   );
 }
 
-const FORMAT_ICONS: Record<string, typeof Users> = { "In person": Users, Online: MonitorPlay, Hybrid: Globe2 };
+const FORMAT_ICONS: Record<string, SpriteName> = { "In person": "users", Online: "monitor-play", Hybrid: "globe-2" };
 
 /** In person, Online or Hybrid, with an icon that only repeats the words. */
 export function FormatLabel({ format, className = "" }: { format: string | null; className?: string }) {
   if (!format) return null;
-  const Icon = FORMAT_ICONS[format] ?? Users;
+  const icon = FORMAT_ICONS[format] ?? "users";
   return (
     <span className={`inline-flex items-center gap-1.5 ${className}`}>
-      <Icon className="h-4 w-4 shrink-0" aria-hidden="true" />
+      <SpriteIcon name={icon} className="h-4 w-4 shrink-0" />
       {format}
     </span>
   );
@@ -49,7 +50,7 @@ export function LocationLabel({ location, className = "" }: { location: string |
   if (!location) return null;
   return (
     <span className={`inline-flex items-start gap-1.5 ${className}`}>
-      <MapPin className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+      <SpriteIcon name="map-pin" className="mt-0.5 h-4 w-4 shrink-0" />
       {location}
     </span>
   );

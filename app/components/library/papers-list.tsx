@@ -1,8 +1,9 @@
-import { Download, FileText, History, Search } from "lucide-react";
+import { Download, History, Search } from "lucide-react";
 import { Link, useNavigate } from "react-router";
 import type { Category, Paper } from "../../../core/library/library.schema";
 import { type PaperField, paperFieldLabel, paperFields, viewOf } from "../../../core/library/library.values";
 import { useLoadMore } from "../../lib/use-load-more";
+import { SpriteIcon } from "../ui/icon-sprite";
 import { LoadMoreLink } from "../ui/load-more-link";
 import { Notice } from "../ui/notice";
 import { fileFacts, formatPaperDate } from "./format";
@@ -37,7 +38,7 @@ export function PaperItem({ paper, viewType }: { paper: Paper; viewType: Categor
     >
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="flex min-w-0 gap-3">
-          <FileText className="mt-0.5 hidden h-6 w-6 shrink-0 text-sea-600 sm:block" aria-hidden="true" />
+          <SpriteIcon name="file-text" className="mt-0.5 hidden h-6 w-6 shrink-0 text-sea-600 sm:block" />
           <div className="min-w-0">
             <h3 className="text-lg leading-snug font-semibold break-words text-navy-900">{paper.name}</h3>
             {fields.length > 0 ? (
