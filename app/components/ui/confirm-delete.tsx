@@ -32,6 +32,16 @@ export function ConfirmDelete({
   const deleted = useRef(false);
   /** The answer there was when this opening's Delete was pressed: an earlier refusal is not said again. */
   const pressed = useRef<{ before: unknown } | null>(null);
+  // Whether this button is gone from the page. React Router's updates are transitions, which a
+  // busy browser merges: the answer can come in the same render that removes the row, so the
+  // effect below never sees it, and the dialog is unmounted open, with a Delete pressed.
+  const gone = useRef(false);
+  useEffect(() => {
+    gone.current = false;
+    return () => {
+      gone.current = true;
+    };
+  }, []);
   useEffect(() => {
     // The answer is in while the page reloads its data ("loading"): close then, before the row
     // (and this dialog with it) disappears, so that focus can be placed.
@@ -45,9 +55,12 @@ export function ConfirmDelete({
     }
   }, [open, fetcher.state, fetcher.data]);
   // The deleted item's button is gone with it: focus goes to a heading instead of being lost.
+  // Radix calls this when the dialog closes and also when it is unmounted, after the unmount.
   const onCloseAutoFocus = (event: Event) => {
-    if (!deleted.current) return;
+    const removed = deleted.current || (gone.current && pressed.current !== null);
+    if (!removed) return;
     deleted.current = false;
+    pressed.current = null;
     const heading = document.querySelector<HTMLElement>(focusAfter);
     if (!heading) return;
     event.preventDefault();
