@@ -227,7 +227,7 @@ function writeBaselineManifest(cases: BenchCase[], captured: Map<BenchCase, Capt
         status: answer.response.status,
         headers,
         file,
-        brotli: c.target.kind === "page",
+        brotli: c.target.kind === "page" || c.target.encoded === true,
       };
     });
   const manifest = path.join(BASELINE_DIR, "manifest.json");

@@ -2,24 +2,30 @@ import { createHash } from "node:crypto";
 import { type Context, Hono } from "hono";
 import { calendarFeedIcs, meetingIcs } from "../core/meetings/meetings.calendar";
 import { isAppError } from "../lib/errors";
+import { ifNoneMatchNames } from "../lib/etag";
 import type { AppEnv, Runtime } from "./env";
+import { encodeStored, type StoredBody } from "./middleware/compress";
 
 /**
  * A feed is the same file for every reader of a kind (visitors; members), and writing one for a
  * thousand meetings takes a few hundred milliseconds: each is made once per content version (and
  * at least every minute, as "the last 12 months" moves), and readers arriving while it is made
- * wait for that one.
+ * wait for that one. So is each encoding of it: a feed of ten thousand meetings is about 850 KB,
+ * which brotli made per request took milliseconds to compress, for every poll.
  */
 const FEED_TTL_MS = 60_000;
 
-type Feed = { body: string; etag: string };
+type Feed = StoredBody & { digest: string };
 
 function feedCache(contentVersion: () => Promise<number>, make: () => Promise<string>) {
   let entry: { version: number; at: number; feed: Promise<Feed> } | null = null;
   return async (): Promise<Feed> => {
     const version = await contentVersion();
     if (!entry || entry.version !== version || Date.now() - entry.at > FEED_TTL_MS) {
-      const feed = make().then((body) => ({ body, etag: `"${createHash("sha1").update(body).digest("base64url")}"` }));
+      const feed = make().then((text): Feed => {
+        const body = Buffer.from(text);
+        return { body, encoded: {}, digest: createHash("sha1").update(body).digest("base64url") };
+      });
       entry = { version, at: Date.now(), feed };
       // A failed make is not kept: the next reader tries again.
       feed.catch(() => {
@@ -62,11 +68,23 @@ export function calendarRoutes(runtime: Runtime) {
     }),
   );
 
-  /** The feed, or 304 when the calendar app has it already. */
-  function answer(c: Context<AppEnv>, feed: Feed, headers: Record<string, string>) {
-    const common = { ETag: feed.etag, ...headers };
-    if (c.req.header("if-none-match") === feed.etag) return c.body(null, 304, common);
-    return c.body(feed.body, 200, { "Content-Type": ICS_TYPE, ...common });
+  /**
+   * The feed in the encoding the calendar app takes, or 304 when it has the feed already. Each
+   * encoding has its own ETag (the bytes differ); any of them revalidates, since the feed is the same.
+   */
+  async function answer(c: Context<AppEnv>, feed: Feed, headers: Record<string, string>) {
+    const etags = [`"${feed.digest}"`, `"${feed.digest}-br"`, `"${feed.digest}-gz"`];
+    const { body, encoding, varies } = await encodeStored(feed, c.req.header("accept-encoding"));
+    const etag = encoding === "br" ? etags[1] : encoding === "gzip" ? etags[2] : etags[0];
+    const common: Record<string, string> = { ETag: etag, ...headers };
+    if (varies) common.Vary = "Accept-Encoding";
+    if (ifNoneMatchNames(c.req.header("if-none-match"), etags)) return c.body(null, 304, common);
+    if (encoding) common["Content-Encoding"] = encoding;
+    return c.body(body as Uint8Array<ArrayBuffer>, 200, {
+      "Content-Type": ICS_TYPE,
+      "Content-Length": String(body.byteLength),
+      ...common,
+    });
   }
 
   app.get("/events.ics", async (c) => answer(c, await publicFeed(), { "Cache-Control": PUBLIC_CACHE }));

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import type { Context } from "hono";
 import { getMimeType } from "hono/utils/mime";
+import { ifNoneMatchNames } from "../lib/etag";
 import type { FileStat, ReadableFileStorage } from "../lib/storage";
 import { isSafeStorageKey } from "../lib/storage";
 import { UPLOADS_PATH } from "../lib/uploads";
@@ -29,13 +30,6 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   return { start, end: Math.min(end, size - 1) };
 }
 
-/** Whether an If-None-Match list names this ETag (weak comparison, RFC 9110 §13.1.2). */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === "*") return true;
-  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
-}
-
 /** A stored file to answer: its size and last write, and its bytes as a stream (a range of them). */
 export type StoredFileBody = { stat: FileStat; open: (range?: ByteRange) => Readable };
 
@@ -54,7 +48,7 @@ export function sendStoredFile(c: Context<AppEnv>, file: StoredFileBody, fileHea
     "Last-Modified": modifiedAt.toUTCString(),
     "Accept-Ranges": "bytes",
   };
-  if (matchesEtag(c.req.header("If-None-Match"), etag)) return c.body(null, 304, headers);
+  if (ifNoneMatchNames(c.req.header("If-None-Match"), [etag])) return c.body(null, 304, headers);
 
   // If-Range: a range of the file the client already holds part of, else the whole current file.
   const ifRange = c.req.header("If-Range");

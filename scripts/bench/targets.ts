@@ -25,6 +25,8 @@ export type BenchTarget = {
   path: string;
   /** "bearer": send the bench admin's token as `Authorization: Bearer …`. */
   auth?: "bearer";
+  /** Measured with `Accept-Encoding: br, gzip` too (as pages always are). */
+  encoded?: boolean;
   /** Extra request headers, e.g. { "Accept-Encoding": "br" } to include compression. */
   headers?: Record<string, string>;
   /** Request body, sent as is (set Content-Type in `headers`). */
@@ -77,7 +79,8 @@ export const TARGETS: BenchTarget[] = [
     auth: "bearer",
     connections: RENDERED_CONNECTIONS,
   },
-  { name: "Events calendar feed (ICS)", kind: "other", path: "/events.ics" },
+  { name: "Events calendar feed (ICS)", kind: "other", path: "/events.ics", encoded: true },
+
   {
     name: "Meetings API, from a start date",
     kind: "api-list",
@@ -184,7 +187,7 @@ export type BenchCase = { target: BenchTarget; encoding: Encoding };
 /** The rows for these targets: pages twice (identity, then br), the rest once. */
 export function casesOf(targets: BenchTarget[]): BenchCase[] {
   return targets.flatMap((target): BenchCase[] =>
-    target.kind === "page"
+    target.kind === "page" || target.encoded
       ? [
           { target, encoding: "identity" },
           { target, encoding: "br" },

@@ -1,5 +1,5 @@
 import type { ContentVersionService } from "../../core/content-version/content-version.service";
-import { compressBody, MIN_BYTES, negotiateEncoding } from "../middleware/compress";
+import { encodeStored, type StoredBody } from "../middleware/compress";
 import { createVersionedStore } from "./versioned-store";
 
 /**
@@ -14,8 +14,7 @@ import { createVersionedStore } from "./versioned-store";
  */
 export const ANSWER_CACHE_HEADER = "X-Answer-Cache";
 
-type Encoded = { br?: Promise<Buffer>; gzip?: Promise<Buffer> };
-type Answer = { body: Uint8Array; contentType: string; bytes: number; storedAt: number; encoded: Encoded };
+type Answer = StoredBody & { contentType: string; bytes: number; storedAt: number };
 
 export type AnswerCache = {
   /**
@@ -26,20 +25,14 @@ export type AnswerCache = {
 };
 
 async function respond(answer: Answer, state: "hit" | "miss", acceptEncoding: string | undefined): Promise<Response> {
+  const { body, encoding, varies } = await encodeStored(answer, acceptEncoding);
   const headers: Record<string, string> = {
     "Content-Type": answer.contentType,
-    "Content-Length": String(answer.body.byteLength),
+    "Content-Length": String(body.byteLength),
     [ANSWER_CACHE_HEADER]: state,
   };
-  if (answer.body.byteLength < MIN_BYTES) return new Response(answer.body as BodyInit, { status: 200, headers });
-  headers.Vary = "Accept-Encoding";
-  const encoding = negotiateEncoding(acceptEncoding);
-  if (!encoding) return new Response(answer.body as BodyInit, { status: 200, headers });
-  // Made once, by the first request that asks for this encoding; those arriving meanwhile wait for the same work.
-  answer.encoded[encoding] ??= compressBody(answer.body, encoding, "stored");
-  const body = await answer.encoded[encoding];
-  headers["Content-Encoding"] = encoding;
-  headers["Content-Length"] = String(body.byteLength);
+  if (varies) headers.Vary = "Accept-Encoding";
+  if (encoding) headers["Content-Encoding"] = encoding;
   return new Response(body as BodyInit, { status: 200, headers });
 }
 

@@ -65,6 +65,26 @@ export function compressBody(data: Uint8Array, encoding: "br" | "gzip", effort: 
   });
 }
 
+/** A body kept in memory and sent many times, with each encoding made once, when first asked for. */
+export type StoredBody = { body: Uint8Array; encoded: { br?: Promise<Buffer>; gzip?: Promise<Buffer> } };
+
+/**
+ * A stored body as a client whose Accept-Encoding is `acceptEncoding` takes it: brotli or gzip at
+ * the stored effort, made by the first request that asks for that encoding (those arriving
+ * meanwhile wait for the same work), or as it is. `varies`: whether the answer depends on
+ * Accept-Encoding (the body is long enough to be compressed), for the Vary header.
+ */
+export async function encodeStored(
+  stored: StoredBody,
+  acceptEncoding: string | undefined,
+): Promise<{ body: Uint8Array; encoding: "br" | "gzip" | null; varies: boolean }> {
+  if (stored.body.byteLength < MIN_BYTES) return { body: stored.body, encoding: null, varies: false };
+  const encoding = negotiateEncoding(acceptEncoding);
+  if (!encoding) return { body: stored.body, encoding: null, varies: true };
+  stored.encoded[encoding] ??= compressBody(stored.body, encoding, "stored");
+  return { body: await stored.encoded[encoding], encoding, varies: true };
+}
+
 /**
  * The response encoded for a client whose Accept-Encoding is `acceptEncoding`:
  * brotli or gzip for text of at least MIN_BYTES, as is otherwise. A body of
@@ -83,7 +103,8 @@ export async function encodeResponse(
   const length = res.headers.get("Content-Length");
   if (length !== null && Number(length) < MIN_BYTES) return res;
   const encoding = negotiateEncoding(acceptEncoding);
-  res.headers.append("Vary", "Accept-Encoding");
+  // An answer encoded from a stored body (encodeStored) says Vary already.
+  if (!/\baccept-encoding\b/i.test(res.headers.get("Vary") ?? "")) res.headers.append("Vary", "Accept-Encoding");
   // The body is asked for last: on @hono/node-server's own Response, `body` builds the whole fetch
   // Response (a web stream over the bytes), which an answer sent as it is never needs.
   if (!encoding || !res.body) return res;

@@ -4,6 +4,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { isbot } from "isbot";
 import { readCookie, SESSION_COOKIE } from "../../core/auth/auth.cookie";
 import type { ContentVersionService } from "../../core/content-version/content-version.service";
+import { ifNoneMatchNames } from "../../lib/etag";
 import type { Logger } from "../../lib/logger";
 import { createVersionedStore } from "../cache/versioned-store";
 import type { AppEnv } from "../env";
@@ -189,16 +190,10 @@ async function makeEntry(response: Response, nonce: string, storedAt: number): P
   };
 }
 
-function matches(ifNoneMatch: string | undefined, entry: Entry): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === "*") return true;
-  return ifNoneMatch.split(",").some((tag) => entry.etags.includes(tag.trim().replace(/^W\//, "")));
-}
-
 /** The entry as a fetch Response (the middleware's door). */
 function asResponse(entry: Entry, c: Context<AppEnv>, requestId: string, state: "hit" | "miss"): Response {
   const variant = entry.variants[encodingOf(c.req.header("accept-encoding") ?? "")];
-  const notModified = matches(c.req.header("if-none-match"), entry);
+  const notModified = ifNoneMatchNames(c.req.header("if-none-match"), entry.etags);
   const flat = notModified ? variant.notModified : variant.headers;
   const headers = new Headers();
   for (let i = 0; i < flat.length; i += 2) headers.append(flat[i], flat[i + 1]);
@@ -253,7 +248,7 @@ export function createPageCache(
     const requestId = acceptedRequestId(headers["x-request-id"]);
     const variant = entry.variants[encodingOf(headers["accept-encoding"] ?? "")];
     let status = 200;
-    if (matches(headers["if-none-match"], entry)) {
+    if (ifNoneMatchNames(headers["if-none-match"], entry.etags)) {
       status = 304;
       response.writeHead(304, [...variant.notModified, "X-Request-Id", requestId]);
       response.end();

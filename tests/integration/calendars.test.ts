@@ -1,5 +1,7 @@
+import zlib from "node:zlib";
 import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compressBody } from "../../server/middleware/compress";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { createUser, signIn } from "../support/factories";
 
@@ -121,6 +123,37 @@ describe("calendar files", () => {
     expect(changed.status).toBe(200);
     expect(changed.headers.get("etag")).not.toBe(etag);
     expect(parse(changed.text).events.map((e) => e.summary)).toContain("Late addition");
+  });
+
+  it("/events.ics in brotli and gzip: each encoding made once at the stored effort, with its own ETag; any of them gets 304", async () => {
+    const plain = await t.app.request("/events.ics");
+    const bytes = Buffer.from(await plain.arrayBuffer());
+    const etags = [plain.headers.get("etag")];
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("vary")).toBe("Accept-Encoding");
+    for (const [encoding, decode] of [
+      ["br", zlib.brotliDecompressSync],
+      ["gzip", zlib.gunzipSync],
+    ] as const) {
+      const res = await t.app.request("/events.ics", { headers: { "accept-encoding": encoding } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-encoding")).toBe(encoding);
+      expect(res.headers.get("content-type")).toBe("text/calendar; charset=utf-8");
+      expect(res.headers.get("vary")).toBe("Accept-Encoding");
+      const body = Buffer.from(await res.arrayBuffer());
+      expect(res.headers.get("content-length")).toBe(String(body.length));
+      expect(decode(body).equals(bytes)).toBe(true);
+      // The highest effort, which per-request compression never spends: the stored encoding was sent.
+      expect(body.equals(await compressBody(bytes, encoding, "stored"))).toBe(true);
+      etags.push(res.headers.get("etag"));
+    }
+    expect(new Set(etags).size).toBe(3);
+    // A calendar app that kept the brotli copy revalidates it while asking for gzip now.
+    const again = await t.app.request("/events.ics", {
+      headers: { "accept-encoding": "gzip", "if-none-match": `"x", ${etags[1]}` },
+    });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("etag")).toBe(etags[2]);
   });
 
   it("a members-only meeting's file: 404 for visitors, the file for signed-in users", async () => {

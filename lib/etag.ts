@@ -1,0 +1,9 @@
+/**
+ * Whether an If-None-Match header names one of `etags`: "*", or any tag of its list, compared
+ * weakly (RFC 9110 §13.1.2: a W/ prefix does not matter for If-None-Match).
+ */
+export function ifNoneMatchNames(header: string | undefined, etags: readonly string[]): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  return header.split(",").some((tag) => etags.includes(tag.trim().replace(/^W\//, "")));
+}
