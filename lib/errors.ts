@@ -72,6 +72,19 @@ export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
 
+export const FILE_STORE_UNAVAILABLE_MESSAGE = "Stored files cannot be read just now. Please try again in a moment.";
+
+/**
+ * A file store that failed to answer (S3 down or refusing, a disk error), as a 503 that says so,
+ * with the cause kept for the log: not a 404 that a browser or proxy would take for an answer about
+ * the file, nor an anonymous 500.
+ */
+export function fileStoreUnavailable(cause: unknown): AppError {
+  const error = new AppError("unavailable", FILE_STORE_UNAVAILABLE_MESSAGE, { retryAfter: 30 });
+  error.cause = cause;
+  return error;
+}
+
 export const STORAGE_FULL_MESSAGE = "The server has run out of storage space. Please try again later.";
 
 /**

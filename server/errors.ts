@@ -41,6 +41,8 @@ export function handleError(logger: Logger) {
       if (error.details.allow) headers.Allow = error.details.allow.join(", ");
       if (error.code === "insufficient_storage") {
         logger.error({ req_id: c.get("requestId"), err: error.cause ?? error }, "out of storage space");
+      } else if (error.code === "unavailable") {
+        logger.error({ req_id: c.get("requestId"), err: error.cause ?? error }, "unavailable");
       }
     } else if (error instanceof HTTPException) {
       status = error.status as ContentfulStatusCode;

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import type { Context } from "hono";
 import { getMimeType } from "hono/utils/mime";
+import { fileStoreUnavailable } from "../lib/errors";
 import { ifNoneMatchNames } from "../lib/etag";
 import type { FileStat, ReadableFileStorage } from "../lib/storage";
 import { isSafeStorageKey } from "../lib/storage";
@@ -95,7 +96,9 @@ export function serveUploads(storage: ReadableFileStorage, publicUrl?: string) {
       c.header("Cache-Control", REDIRECT_CACHE);
       return c.redirect(`${publicUrl}/${key}`, 302);
     }
-    const stat = await storage.stat(key);
+    const stat = await storage.stat(key).catch((error) => {
+      throw fileStoreUnavailable(error);
+    });
     if (!stat) return notFound();
     return sendStoredFile(
       c,

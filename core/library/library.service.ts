@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import { fileTypeFromBuffer } from "file-type";
-import { AppError } from "../../lib/errors";
+import { AppError, fileStoreUnavailable } from "../../lib/errors";
 import { sanitizeRichText } from "../../lib/html";
 import { isRowId } from "../../lib/ids";
 import { type Page, pageOf } from "../../lib/pagination";
@@ -253,7 +253,10 @@ export function createLibraryService(deps: {
     const node = (await bare()).byId.get(categoryId);
     if (!node || !canSee(node, viewer)) return null;
     if (!canDownload({ isPublic: node.isPublic }, viewer)) return null;
-    const stat = await files.stat(key).catch(() => null);
+    // Missing is a 404 like any paper the viewer may not have; a store that fails is said as such.
+    const stat = await files.stat(key).catch((error) => {
+      throw fileStoreUnavailable(error);
+    });
     if (!stat) return null;
     const file = (contentType: string, ext: string): PaperDownload => ({
       key,

@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { GetObjectCommand } from "@aws-sdk/client-s3";
@@ -7,6 +9,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepUploads } from "../../core/media/upload-sweep";
 import { loadConfig } from "../../lib/env";
+import { FILE_STORE_UNAVAILABLE_MESSAGE } from "../../lib/errors";
 import { createApp } from "../../server/app";
 import { createRuntime } from "../../server/runtime";
 import { buildRuntime, call, createTestContext, ORIGIN, type TestContext } from "../support/app";
@@ -219,6 +222,51 @@ describe("private paper files on S3", () => {
     // Deleting the paper removes its files, the revision's too.
     expect((await call(t.app, "DELETE", `/api/dashboard/papers/${id}`, { token: admin })).status).toBe(200);
     expect((await s3.keys(BUCKET)).filter((k) => k.startsWith("private/"))).toEqual([]);
+  });
+});
+
+describe("a bucket that fails", () => {
+  it("is a 503 that says so for uploads and papers, after the access check, not a 404 or a 500", async () => {
+    // An S3 endpoint that answers every request as S3 does when it is failing.
+    const failing = http.createServer((_req, res) => {
+      res.writeHead(503, { "Content-Type": "application/xml" });
+      res.end('<?xml version="1.0"?><Error><Code>ServiceUnavailable</Code><Message>Down</Message></Error>');
+    });
+    await new Promise<void>((resolve) => failing.listen(0, "127.0.0.1", resolve));
+    const { port } = failing.address() as AddressInfo;
+    try {
+      const brokenDir = fs.mkdtempSync(path.join(os.tmpdir(), "masthead-broken-"));
+      const broken = createApp(
+        buildRuntime(configFor(brokenDir, { S3_ENDPOINT: `http://127.0.0.1:${port}` }), t.database),
+      );
+      const upload = await broken.request("/uploads/avatars/0000-256.webp");
+      expect(upload.status).toBe(503);
+      expect(await upload.text()).toBe(FILE_STORE_UNAVAILABLE_MESSAGE);
+      expect(upload.headers.get("retry-after")).toBe("30");
+
+      const category = await call(t.app, "POST", "/api/dashboard/papers-categories", {
+        token: admin,
+        json: { name: "Outage papers", is_public: "false" },
+      });
+      const categoryId = String((category.json as { category: { id: number } }).category.id);
+      const form = new FormData();
+      form.append("papers_category_id", categoryId);
+      form.append("name", "Outage study");
+      const doc = await PDFDocument.create();
+      doc.addPage();
+      form.append("uploaded_file", new File([(await doc.save()) as Uint8Array<ArrayBuffer>], "o.pdf"));
+      const created = await call(t.app, "POST", "/api/dashboard/papers", { token: admin, body: form });
+      expect(created.status, created.text).toBe(201);
+      const id = (created.json as { paper: { id: number } }).paper.id;
+      // A visitor learns nothing (the access check comes first); a member is told the files cannot be read.
+      expect((await broken.request(`/papers/${id}/download`)).status).toBe(404);
+      const paper = await broken.request(`/papers/${id}/download`, { headers: { authorization: `Bearer ${member}` } });
+      expect(paper.status).toBe(503);
+      expect(await paper.text()).toBe(FILE_STORE_UNAVAILABLE_MESSAGE);
+      fs.rmSync(brokenDir, { recursive: true, force: true });
+    } finally {
+      failing.close();
+    }
   });
 });
 
