@@ -40,7 +40,7 @@ export type StoredFileBody = { stat: FileStat; open: (range?: ByteRange) => Read
  * (206, or 416 past the end; If-Range not matching → the whole file). Streamed, never read whole;
  * HEAD opens nothing.
  */
-export function sendStoredFile(c: Context<AppEnv>, file: StoredFileBody, fileHeaders: Record<string, string>) {
+export async function sendStoredFile(c: Context<AppEnv>, file: StoredFileBody, fileHeaders: Record<string, string>) {
   const { size, modifiedAt } = file.stat;
   const etag = `"${size.toString(16)}-${modifiedAt.getTime().toString(16)}"`;
   const headers: Record<string, string> = {
@@ -61,8 +61,33 @@ export function sendStoredFile(c: Context<AppEnv>, file: StoredFileBody, fileHea
   if (range) headers["Content-Range"] = `bytes ${range.start}-${range.end}/${size}`;
   headers["Content-Length"] = String(range ? range.end - range.start + 1 : size);
   if (c.req.method === "HEAD" || size === 0) return c.body(null, status, headers);
-  const stream = Readable.toWeb(file.open(range ?? undefined)) as ReadableStream<Uint8Array>;
-  return c.body(stream, status, headers);
+  const body = await started(file.open(range ?? undefined));
+  if (!body) return c.text("Not found", 404);
+  return c.body(Readable.toWeb(body) as ReadableStream<Uint8Array>, status, headers);
+}
+
+/**
+ * The file's bytes once the first of them has come, or null when it is gone. The size and ETag
+ * come from a stat before the read (S3: a HEAD before the GET), and a file can be deleted between
+ * the two: answered before its first bytes, that was a 200 with a length that the body then fell
+ * short of. A store that fails at that point is a 503 (fileStoreUnavailable).
+ */
+async function started(stream: Readable): Promise<Readable | null> {
+  const chunks = stream[Symbol.asyncIterator]();
+  let first: IteratorResult<Buffer>;
+  try {
+    first = await chunks.next();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw fileStoreUnavailable(error);
+  }
+  async function* rest(): AsyncGenerator<Buffer> {
+    if (first.done) return;
+    yield first.value;
+    // Stopping early (a reader gone) returns the iterator, which destroys the source stream.
+    yield* { [Symbol.asyncIterator]: () => chunks };
+  }
+  return Readable.from(rest(), { objectMode: false });
 }
 
 /** Files whose name changes with their content: cached for good. */

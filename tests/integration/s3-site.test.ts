@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { GetObjectCommand } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand } from "@aws-sdk/client-s3";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -266,6 +266,40 @@ describe("a bucket that fails", () => {
       fs.rmSync(brokenDir, { recursive: true, force: true });
     } finally {
       failing.close();
+    }
+  });
+});
+
+describe("a file deleted while it is being served", () => {
+  it("is a 404 when it goes between the HEAD and the GET, not a 200 that its body falls short of", async () => {
+    const key = "news/dead-480.webp";
+    await t.runtime.storage.uploads.put(key, new Uint8Array(4096).fill(7));
+    // In front of the bucket: once the file's HEAD is answered, an admin's delete gets there first.
+    const proxy = http.createServer((req, res) => {
+      const upstream = http.request(
+        new URL(req.url ?? "/", s3.endpoint),
+        { method: req.method, headers: req.headers },
+        async (answer) => {
+          if (req.method === "HEAD" && req.url?.includes("dead-480")) {
+            await s3.client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: `uploads/${key}` }));
+          }
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "masthead-racing-"));
+    try {
+      const { port } = proxy.address() as AddressInfo;
+      const racing = createApp(buildRuntime(configFor(dir, { S3_ENDPOINT: `http://127.0.0.1:${port}` }), t.database));
+      const res = await racing.request(`/uploads/${key}`);
+      expect(res.status).toBe(404);
+      expect(await res.text()).toBe("Not found");
+    } finally {
+      proxy.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
