@@ -10,15 +10,13 @@ export function DateTile({ date, muted = false }: { date: string; muted?: boolea
   return (
     <div
       aria-hidden="true"
-      className={`flex w-16 shrink-0 flex-col items-center self-start overflow-hidden rounded-lg border text-center sm:w-20 ${muted ? "border-slate-200 bg-white" : "border-navy-900/10 bg-white shadow-sm"}`}
+      className={`date-tile ${muted ? "border-slate-200 bg-white" : "border-navy-900/10 bg-white shadow-sm"}`}
     >
-      <span
-        className={`w-full py-0.5 text-xs font-semibold tracking-wider uppercase ${muted ? "bg-slate-200 text-slate-700" : "bg-navy-900 text-white"}`}
-      >
+      <span className={`date-tile-month ${muted ? "bg-slate-200 text-slate-700" : "bg-navy-900 text-white"}`}>
         {tile.month}
       </span>
-      <span className="pt-1 font-display text-2xl leading-none font-bold text-navy-900 sm:text-3xl">{tile.day}</span>
-      <span className="pb-1.5 text-xs text-slate-600">{tile.year}</span>
+      <span className="date-tile-day">{tile.day}</span>
+      <span className="date-tile-year">{tile.year}</span>
     </div>
   );
 }
@@ -40,23 +38,23 @@ export function MeetingCard({
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
-    <article className="group relative flex gap-4 rounded-xl border border-slate-200 bg-white p-4 transition hover:border-navy-900/30 hover:shadow-md sm:gap-6 sm:p-5">
+    <article className="group meeting-card">
       <DateTile date={meeting.start_date} muted={past} />
       <div className="min-w-0 flex-1">
-        <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5">
+        <div className="meeting-card-tags">
           <TypeBadge type={meeting.type} />
           {meeting.visibility === "members" ? <MembersOnlyBadge /> : null}
           <FormatLabel format={meeting.meeting_type} className="text-sm text-slate-600" />
         </div>
-        <Heading className="mt-2 text-lg leading-snug font-semibold text-navy-900 sm:text-xl">
-          <Link to={href} className="after:absolute after:inset-0 group-hover:underline">
+        <Heading className="meeting-card-title">
+          <Link to={href} className="meeting-card-link">
             {meeting.title}
           </Link>
         </Heading>
         {meeting.content_title ? (
           <p className="mt-1 line-clamp-2 text-sm text-slate-600">{meeting.content_title}</p>
         ) : null}
-        <p className="mt-2 flex flex-col gap-1 text-sm text-slate-700 sm:flex-row sm:flex-wrap sm:gap-x-5">
+        <p className="meeting-card-when">
           <time dateTime={meeting.start_date} className="font-semibold text-navy-900">
             {formatDateRange(meeting.start_date, meeting.end_date)}
           </time>
