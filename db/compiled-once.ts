@@ -29,8 +29,8 @@ export function compiledOnce<O>(
     return {
       ...template,
       parameters: template.parameters.map((parameter, i) => {
-        const slot = slots[i];
-        return slot === null || slot === undefined ? parameter : values[slot];
+        const slot = slots[i] ?? null;
+        return slot === null ? parameter : values[slot];
       }),
     };
   };

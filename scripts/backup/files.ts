@@ -39,10 +39,19 @@ export const manifestSchema = z.object({
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 
-export async function sha256(file: string): Promise<string> {
+/** The SHA-256 (hex) and length of a stream's bytes. */
+async function digestOf(bytes: AsyncIterable<unknown>): Promise<{ sha256: string; bytes: number }> {
   const hash = createHash("sha256");
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
+  let length = 0;
+  for await (const chunk of bytes) {
+    hash.update(chunk as Buffer);
+    length += (chunk as Buffer).length;
+  }
+  return { sha256: hash.digest("hex"), bytes: length };
+}
+
+export async function sha256(file: string): Promise<string> {
+  return (await digestOf(createReadStream(file))).sha256;
 }
 
 export async function describeFile(root: string, relative: string): Promise<FileEntry> {
@@ -148,13 +157,8 @@ export async function uploadFiles(
 ): Promise<void> {
   for (const entry of expected) await storage.putStream(entry.path, createReadStream(path.join(from, entry.path)));
   for (const entry of expected) {
-    const hash = createHash("sha256");
-    let bytes = 0;
-    for await (const chunk of storage.open(entry.path)) {
-      hash.update(chunk as Buffer);
-      bytes += (chunk as Buffer).length;
-    }
-    if (bytes !== entry.bytes || hash.digest("hex") !== entry.sha256) {
+    const stored = await digestOf(storage.open(entry.path));
+    if (stored.bytes !== entry.bytes || stored.sha256 !== entry.sha256) {
       throw new BackupError(`${what}: ${entry.path} does not match the manifest after the upload.`);
     }
   }
