@@ -7,3 +7,11 @@ export function ifNoneMatchNames(header: string | undefined, etags: readonly str
   if (header.trim() === "*") return true;
   return header.split(",").some((tag) => etags.includes(tag.trim().replace(/^W\//, "")));
 }
+
+/**
+ * The ETags of one content in each encoding a stored body is sent in: the bytes differ, so each
+ * has its own (RFC 9110 §8.8.3), and all share the content's digest.
+ */
+export function encodingEtags(digest: string): { identity: string; br: string; gzip: string } {
+  return { identity: `"${digest}"`, br: `"${digest}-br"`, gzip: `"${digest}-gz"` };
+}

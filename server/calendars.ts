@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { type Context, Hono } from "hono";
 import { calendarFeedIcs, meetingIcs } from "../core/meetings/meetings.calendar";
 import { isAppError } from "../lib/errors";
-import { ifNoneMatchNames } from "../lib/etag";
+import { encodingEtags, ifNoneMatchNames } from "../lib/etag";
 import type { AppEnv, Runtime } from "./env";
 import { encodeStored, type StoredBody } from "./middleware/compress";
 
@@ -15,7 +15,7 @@ import { encodeStored, type StoredBody } from "./middleware/compress";
  */
 const FEED_TTL_MS = 60_000;
 
-type Feed = StoredBody & { digest: string };
+type Feed = StoredBody & { etags: ReturnType<typeof encodingEtags> };
 
 function feedCache(contentVersion: () => Promise<number>, make: () => Promise<string>) {
   let entry: { version: number; at: number; feed: Promise<Feed> } | null = null;
@@ -24,7 +24,7 @@ function feedCache(contentVersion: () => Promise<number>, make: () => Promise<st
     if (!entry || entry.version !== version || Date.now() - entry.at > FEED_TTL_MS) {
       const feed = make().then((text): Feed => {
         const body = Buffer.from(text);
-        return { body, encoded: {}, digest: createHash("sha1").update(body).digest("base64url") };
+        return { body, encoded: {}, etags: encodingEtags(createHash("sha1").update(body).digest("base64url")) };
       });
       entry = { version, at: Date.now(), feed };
       // A failed make is not kept: the next reader tries again.
@@ -73,12 +73,12 @@ export function calendarRoutes(runtime: Runtime) {
    * encoding has its own ETag (the bytes differ); any of them revalidates, since the feed is the same.
    */
   async function answer(c: Context<AppEnv>, feed: Feed, headers: Record<string, string>) {
-    const etags = [`"${feed.digest}"`, `"${feed.digest}-br"`, `"${feed.digest}-gz"`];
     const { body, encoding, varies } = await encodeStored(feed, c.req.header("accept-encoding"));
-    const etag = encoding === "br" ? etags[1] : encoding === "gzip" ? etags[2] : etags[0];
-    const common: Record<string, string> = { ETag: etag, ...headers };
+    const common: Record<string, string> = { ETag: feed.etags[encoding ?? "identity"], ...headers };
     if (varies) common.Vary = "Accept-Encoding";
-    if (ifNoneMatchNames(c.req.header("if-none-match"), etags)) return c.body(null, 304, common);
+    if (ifNoneMatchNames(c.req.header("if-none-match"), Object.values(feed.etags))) {
+      return c.body(null, 304, common);
+    }
     if (encoding) common["Content-Encoding"] = encoding;
     return c.body(body as Uint8Array<ArrayBuffer>, 200, {
       "Content-Type": ICS_TYPE,

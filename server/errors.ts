@@ -42,7 +42,7 @@ export function handleError(logger: Logger) {
       if (error.code === "insufficient_storage") {
         logger.error({ req_id: c.get("requestId"), err: error.cause ?? error }, "out of storage space");
       } else if (error.code === "unavailable") {
-        logger.error({ req_id: c.get("requestId"), err: error.cause ?? error }, "unavailable");
+        logger.error({ req_id: c.get("requestId"), err: error.cause ?? error }, "service unavailable");
       }
     } else if (error instanceof HTTPException) {
       status = error.status as ContentfulStatusCode;

@@ -4,7 +4,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { isbot } from "isbot";
 import { readCookie, SESSION_COOKIE } from "../../core/auth/auth.cookie";
 import type { ContentVersionService } from "../../core/content-version/content-version.service";
-import { ifNoneMatchNames } from "../../lib/etag";
+import { encodingEtags, ifNoneMatchNames } from "../../lib/etag";
 import type { Logger } from "../../lib/logger";
 import { createVersionedStore } from "../cache/versioned-store";
 import type { AppEnv } from "../env";
@@ -136,7 +136,7 @@ async function makeEntry(response: Response, nonce: string, storedAt: number): P
   ]);
   // The validator ignores the nonce, so a page rendered again unchanged (another process, a later render) still matches.
   const hashed = nonce ? identity.toString("latin1").replaceAll(nonce, "") : identity;
-  const digest = createHash("sha256").update(hashed).digest("base64url").slice(0, 27);
+  const etags = encodingEtags(createHash("sha256").update(hashed).digest("base64url").slice(0, 27));
   const vary = ["Accept-Encoding"];
   const common: string[] = [];
   let cacheControl: string | null = null;
@@ -178,13 +178,13 @@ async function makeEntry(response: Response, nonce: string, storedAt: number): P
     };
   };
   const variants = {
-    identity: variant(identity, "identity", `"${digest}"`),
-    br: variant(br, "br", `"${digest}-br"`),
-    gzip: variant(gz, "gzip", `"${digest}-gz"`),
+    identity: variant(identity, "identity", etags.identity),
+    br: variant(br, "br", etags.br),
+    gzip: variant(gz, "gzip", etags.gzip),
   };
   return {
     variants,
-    etags: [variants.identity.etag, variants.br.etag, variants.gzip.etag],
+    etags: Object.values(etags),
     bytes: identity.length + br.length + gz.length,
     storedAt,
   };
