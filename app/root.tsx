@@ -17,13 +17,20 @@ import { Toaster } from "./components/ui/toast";
 import { getRequestContext } from "./context";
 import { CHUNK_RELOAD_KEY, shouldReloadForChunkError } from "./lib/chunk-reload";
 import { useNonce } from "./lib/nonce";
+import { SHARED_WHEN_SIGNED_IN } from "./lib/shared-pages";
 import { loadTagManager } from "./lib/third-party";
 
+/** Rendered once per role for signed-in users (decision 0032). */
+export const handle = SHARED_WHEN_SIGNED_IN;
+
 export async function loader({ context }: Route.LoaderArgs) {
-  const { services, auth, origin, publicConfig } = getRequestContext(context);
+  const { services, auth, origin, publicConfig, sharedRender } = getRequestContext(context);
   const settings = await services.settings.getAll();
   // renderedAt: when the page was made, for the join form's fill-time check without JavaScript.
-  return { settings, user: auth?.user ?? null, origin, renderedAt: Date.now(), publicConfig };
+  // roleOnly: the page is shared by the role's users (decision 0032); `user` holds the role alone,
+  // and useSignedInUser fetches the rest.
+  const roleOnly = Boolean(auth && sharedRender);
+  return { settings, user: auth?.user ?? null, roleOnly, origin, renderedAt: Date.now(), publicConfig };
 }
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];

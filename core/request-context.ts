@@ -19,4 +19,9 @@ export type RequestContext = {
   logger: Logger;
   /** Configuration the browser may see: the captcha's site key and the tag manager container. */
   publicConfig: { recaptchaSiteKey: string | null; gtmId: string | null };
+  /**
+   * The page is rendered once for every signed-in user of the role (decision 0032): `auth.user`
+   * holds the role alone, and the browser fetches the rest.
+   */
+  sharedRender?: boolean;
 };

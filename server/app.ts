@@ -24,6 +24,7 @@ import { securityHeaders } from "./middleware/security";
 import { securityLog } from "./middleware/security-log";
 import { session } from "./middleware/session";
 import { paperRoutes } from "./papers";
+import { sharedPagePaths } from "./shared-pages";
 import { IMMUTABLE, serveUploads } from "./stored-files";
 
 /** The React Router server build publishes the context key its loaders read. */
@@ -181,6 +182,18 @@ export function createSite(
 
   if (options.build) {
     const getBuild = options.build;
+    if (pageCache) {
+      // Signed-in users read the pages whose routes allow it from one render per role (server/shared-pages.ts).
+      let shared: { build: ServerBuild; paths: (pathname: string) => boolean } | null = null;
+      app.all(
+        "*",
+        pageCache.signedIn(async (pathname) => {
+          const build = await getBuild();
+          if (shared?.build !== build) shared = { build, paths: sharedPagePaths(build) };
+          return shared.paths(pathname);
+        }),
+      );
+    }
     app.all("*", renderSlots(RENDER_SLOTS));
     // Given a function, React Router derives its routes and handler from the build on every request (for
     // development's reloads); a production build never changes, so its handler is derived once.
@@ -207,6 +220,7 @@ export function createSite(
         origin: config.baseUrl.origin,
         logger,
         publicConfig: { recaptchaSiteKey: config.recaptcha?.siteKey ?? null, gtmId: config.gtmId ?? null },
+        sharedRender: c.get("sharedPage") !== undefined,
       };
       // biome-ignore lint/suspicious/noExplicitAny: the key's type lives in the app bundle
       context.set(key as any, value);

@@ -26,6 +26,11 @@ export type AppEnv = {
     clientIp: string;
     /** Set by the page cache on a page it may store: it encodes the answer itself, once per encoding. */
     pageCacheEncodes?: boolean;
+    /**
+     * Set by the page cache on a signed-in request it renders once for the role (decision 0032): the
+     * entry to store the answer under, once the chain has given it every header.
+     */
+    sharedPage?: { key: string; version: number };
     /** Set by a route that only reads (a list asked for with a POST body): no content change follows it. */
     readOnly?: boolean;
     /** The API's cache of content answers (server/cache/answer-cache.ts), for routes that declare `cache`. */

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import { isbot } from "isbot";
 import { readCookie, SESSION_COOKIE } from "../../core/auth/auth.cookie";
+import type { Authenticated } from "../../core/auth/auth.service";
 import type { ContentVersionService } from "../../core/content-version/content-version.service";
 import { encodingEtags, ifNoneMatchNames } from "../../lib/etag";
 import type { Logger } from "../../lib/logger";
@@ -32,6 +33,13 @@ import { acceptedRequestId } from "./request-log";
  * of the app, answers the hits the front door passed on (in-process requests,
  * unusual URLs) and renders, encodes and stores the misses.
  *
+ * Signed-in users get the pages whose routes opt in (server/shared-pages.ts)
+ * from the same store, one entry per role (decision 0032). `signedIn` sits
+ * in the chain after the session: a hit is answered there, and a miss is
+ * rendered with a user who has the role alone, then stored by `middleware`
+ * once the chain has written every header (CSP included). Nothing of a person
+ * reaches such an entry, because nothing of a person reaches its render.
+ *
  * Each entry keeps the CSP nonce of the render that made it, in its body and in
  * its header alike (decision 0026): the body never changes, so a visitor who
  * reads the nonce cannot write it into that page, and every render, hence every
@@ -52,6 +60,11 @@ export type PageCache = {
   middleware: MiddlewareHandler<AppEnv>;
   /** Answers a fresh hit on a node:http request; false when the request must go through the app. */
   serveHit: (request: IncomingMessage, response: ServerResponse) => boolean;
+  /**
+   * The door for signed-in users, in the chain after the session: pages whose path `shared` accepts
+   * come from the entry of the user's role, or are rendered for that role alone and stored.
+   */
+  signedIn: (shared: (pathname: string) => boolean | Promise<boolean>) => MiddlewareHandler<AppEnv>;
 };
 
 type Encoding = "br" | "gzip" | "identity";
@@ -116,15 +129,28 @@ function keyOf(request: {
   return `${audienceOf(request.userAgent ?? "")} ${request.target}`;
 }
 
-function storable(response: Response): boolean {
+function storable(response: Response, signedIn = false): boolean {
   return (
     response.status === 200 &&
     response.body !== null &&
     !response.headers.has("Set-Cookie") &&
     !response.headers.has("Content-Encoding") &&
     CACHEABLE_TYPE.test(response.headers.get("Content-Type") ?? "") &&
-    !UNCACHEABLE_CONTROL.test(response.headers.get("Cache-Control") ?? "")
+    // Every answer to a signed-in user says private, no-store (cache-control.ts): the entry keeps saying it.
+    (signedIn || !UNCACHEABLE_CONTROL.test(response.headers.get("Cache-Control") ?? ""))
   );
+}
+
+/**
+ * The signed-in user as a page shared by their role is rendered: the role, and
+ * nothing that names or reaches the person (id 0 is no user's; GET renders write nothing).
+ */
+function roleOnly(auth: Authenticated): Authenticated {
+  return {
+    ...auth,
+    sessionId: 0,
+    user: { id: 0, first_name: "", last_name: "", email: "", phone_number: null, avatar: null, role: auth.user.role },
+  };
 }
 
 /** Encodes a rendered page once in each encoding, off the main thread, and lays out its headers. */
@@ -279,7 +305,10 @@ export function createPageCache(
       authorization: c.req.header("authorization"),
       userAgent: c.req.header("user-agent"),
     });
-    if (key === null) return next();
+    if (key === null) {
+      await next();
+      return storeShared(c);
+    }
     const started = performance.now();
 
     let current: number;
@@ -339,7 +368,52 @@ export function createPageCache(
     }
   };
 
-  return { middleware, serveHit };
+  /** A signed-in page rendered for its role (`signedIn`), stored now that the chain has written its headers. */
+  async function storeShared(c: Context<AppEnv>) {
+    const shared = c.get("sharedPage");
+    if (!shared) return;
+    if (!storable(c.res, true)) {
+      const encoded = await encodeResponse(c.res, c.req.method, c.req.header("accept-encoding"));
+      if (encoded !== c.res) replaceResponse(c, encoded);
+      return;
+    }
+    const entry = await makeEntry(c.res, c.get("secureHeadersNonce") ?? "", now());
+    store.set(shared.key, entry, shared.version);
+    replaceResponse(c, asResponse(entry, c, c.get("requestId"), "miss"));
+  }
+
+  const signedIn: PageCache["signedIn"] = (shared) => async (c, next) => {
+    const auth = c.get("auth");
+    if (!auth || c.req.method !== "GET") return next();
+    const url = new URL(c.req.url);
+    const target = `${url.pathname}${url.search}`;
+    if (target.length > MAX_KEY_LENGTH || !(await shared(url.pathname))) return next();
+    let current: number;
+    try {
+      current = await contentVersion.current();
+    } catch (error) {
+      logger.warn({ err: error }, "content version unreadable; page rendered without the cache");
+      return next();
+    }
+    // Role names are not "bot" or "browser", so these keys never meet an anonymous visitor's.
+    const key = `${auth.user.role.name} ${audienceOf(c.req.header("user-agent") ?? "")} ${target}`;
+    c.set("pageCacheEncodes", true);
+    const cached = store.get(key, current);
+    if (cached) return asResponse(cached, c, c.get("requestId"), "hit");
+    c.set("sharedPage", { key, version: current });
+    const sessionToken = c.get("sessionToken");
+    c.set("auth", roleOnly(auth));
+    c.set("sessionToken", null);
+    try {
+      await next();
+    } finally {
+      // What follows in the chain (cache headers, the logs) is about the person again.
+      c.set("auth", auth);
+      c.set("sessionToken", sessionToken);
+    }
+  };
+
+  return { middleware, serveHit, signedIn };
 }
 
 /**

@@ -83,6 +83,17 @@ test("a signed-in member finds the fields of their record filled in", async ({ p
   await expect(contact.getByLabel("Email")).toHaveValue(MEMBER.email);
   await expect(contact.getByLabel("Representative name")).toHaveValue("Marten Member");
   await expect(contact.getByLabel("Company Name")).toHaveValue("");
+
+  // A page loaded afresh is the render every member shares (decision 0032): it names nobody, and the
+  // browser fetches who is signed in, for the same fields and the initials in the user menu.
+  const fresh = await page.goto("/news");
+  const html = (await fresh?.text()) ?? "";
+  expect(html).toContain(String.raw`\"roleOnly\",true`);
+  expect(html).not.toContain(MEMBER.email);
+  const footer = page.getByRole("region", { name: "Join the community" });
+  await expect(footer.getByLabel("Email")).toHaveValue(MEMBER.email);
+  await expect(footer.getByLabel("Representative name")).toHaveValue("Marten Member");
+  await expect(page.getByRole("button", { name: "User Profile" }).first()).toContainText("MM");
 });
 
 test.describe("without JavaScript", () => {

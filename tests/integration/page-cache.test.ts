@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../lib/logger";
 import type { AppEnv } from "../../server/env";
+import { cacheControl } from "../../server/middleware/cache-control";
 import { createPageCache, PAGE_CACHE_HEADER } from "../../server/middleware/page-cache";
 import { securityHeaders } from "../../server/middleware/security";
 import { session } from "../../server/middleware/session";
@@ -228,5 +229,101 @@ describe("content version", () => {
     });
     expect(saved.status).toBe(200);
     expect(await services.contentVersion.current()).toBeGreaterThan(before);
+  });
+});
+
+/**
+ * The chain of a signed-in page request as server/app.ts lays it out (decision 0032): the page
+ * cache outermost, the session, the cache headers, then the signed-in door in front of a page
+ * that prints who it was rendered for and its nonce. Paths under /shared are shared by the role.
+ */
+function sharedApp() {
+  const { services, config } = t.runtime;
+  const app = new Hono<AppEnv>();
+  let renders = 0;
+  const cache = createPageCache(
+    services.contentVersion,
+    { maxBytes: 1024 * 1024, ttlMs: 60_000, trustProxy: false },
+    createLogger("silent"),
+  );
+  app.use("*", cache.middleware);
+  app.use("*", securityHeaders(config));
+  app.use("*", session(services));
+  app.use("*", cacheControl(config));
+  app.use(
+    "*",
+    cache.signedIn((pathname) => pathname.startsWith("/shared/")),
+  );
+  app.get("*", (c) => {
+    renders += 1;
+    const user = c.get("auth")?.user;
+    const nonce = c.get("secureHeadersNonce");
+    const who = user ? `${user.role.name} #${user.id} ${user.email} ${user.first_name} ${user.last_name}` : "nobody";
+    return c.html(`<p>render ${renders} for ${who}</p><script nonce="${nonce}">1</script>`);
+  });
+  return { app, renders: () => renders };
+}
+
+describe("page cache for signed-in users: one render per role", () => {
+  beforeEach(async () => {
+    await t.runtime.services.contentVersion.changed();
+  });
+
+  it("renders a shared page once per role with the role alone, and gives every user of that role the same bytes", async () => {
+    const { app, renders } = sharedApp();
+    const [one, other] = [await signIn(t.runtime.services), await signIn(t.runtime.services)];
+    const admin = await signIn(t.runtime.services, "admin");
+    const first = await call(app, "GET", "/shared/news", { cookie: one.cookie });
+    const firstText = first.text;
+    expect(first.headers.get(PAGE_CACHE_HEADER)).toBe("miss");
+    expect(firstText).toContain("render 1 for member #0");
+    for (const person of [one, other, admin]) {
+      expect(firstText).not.toContain(person.user.email);
+      expect(firstText).not.toContain(person.user.last_name);
+    }
+
+    for (const request of [{ cookie: other.cookie }, { token: one.token }]) {
+      const hit = await call(app, "GET", "/shared/news", request);
+      const text = hit.text;
+      expect(hit.headers.get(PAGE_CACHE_HEADER)).toBe("hit");
+      expect(text).toBe(firstText);
+      expect(hit.headers.get("cache-control")).toBe("private, no-store");
+      // The CSP is the stored page's own, so its scripts run.
+      expect(cspNonceOf(hit.headers)).toBe(nonceOf(text));
+    }
+    expect(renders()).toBe(1);
+
+    const forAdmin = await call(app, "GET", "/shared/news", { cookie: admin.cookie });
+    expect(forAdmin.headers.get(PAGE_CACHE_HEADER)).toBe("miss");
+    expect(forAdmin.text).toContain("for admin #0");
+    const visitor = await call(app, "GET", "/shared/news");
+    expect(visitor.headers.get(PAGE_CACHE_HEADER)).toBe("miss");
+    expect(visitor.text).toContain("for nobody");
+    expect(renders()).toBe(3);
+  });
+
+  it("renders a page its path does not share for the person, every time, and keeps none of it", async () => {
+    const { app, renders } = sharedApp();
+    const member = await signIn(t.runtime.services);
+    for (let i = 0; i < 2; i++) {
+      const mine = await call(app, "GET", "/dashboard", { cookie: member.cookie });
+      expect(mine.headers.get(PAGE_CACHE_HEADER)).toBeNull();
+      expect(mine.text).toContain(member.user.email);
+    }
+    expect(renders()).toBe(2);
+    const shared = await call(app, "GET", "/shared/dashboard", { cookie: member.cookie });
+    expect(shared.text).not.toContain(member.user.email);
+  });
+
+  it("renders a role's page again once the content version moves", async () => {
+    const { app, renders } = sharedApp();
+    const member = await signIn(t.runtime.services);
+    await call(app, "GET", "/shared/events", { cookie: member.cookie });
+    const hit = await call(app, "GET", "/shared/events", { cookie: member.cookie });
+    expect(hit.headers.get(PAGE_CACHE_HEADER)).toBe("hit");
+    await t.runtime.services.contentVersion.changed();
+    const after = await call(app, "GET", "/shared/events", { cookie: member.cookie });
+    expect(after.headers.get(PAGE_CACHE_HEADER)).toBe("miss");
+    expect(renders()).toBe(2);
   });
 });

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServerProcess, startServer } from "./server";
 
@@ -12,6 +13,39 @@ const ADMIN = { email: "cache-admin@masthead.test", password: "cache admin long 
 let first: ServerProcess;
 let second: ServerProcess;
 let token = "";
+
+/** Adds a user to a server's database with the CLI an operator runs (npm run user). */
+function addUser(dataDir: string, args: string[]) {
+  // Vite puts BASE_URL=/ into the test process's environment; a real shell has none.
+  const { TEST_DATABASE_URL, DATABASE_URL, BASE_URL, ...base } = process.env;
+  const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/user.ts", "add", ...args], {
+    env: { ...base, DATA_DIR: dataDir, LOG_LEVEL: "silent" },
+    encoding: "utf8",
+  });
+  expect(result.status, result.stderr).toBe(0);
+}
+
+/** The Bearer token of an API client's sign-in. */
+async function apiToken(server: ServerProcess, email: string, password: string): Promise<string> {
+  const login = await fetch(`${server.url}/api/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  return ((await login.json()) as { access_token: string }).access_token;
+}
+
+/** The session cookie of a browser sign-in. */
+async function signIn(server: ServerProcess, email: string, password: string): Promise<string> {
+  const login = await fetch(`${server.url}/api/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.url },
+    body: JSON.stringify({ email, password }),
+  });
+  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
+  expect(cookie).toMatch(/^auth\.session=/);
+  return cookie;
+}
 
 beforeAll(async () => {
   first = await startServer({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } });
@@ -99,26 +133,66 @@ describe("page cache across processes", () => {
     expect(second.logs().some((line) => line.req_id === id && line.cache === "hit" && line.status === 200)).toBe(true);
   });
 
-  it("never stores or serves a signed-in page, and never shows a visitor what a member saw", async () => {
-    const login = await fetch(`${second.url}/api/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: second.url },
-      body: JSON.stringify(ADMIN),
-    });
-    const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
-    expect(cookie).toMatch(/^auth\.session=/);
-    for (let i = 0; i < 2; i++) {
-      const mine = await page(second, "/events", { cookie });
-      expect(mine.headers.get("x-page-cache")).toBeNull();
-      expect(mine.headers.get("cache-control")).toBe("private, no-store");
-      expect(mine.text).toContain(ADMIN.email);
+  it("gives signed-in users of one role one render of a shared page, with nothing of any person in it", async () => {
+    const members = [
+      { email: "ada.member@masthead.test", first: "Ada", last: "Lovelace-Cachetest" },
+      { email: "grace.member@masthead.test", first: "Grace", last: "Hopper-Cachetest" },
+    ];
+    const cookies: string[] = [];
+    for (const member of members) {
+      addUser(first.dataDir, [
+        "--email",
+        member.email,
+        "--role",
+        "member",
+        "--password",
+        "member long password",
+        "--first-name",
+        member.first,
+        "--last-name",
+        member.last,
+      ]);
+      cookies.push(await signIn(second, member.email, "member long password"));
     }
-    const bearer = await page(second, "/events", { authorization: `Bearer ${token}` });
-    expect(bearer.headers.get("x-page-cache")).toBeNull();
+    const memberToken = await apiToken(second, members[0].email, "member long password");
+    const adminCookie = await signIn(second, ADMIN.email, ADMIN.password);
+    const personal = [ADMIN.email, ...members.flatMap((m) => [m.email, m.first, m.last])];
+
+    const seen: { text: string; state: string | null }[] = [];
+    for (const path of ["/events", "/news", "/dashboard/events"]) {
+      const one = await page(second, path, { cookie: cookies[0] });
+      const other = await page(second, path, { cookie: cookies[1] });
+      const bearer = await page(second, path, { authorization: `Bearer ${memberToken}` });
+      expect(one.status).toBe(200);
+      // The first member's render is the role's: the second and an API client get the same bytes.
+      expect(other.headers.get("x-page-cache")).toBe("hit");
+      expect(bearer.headers.get("x-page-cache")).toBe("hit");
+      expect(other.text).toBe(one.text);
+      for (const answer of [one, other]) {
+        expect(answer.headers.get("cache-control")).toBe("private, no-store");
+        // The page says who is signed in only as the role: the browser fetches the rest.
+        expect(answer.text).toContain(`\\"roleOnly\\",true`);
+        seen.push({ text: answer.text, state: answer.headers.get("x-page-cache") });
+      }
+      const admin = await page(second, path, { cookie: adminCookie });
+      expect(admin.headers.get("x-page-cache")).toBe("miss");
+      seen.push({ text: admin.text, state: "admin" });
+    }
+    const visitor = await page(second, "/events");
+    expect(visitor.text).not.toContain(`\\"roleOnly\\",true`);
+    seen.push({ text: visitor.text, state: visitor.headers.get("x-page-cache") });
+    for (const { text } of seen) for (const value of personal) expect(text).not.toContain(value);
+
+    // What names the person comes to the browser on its own, to that person alone.
+    const own = await fetch(`${second.url}/api/dashboard/user`, { headers: { cookie: cookies[1] } });
+    expect(((await own.json()) as { user: { email: string } }).user.email).toBe(members[1].email);
+
+    // A page that is the person's own is rendered for them each time, never stored.
     for (let i = 0; i < 2; i++) {
-      const visitor = await page(second, "/events");
-      expect(visitor.text).not.toContain(ADMIN.email);
-      expect(visitor.headers.get("cache-control") ?? "").not.toMatch(/private/);
+      const dashboard = await page(second, "/dashboard", { cookie: cookies[0] });
+      expect(dashboard.headers.get("x-page-cache")).toBeNull();
+      expect(dashboard.text).toContain(members[0].first);
+      expect(dashboard.text).not.toContain(members[1].first);
     }
   });
 

@@ -29,6 +29,7 @@ function initials(user: PublicUser) {
 export function Avatar({ user, large = false }: { user: PublicUser; large?: boolean }) {
   const size = large ? 96 : 32;
   const box = large ? "h-24 w-24 text-3xl" : "h-8 w-8 text-xs";
+  const letters = initials(user);
   return user.avatar ? (
     <img
       src={user.avatar}
@@ -42,7 +43,8 @@ export function Avatar({ user, large = false }: { user: PublicUser; large?: bool
       aria-hidden="true"
       className={`flex ${box} shrink-0 items-center justify-center rounded-full bg-sea-600 font-bold text-white`}
     >
-      {initials(user)}
+      {/* A page shared by the role shows the person's initials once the browser has fetched them (decision 0032). */}
+      {letters || <UserRound className="h-1/2 w-1/2" aria-hidden="true" />}
     </span>
   );
 }

@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import type { Meeting } from "../../../core/meetings/meetings.schema";
 import { meetingTypeLabel } from "../../../core/meetings/meetings.values";
 import { useNonce } from "../../lib/nonce";
+import { useSignedInUser } from "../../lib/use-signed-in-user";
 import { useRootData } from "../../root";
 import { JoinForm } from "../join/join-form";
 import { PageHero } from "../layout/page-hero";
@@ -119,6 +120,7 @@ export function MeetingPage({
   crumb: string;
 }) {
   const root = useRootData();
+  const user = useSignedInUser();
   const [picture, ...gallery] = meeting.images;
   const registration = view.registration;
   // "America/New York (EST)": the IANA name, readable.
@@ -324,7 +326,7 @@ export function MeetingPage({
               <RegistrationClosed message={registration.message} />
             ) : inlineForm ? (
               <div className="mt-8 max-w-3xl">
-                <JoinForm user={root?.user ?? null} idPrefix="register" startedAt={root?.renderedAt ?? 0} />
+                <JoinForm user={user} idPrefix="register" startedAt={root?.renderedAt ?? 0} />
               </div>
             ) : (
               // One form per page: the footer's contact form registers for this meeting on public pages.

@@ -39,6 +39,13 @@ export function prefillFrom(user: PublicUser | null): Values {
   };
 }
 
+/** `values` with its blank fields taken from `prefill`. */
+export function fillBlanks(values: Values, prefill: Values): Values {
+  const filled = { ...values };
+  for (const field of Object.keys(filled) as Field[]) if (!filled[field]) filled[field] = prefill[field];
+  return filled;
+}
+
 /** Sends the request; the visitor has already been thanked (SPEC §4), so a failure is only logged. */
 async function send(values: JoinFields, extra: Record<string, string>) {
   const body = new FormData();
@@ -90,9 +97,10 @@ export function JoinForm({
     setHydrated(true);
     shownAt.current = Date.now();
   }, []);
-  // A new page (or a sign-in) brings its own pre-filled values.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the user changes
-  useEffect(() => setValues((current) => ({ ...prefillFrom(user), ...current })), [user?.id]);
+  // A sign-in, or the person behind a page shared by their role (decision 0032), fills the fields
+  // still blank; what the visitor typed stays.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: refill only when the user changes
+  useEffect(() => setValues((current) => fillBlanks(current, prefillFrom(user))), [user?.id]);
 
   async function loadCheck(): Promise<Check> {
     const { errorsOf } = await loadValidation();

@@ -3,8 +3,12 @@ import { CalendarView } from "../../components/events/calendar-view";
 import { PageHero } from "../../components/layout/page-hero";
 import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";
+import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import type { Route } from "./+types/index";
 import { loadCalendar } from "./calendar.server";
+
+/** Rendered once per role for signed-in users (decision 0032). */
+export const handle = SHARED_WHEN_SIGNED_IN;
 
 /** /events is the public calendar (cached for visitors); members see theirs at /dashboard/events. */
 const VISITOR: Viewer = { signedIn: false };

@@ -6,8 +6,12 @@ import { meetingDescription } from "../../components/events/format";
 import { MeetingPage } from "../../components/events/meeting-page";
 import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";
+import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import type { Route } from "./+types/meeting";
 import { meetingView } from "./meeting-view.server";
+
+/** Rendered once per role for signed-in users (decision 0032). */
+export const handle = SHARED_WHEN_SIGNED_IN;
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const ctx = getRequestContext(context);

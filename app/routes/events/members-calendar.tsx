@@ -2,8 +2,12 @@ import { meetingUrl } from "../../../core/meetings/meetings.values";
 import { CalendarView } from "../../components/events/calendar-view";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { getRequestContext } from "../../context";
+import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import type { Route } from "./+types/members-calendar";
 import { loadCalendar } from "./calendar.server";
+
+/** Rendered once per role for signed-in users (decision 0032). */
+export const handle = SHARED_WHEN_SIGNED_IN;
 
 /**
  * /dashboard/events: the members' calendar, every meeting a signed-in user may see (members-only

@@ -5,8 +5,12 @@ import { htmlToText } from "../../../lib/html";
 import { meetingDescription } from "../../components/events/format";
 import { MeetingPage } from "../../components/events/meeting-page";
 import { getRequestContext } from "../../context";
+import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import type { Route } from "./+types/members-meeting";
 import { meetingView } from "./meeting-view.server";
+
+/** Rendered once per role for signed-in users (decision 0032). */
+export const handle = SHARED_WHEN_SIGNED_IN;
 
 /** /dashboard/events/{slug}: any meeting a signed-in user may see, members-only ones included. */
 export async function loader({ context, params }: Route.LoaderArgs) {

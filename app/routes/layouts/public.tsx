@@ -3,13 +3,18 @@ import { DEFAULT_SETTINGS } from "../../../core/settings/settings.defaults";
 import { PublicFooter } from "../../components/layout/public-footer";
 import { ProgressBar, RouteCover, ScrollToTop } from "../../components/layout/route-feedback";
 import { SiteHeader } from "../../components/layout/site-header";
+import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
+import { useSignedInUser } from "../../lib/use-signed-in-user";
 import { useRootData } from "../../root";
+
+/** Rendered once per role for signed-in users (decision 0032). */
+export const handle = SHARED_WHEN_SIGNED_IN;
 
 /** SPEC §2 'Public layout'. Header and footer render server-side from the settings: no request waterfall. */
 export default function PublicLayout() {
   const root = useRootData();
   const settings = root?.settings ?? DEFAULT_SETTINGS;
-  const user = root?.user ?? null;
+  const user = useSignedInUser();
   return (
     <div className="flex min-h-screen flex-col">
       <a

@@ -2,8 +2,12 @@ import { htmlToText } from "../../../lib/html";
 import { CategoryView } from "../../components/library/category-view";
 import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";
+import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import type { Route } from "./+types/category";
 import { loadCategoryScreen } from "./category.server";
+
+/** Rendered once per role for signed-in users (decision 0032). */
+export const handle = SHARED_WHEN_SIGNED_IN;
 
 /**
  * /library/{slug}: a public category, read as a visitor reads it whoever asks (one page for all);

@@ -3,7 +3,11 @@ import { PageHero } from "../../components/layout/page-hero";
 import { CategoryCards } from "../../components/library/category-cards";
 import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";
+import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import type { Route } from "./+types/index";
+
+/** Rendered once per role for signed-in users (decision 0032). */
+export const handle = SHARED_WHEN_SIGNED_IN;
 
 /** /library: the public document library, its highest public categories (the same for everyone). */
 export async function loader({ context }: Route.LoaderArgs) {

@@ -8,8 +8,12 @@ import { PostCard } from "../../components/news/post-card";
 import { LoadMoreLink } from "../../components/ui/load-more-link";
 import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";
+import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import { useLoadMore } from "../../lib/use-load-more";
 import type { Route } from "./+types/index";
+
+/** Rendered once per role for signed-in users (decision 0032). */
+export const handle = SHARED_WHEN_SIGNED_IN;
 
 /** Filter, search and page live in the URL: shareable, and working without JavaScript. */
 export async function loader({ context, url }: Route.LoaderArgs) {

@@ -5,7 +5,11 @@ import { isAppError } from "../../../lib/errors";
 import { formatDate, PostCard } from "../../components/news/post-card";
 import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";
+import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import type { Route } from "./+types/post";
+
+/** Rendered once per role for signed-in users (decision 0032). */
+export const handle = SHARED_WHEN_SIGNED_IN;
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { services } = getRequestContext(context);

@@ -5,8 +5,12 @@ import { UpcomingMeetings } from "../../components/events/upcoming-meetings";
 import { PostCard } from "../../components/news/post-card";
 import { getRequestContext } from "../../context";
 import { seoMeta } from "../../lib/seo";
+import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import { useRootData } from "../../root";
 import type { Route } from "./+types/home";
+
+/** Rendered once per role for signed-in users (decision 0032). */
+export const handle = SHARED_WHEN_SIGNED_IN;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = getRequestContext(context);
