@@ -351,7 +351,7 @@ async function main(): Promise<number> {
   const seconds = options.warmupSeconds + options.durationSeconds;
   console.log(
     `\nMeasuring ${cases.length} row(s) on ${apps.length + 1} servers, ${options.connections} connections ` +
-      `(rendered rows fewer), ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per run ` +
+      `(signed-in rows fewer), ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per run ` +
       `(about ${Math.ceil((runs * seconds) / 60)} min)…`,
   );
   const rows: Row[] = [];

@@ -22,8 +22,8 @@ import { acceptedRequestId } from "./request-log";
  * an anonymous visitor sees the same page as every other anonymous visitor.
  * So a GET without a session or token is answered from memory when the same
  * URL was rendered less than PAGE_TTL_MS ago and the content version stamp has
- * not moved since. Signed-in users, API calls, redirects, errors and any
- * response that sets a cookie or says private/no-store are never cached.
+ * not moved since. API calls, redirects, errors and any response that sets a
+ * cookie or says private/no-store are never cached; signed-in users, see below.
  *
  * Two doors lead to the same entries. `serveHit` sits in front of everything
  * on the node:http server (server/index.ts) and answers a hit without the
@@ -254,6 +254,16 @@ export function createPageCache(
     );
   }
 
+  /** The content version; null (logged) when it cannot be read, and the page is rendered without the cache. */
+  async function currentVersion(): Promise<number | null> {
+    try {
+      return await contentVersion.current();
+    } catch (error) {
+      logger.warn({ err: error }, "content version unreadable; page rendered without the cache");
+      return null;
+    }
+  }
+
   function serveHit(request: IncomingMessage, response: ServerResponse): boolean {
     const target = request.url;
     if (target === undefined || !PLAIN_TARGET.test(target)) return false;
@@ -311,13 +321,8 @@ export function createPageCache(
     }
     const started = performance.now();
 
-    let current: number;
-    try {
-      current = await contentVersion.current();
-    } catch (error) {
-      logger.warn({ err: error }, "content version unreadable; page rendered without the cache");
-      return next();
-    }
+    const current = await currentVersion();
+    if (current === null) return next();
     const hit = (entry: Entry) => {
       const requestId = acceptedRequestId(c.req.header("x-request-id"));
       c.res = asResponse(entry, c, requestId, "hit");
@@ -388,13 +393,8 @@ export function createPageCache(
     const url = new URL(c.req.url);
     const target = `${url.pathname}${url.search}`;
     if (target.length > MAX_KEY_LENGTH || !(await shared(url.pathname))) return next();
-    let current: number;
-    try {
-      current = await contentVersion.current();
-    } catch (error) {
-      logger.warn({ err: error }, "content version unreadable; page rendered without the cache");
-      return next();
-    }
+    const current = await currentVersion();
+    if (current === null) return next();
     // Role names are not "bot" or "browser", so these keys never meet an anonymous visitor's.
     const key = `${auth.user.role.name} ${audienceOf(c.req.header("user-agent") ?? "")} ${target}`;
     c.set("pageCacheEncodes", true);

@@ -2,12 +2,12 @@ import { Hono } from "hono";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../lib/logger";
 import type { AppEnv } from "../../server/env";
-import { cacheControl } from "../../server/middleware/cache-control";
 import { createPageCache, PAGE_CACHE_HEADER } from "../../server/middleware/page-cache";
 import { securityHeaders } from "../../server/middleware/security";
 import { session } from "../../server/middleware/session";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { signIn } from "../support/factories";
+import { pageSite } from "../support/page-site";
 
 let t: TestContext;
 beforeAll(async () => {
@@ -238,22 +238,8 @@ describe("content version", () => {
  * that prints who it was rendered for and its nonce. Paths under /shared are shared by the role.
  */
 function sharedApp() {
-  const { services, config } = t.runtime;
-  const app = new Hono<AppEnv>();
+  const app = pageSite(t.runtime.services, t.runtime.config, (pathname) => pathname.startsWith("/shared/"));
   let renders = 0;
-  const cache = createPageCache(
-    services.contentVersion,
-    { maxBytes: 1024 * 1024, ttlMs: 60_000, trustProxy: false },
-    createLogger("silent"),
-  );
-  app.use("*", cache.middleware);
-  app.use("*", securityHeaders(config));
-  app.use("*", session(services));
-  app.use("*", cacheControl(config));
-  app.use(
-    "*",
-    cache.signedIn((pathname) => pathname.startsWith("/shared/")),
-  );
   app.get("*", (c) => {
     renders += 1;
     const user = c.get("auth")?.user;

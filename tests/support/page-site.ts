@@ -11,9 +11,9 @@ import { session } from "../../server/middleware/session";
 /**
  * The middleware a page request passes through, in server/app.ts's order (page cache, security
  * headers, session, cache policy), with no routes yet: a test adds pages that answer as the
- * site's routes do.
+ * site's routes do. `shared`: the paths signed-in users get one render per role of (decision 0032).
  */
-export function pageSite(services: Services, config: Config): Hono<AppEnv> {
+export function pageSite(services: Services, config: Config, shared?: (pathname: string) => boolean): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const cache = createPageCache(
     services.contentVersion,
@@ -24,5 +24,6 @@ export function pageSite(services: Services, config: Config): Hono<AppEnv> {
   app.use("*", securityHeaders(config));
   app.use("*", session(services));
   app.use("*", cacheControl(config));
+  if (shared) app.use("*", cache.signedIn(shared));
   return app;
 }
