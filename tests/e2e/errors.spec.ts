@@ -54,7 +54,7 @@ test("a malformed body posted to a page action is a client error, not a 500", as
   expect(crossSite.status()).toBe(403);
 });
 
-test("anonymous pages come from the page cache, each stored page with its own CSP nonce; signed-in pages never", async ({
+test("pages come from the page cache, each stored page with its own CSP nonce: anonymous ones, and a member's per role; their own dashboard never", async ({
   request,
 }) => {
   const nonces = async (path: string, headers: Record<string, string> = {}) => {
@@ -84,6 +84,14 @@ test("anonymous pages come from the page cache, each stored page with its own CS
     headers: { Accept: "application/json" },
   });
   const token = ((await login.json()) as { access_token: string }).access_token;
-  const signedIn = await nonces("/history", { Authorization: `Bearer ${token}` });
-  expect(signedIn.cache).toBeUndefined();
+  const member = { Authorization: `Bearer ${token}` };
+  // A member reads the members' render of the page (decision 0032): an entry of its own, with its own nonce.
+  await nonces("/history", member);
+  const signedIn = await nonces("/history", member);
+  expect(signedIn.cache).toBe("hit");
+  expect(signedIn.nonce).not.toBe(first.nonce);
+  // Their dashboard greets them by name: rendered for them every time.
+  await nonces("/dashboard", member);
+  const dashboard = await nonces("/dashboard", member);
+  expect(dashboard.cache).toBeUndefined();
 });
