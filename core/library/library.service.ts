@@ -269,11 +269,17 @@ export function createLibraryService(deps: {
     // Checked by its bytes when it was stored (its key carries the extension): served as recorded.
     const keyExt = /\.([a-z0-9]{1,5})$/.exec(key)?.[1];
     if (storedType && SERVED_TYPES.has(storedType) && keyExt) return file(storedType, keyExt);
-    // Files from before their type was recorded (migration 0009) are sniffed.
-    const head =
-      stat.size > 0
-        ? await readAll(files.open(key, { start: 0, end: Math.min(stat.size, SNIFF_BYTES) - 1 }))
-        : new Uint8Array();
+    // Files from before their type was recorded (migration 0009) are sniffed. Gone since the stat
+    // (deleted meanwhile) is a 404 like a missing file; a store failing now, a 503 as above.
+    let head = new Uint8Array();
+    if (stat.size > 0) {
+      try {
+        head = await readAll(files.open(key, { start: 0, end: Math.min(stat.size, SNIFF_BYTES) - 1 }));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+        throw fileStoreUnavailable(error);
+      }
+    }
     const sniffed = await fileTypeFromBuffer(head);
     const served = sniffed && SERVED_TYPES.has(sniffed.mime);
     // XML without a declaration (an XSD starting at <xs:schema>) is not known to file-type: its stored name says .xml/.xsd.

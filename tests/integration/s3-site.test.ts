@@ -304,6 +304,75 @@ describe("a file deleted while it is being served", () => {
   });
 });
 
+describe("a paper stored before its type was recorded", () => {
+  it("is a 404 when its file goes between the HEAD and the sniffing read, and a 503 when that read fails", async () => {
+    const category = await call(t.app, "POST", "/api/dashboard/papers-categories", {
+      token: admin,
+      json: { name: "Old papers", is_public: "false" },
+    });
+    const categoryId = String((category.json as { category: { id: number } }).category.id);
+    const paperId = async (name: string) => {
+      const form = new FormData();
+      form.append("papers_category_id", categoryId);
+      form.append("name", name);
+      const doc = await PDFDocument.create();
+      doc.addPage();
+      form.append("uploaded_file", new File([(await doc.save()) as Uint8Array<ArrayBuffer>], "old.pdf"));
+      const created = await call(t.app, "POST", "/api/dashboard/papers", { token: admin, body: form });
+      expect(created.status, created.text).toBe(201);
+      const id = (created.json as { paper: { id: number } }).paper.id;
+      // As a paper from before migration 0009: no recorded type, so the download sniffs its first bytes.
+      await t.database.db.updateTable("papers").set({ file_type: null }).where("id", "=", id).execute();
+      return id;
+    };
+    // In front of the bucket: the HEAD is answered, then the read of the file's bytes meets
+    // a delete (`gone`) or a failing store (`failing`).
+    let mode: "gone" | "failing" = "gone";
+    const proxy = http.createServer((req, res) => {
+      const objectKey = decodeURIComponent(new URL(req.url ?? "/", s3.endpoint).pathname).replace(`/${BUCKET}/`, "");
+      const paperRead = req.method === "GET" && objectKey.startsWith("private/");
+      if (paperRead && mode === "failing") {
+        res.writeHead(503, { "Content-Type": "application/xml" });
+        res.end('<?xml version="1.0"?><Error><Code>ServiceUnavailable</Code><Message>Down</Message></Error>');
+        return;
+      }
+      const forward = () => {
+        const upstream = http.request(
+          new URL(req.url ?? "/", s3.endpoint),
+          { method: req.method, headers: req.headers },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        req.pipe(upstream);
+      };
+      if (paperRead && mode === "gone") {
+        void s3.client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: objectKey })).then(forward);
+        return;
+      }
+      forward();
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "masthead-sniffing-"));
+    try {
+      const { port } = proxy.address() as AddressInfo;
+      const racing = createApp(buildRuntime(configFor(dir, { S3_ENDPOINT: `http://127.0.0.1:${port}` }), t.database));
+      const asMember = { headers: { authorization: `Bearer ${member}` } };
+      const gone = await racing.request(`/papers/${await paperId("Gone while read")}/download`, asMember);
+      expect(gone.status).toBe(404);
+      mode = "failing";
+      const failing = await racing.request(`/papers/${await paperId("Read while failing")}/download`, asMember);
+      expect(failing.status).toBe(503);
+      expect(await failing.text()).toBe(FILE_STORE_UNAVAILABLE_MESSAGE);
+      expect(failing.headers.get("retry-after")).toBe("30");
+    } finally {
+      proxy.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("start-up with STORAGE=s3", () => {
   it("stops with a readable message when the bucket does not answer", async () => {
     await expect(createRuntime(configFor(otherDir, { S3_BUCKET: "absent-bucket" }))).rejects.toThrow(
