@@ -10,7 +10,12 @@ import { clearOpenWhenLoaded, openWhenLoadedAsked, UserMenuTrigger } from "./use
 export default function SignedInMenu({ user, inAdmin }: { user: PublicUser; inAdmin: boolean }) {
   const [logoutOpen, setLogoutOpen] = useState(false);
   const [open, setOpen] = useState(openWhenLoadedAsked);
-  useEffect(clearOpenWhenLoaded, []);
+  // Asked again once on screen: a press on the stand-in button between this menu's render and its
+  // commit (a transition's render is not committed at once) set the flag after useState read it.
+  useEffect(() => {
+    if (openWhenLoadedAsked()) setOpen(true);
+    clearOpenWhenLoaded();
+  }, []);
   return (
     <>
       <DropdownMenu.Root modal={false} open={open} onOpenChange={setOpen}>
