@@ -1,4 +1,5 @@
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
+import { memo } from "./middleware/page-cache";
 
 /**
  * Pages a signed-in user gets from the page cache, rendered once per role
@@ -38,22 +39,16 @@ function routeTree(routes: ServerBuild["routes"], parentId: string | undefined):
 /** Whether the page at a path is rendered once per role for signed-in users (see above). */
 export function sharedPagePaths(build: ServerBuild): (pathname: string) => boolean {
   const tree = routeTree(build.routes, undefined);
-  const known = new Map<string, boolean>();
-  return (pathname) => {
-    // Documents only: a client navigation's data request (.data) reads its loaders for the person.
-    if (pathname.endsWith(".data")) return false;
-    let shared = known.get(pathname);
-    if (shared === undefined) {
-      const matches = matchRoutes(tree, pathname) ?? [];
-      shared =
-        matches.length > 0 &&
-        matches.every((match) => {
-          const handle = build.routes[match.route.id ?? ""]?.module.handle as SharedRouteHandle | undefined;
-          return handle?.sharedWhenSignedIn === true;
-        });
-      if (known.size >= MEMO_LIMIT) known.clear();
-      known.set(pathname, shared);
-    }
-    return shared;
-  };
+  const shared = memo((pathname) => {
+    const matches = matchRoutes(tree, pathname) ?? [];
+    return (
+      matches.length > 0 &&
+      matches.every((match) => {
+        const handle = build.routes[match.route.id ?? ""]?.module.handle as SharedRouteHandle | undefined;
+        return handle?.sharedWhenSignedIn === true;
+      })
+    );
+  }, MEMO_LIMIT);
+  // Documents only: a client navigation's data request (.data) reads its loaders for the person.
+  return (pathname) => !pathname.endsWith(".data") && shared(pathname);
 }

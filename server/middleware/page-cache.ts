@@ -99,8 +99,8 @@ const PER_RESPONSE = new Set(["content-length", "content-encoding", "x-request-i
 const PLAIN_TARGET = /^\/(?!.*(?:\/\.|%2e))[A-Za-z0-9\-._~!$&()*+,;=:@%/?]*$/i;
 export const PAGE_CACHE_HEADER = "X-Page-Cache";
 
-/** Bounded memo for per-header decisions (user agents, Accept-Encoding values repeat endlessly). */
-function memo<T>(decide: (value: string) => T, limit = 512): (value: string) => T {
+/** Bounded memo for per-header and per-path decisions (user agents, Accept-Encoding values, paths repeat endlessly). */
+export function memo<T>(decide: (value: string) => T, limit = 512): (value: string) => T {
   const known = new Map<string, T>();
   return (value) => {
     let decided = known.get(value);
