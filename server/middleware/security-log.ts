@@ -60,7 +60,8 @@ export function securityLog(logger: Logger): MiddlewareHandler<AppEnv> {
         });
       }
     }
-    if (!change || !auth || c.res.status >= 400 || c.get("effectiveMethod")) {
+    // A read sent as a POST (a list's filters in the body: `readOnly`, server/api/contract.ts) changes nothing.
+    if (!change || !auth || c.res.status >= 400 || c.get("effectiveMethod") || c.get("readOnly")) {
       await form?.body?.cancel();
       return;
     }
