@@ -194,6 +194,17 @@ describe("page cache across processes", () => {
       expect(dashboard.text).toContain(members[0].first);
       expect(dashboard.text).not.toContain(members[1].first);
     }
+
+    // A client navigation's data (a post's `.data`, whose path its route would match) is read for the
+    // person, never shared: after a sign-in, the root's data there is the person's own.
+    const slug = /href="\/post\/([\w-]+)"/.exec((await page(second, "/news")).text)?.[1];
+    expect(slug).toBeTruthy();
+    for (const [index, member] of members.entries()) {
+      const data = await page(second, `/post/${slug}.data`, { cookie: cookies[index] });
+      expect(data.status).toBe(200);
+      expect(data.headers.get("x-page-cache")).toBeNull();
+      expect(data.text).toContain(member.email);
+    }
   });
 
   it("gives bots and browsers the whole page, each from their own entry", async () => {
