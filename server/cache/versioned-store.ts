@@ -1,10 +1,18 @@
 /**
  * Entries kept in memory for one content version at a time: a newer version
- * empties the store, an entry older than `ttlMs` is not served, and the least
- * recently used go first once `maxBytes` is spent. Shared by the page cache
- * and the API's answer cache.
+ * empties the store, an entry older than its lifetime (`ttlMs`, less up to
+ * EXPIRY_SPREAD of it) is not served, and the least recently used go first
+ * once `maxBytes` is spent. Shared by the page cache and the API's answer cache.
  */
 export type Stored = { bytes: number; storedAt: number };
+
+/**
+ * Each entry lives between (1 - EXPIRY_SPREAD) × ttlMs and ttlMs, at random. Pages stored together
+ * (a process's first minute, or just after a change) would otherwise expire together, and their
+ * renders and stored-quality compressions all run at once: in the soak, a spike of some 40 MiB
+ * every minute (decision 0029).
+ */
+export const EXPIRY_SPREAD = 0.25;
 
 export type VersionedStore<T extends Stored> = {
   /** A fresh entry for `key` under `version` (touched for the LRU), or null. */
@@ -18,15 +26,15 @@ export function createVersionedStore<T extends Stored>(options: {
   ttlMs: number;
   now: () => number;
 }): VersionedStore<T> {
-  const entries = new Map<string, T>();
+  const entries = new Map<string, { entry: T; expiresAt: number }>();
   let version: number | null = null;
   let bytes = 0;
 
   function forget(key: string) {
-    const entry = entries.get(key);
-    if (!entry) return;
+    const kept = entries.get(key);
+    if (!kept) return;
     entries.delete(key);
-    bytes -= entry.bytes;
+    bytes -= kept.entry.bytes;
   }
 
   return {
@@ -39,17 +47,18 @@ export function createVersionedStore<T extends Stored>(options: {
       }
       // A view older than one already seen (a lagging poll): no hit, nothing cleared.
       if (current < version) return null;
-      const entry = entries.get(key);
-      if (!entry || options.now() - entry.storedAt >= options.ttlMs) return null;
+      const kept = entries.get(key);
+      if (!kept || options.now() >= kept.expiresAt) return null;
       entries.delete(key);
-      entries.set(key, entry);
-      return entry;
+      entries.set(key, kept);
+      return kept.entry;
     },
     set(key, entry, made) {
       // Something made before a change must not be kept under the new version.
       if (made !== version || entry.bytes > options.maxBytes / 4) return;
       forget(key);
-      entries.set(key, entry);
+      const lifetime = options.ttlMs * (1 - EXPIRY_SPREAD * Math.random());
+      entries.set(key, { entry, expiresAt: entry.storedAt + lifetime });
       bytes += entry.bytes;
       // A Map iterates in insertion order and hits re-insert, so the first keys are the least recently used.
       for (const oldest of entries.keys()) {

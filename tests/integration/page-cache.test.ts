@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../lib/logger";
+import { EXPIRY_SPREAD } from "../../server/cache/versioned-store";
 import type { AppEnv } from "../../server/env";
 import { createPageCache, PAGE_CACHE_HEADER } from "../../server/middleware/page-cache";
 import { securityHeaders } from "../../server/middleware/security";
@@ -159,12 +160,27 @@ describe("page cache for anonymous visitors", () => {
     let clock = 1_000_000;
     const { app, renders } = pageApp({ ttlMs: 60_000, now: () => clock });
     await call(app, "GET", "/events");
-    clock += 59_000;
+    // Every entry lives at least (1 - EXPIRY_SPREAD) of the time to live…
+    clock += 60_000 * (1 - EXPIRY_SPREAD) - 1_000;
     await call(app, "GET", "/events");
     expect(renders()).toBe(1);
-    clock += 2_000;
+    // …and none longer than all of it.
+    clock = 1_000_000 + 61_000;
     await call(app, "GET", "/events");
     expect(renders()).toBe(2);
+  });
+
+  it("lets pages stored together expire at different times, so that they are not all rendered again at once", async () => {
+    let clock = 1_000_000;
+    const { app, renders } = pageApp({ ttlMs: 60_000, now: () => clock });
+    const paths = Array.from({ length: 20 }, (_, i) => `/events?page=${i}`);
+    for (const path of paths) await call(app, "GET", path);
+    expect(renders()).toBe(20);
+    // Halfway through the spread: some have expired, not all (each lifetime is drawn at random).
+    clock += 60_000 * (1 - EXPIRY_SPREAD / 2);
+    for (const path of paths) await call(app, "GET", path);
+    expect(renders()).toBeGreaterThan(20);
+    expect(renders()).toBeLessThan(40);
   });
 
   it("does not keep private pages, pages that set cookies, errors or pages too big for the budget", async () => {
