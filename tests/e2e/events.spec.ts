@@ -246,6 +246,8 @@ test("a start date lists the events from that day on, with the type, in the URL"
   await filters.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(new RegExp(`/events\\?start_date=${from}$`));
   const list = section(page, /^Events from /);
+  // The address changes before React commits the new list; wait for the list itself.
+  await expect(list.locator("article time").first()).toBeVisible();
   const dates = await list
     .locator("article time")
     .evaluateAll((els) => els.map((el) => el.getAttribute("datetime") ?? ""));

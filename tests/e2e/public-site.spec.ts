@@ -109,13 +109,20 @@ test.describe("layout behaviour (SPEC §2, §9)", () => {
 
   test("a navigation shows the cover with the logo and, when slow, the progress bar", async ({ page }) => {
     await page.goto("/");
+    // The page's data is held until the bar has been seen, so a slow test runner cannot miss it.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     await page.route(/\.data(\?|$)/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      await released;
       await route.continue();
     });
     await mainNav(page).getByRole("button", { name: "Services" }).click();
     await mainNav(page).getByRole("link", { name: "SECOM" }).click();
     await expect(page.getByRole("progressbar", { name: "Loading the page" })).toHaveAttribute("data-visible", "true");
+    await expect(page.getByTestId("route-cover")).toHaveCount(0);
+    release();
     await expect(page.getByTestId("route-cover")).toBeVisible();
     await expect(page.getByRole("heading", { level: 1, name: "SECOM" })).toBeAttached();
     await expect(page.getByTestId("route-cover")).toHaveCount(0, { timeout: 4000 });
