@@ -1,11 +1,11 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import path from "node:path";
 import { createServices } from "../core/services";
 import { openDatabase } from "../db/connect";
 import { migrateToLatest } from "../db/migrate";
 import { loadConfig } from "../lib/env";
 import { localStorage } from "../lib/storage";
+import { readStartCommand } from "./bench/start-command";
 import { seedDemoContent } from "./seed/index";
 
 /**
@@ -48,9 +48,8 @@ console.log(
 );
 console.log(`  Sign in at ${new URL("/login", config.baseUrl).href}\n${line}\n`);
 
-const server = spawn(process.execPath, [path.join("build", "server.js")], {
-  stdio: "inherit",
-  env: { ...env, NODE_ENV: "production" },
-});
+// Started as `npm start` starts it (its memory settings included, README "For a public site" item 6).
+const start = readStartCommand(process.cwd());
+const server = spawn(process.execPath, start.args, { stdio: "inherit", env: { ...env, ...start.env } });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));
