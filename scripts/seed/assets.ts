@@ -33,6 +33,11 @@ export class UploadWriter {
     this.written.push(file);
   }
 
+  /** Files stored under the uploads folder by someone else (storeImage), removed with the rest. */
+  remember(keys: readonly string[]): void {
+    for (const key of keys) this.written.push(path.join(this.uploadsDir, ...key.split("/")));
+  }
+
   async removeAll(): Promise<void> {
     await Promise.all(this.written.map((file) => fs.rm(file, { force: true })));
     this.written.length = 0;

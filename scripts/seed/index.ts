@@ -5,6 +5,8 @@ import { PAGE_IN_PREPARATION } from "../../core/pages/fixed-pages";
 import type { Database } from "../../db/types";
 import { readDocumentText } from "../../lib/document-text";
 import { excerptOf } from "../../lib/html";
+import { storeImage } from "../../lib/images";
+import { localStorage } from "../../lib/storage";
 import { type PictureSpec, renderLogo, renderPdf, renderPicture, type StoredImage, UploadWriter } from "./assets";
 import { PAGES, SITE_SETTINGS } from "./content";
 import { type MeetingPlan, planMeetings } from "./meetings";
@@ -166,11 +168,13 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
   const started = Date.now();
   try {
     const concurrency = Math.max(2, Math.min(4, os.availableParallelism()));
+    // Stored as an admin's upload is (lib/images.ts): WebP variants that pages offer through srcset.
+    const uploads = localStorage(options.uploadsDir);
     const picture = async (folder: "news" | "meetings" | "categories", spec: PictureSpec): Promise<StoredImage> => {
       const image = await renderPicture(spec);
-      const key = writer.key(folder, spec.title, "jpg");
-      await writer.write(key, image.data);
-      return { key, width: image.width, height: image.height };
+      const stored = await storeImage(uploads, folder, image.data);
+      writer.remember(stored.keys);
+      return { key: stored.key, width: stored.width, height: stored.height };
     };
 
     log(`Generating ${news.length} news images…`);

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { PostSummary } from "../../../core/news/news.schema";
 import { postUrl } from "../../../core/news/news.values";
+import { uploadedImageSrcSet } from "../../../lib/image-variants";
 
 const DATE_FORMAT = new Intl.DateTimeFormat("en-GB", {
   day: "numeric",
@@ -33,6 +34,9 @@ export function PostCard({
         {post.image ? (
           <img
             src={post.image}
+            // Cards are at most a third of the 1280 px page, a half on tablets, the screen's width on phones.
+            srcSet={uploadedImageSrcSet(post.image) ?? undefined}
+            sizes="(min-width: 1024px) 400px, (min-width: 640px) 50vw, 100vw"
             alt=""
             width={post.image_width ?? 1600}
             height={post.image_height ?? 900}
