@@ -9,6 +9,10 @@ test("a visitor loads more news, filters by month, searches and opens an article
   await expect(page.getByText("36 posts")).toBeVisible();
   await expect(cards(page)).toHaveCount(9);
   await expectAccessible(page);
+  // A card's picture comes in the width it is shown at, not the 1600 px upload.
+  const picture = cards(page).first().locator("img");
+  await expect(picture).toHaveAttribute("srcset", /-480\.webp 480w, .*-960\.webp 960w, .*-1600\.webp 1600w$/);
+  expect(await picture.evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(/-480\.webp$/);
 
   // Load more appends the next page in place.
   await waitForHydration(page);

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { imageFiles } from "../../lib/image-variants";
 import { seedDemoContent } from "../../scripts/seed/index";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 
@@ -80,6 +81,12 @@ describe("demo content (npm run db:seed)", () => {
     for (const post of posts.slice(0, 3)) {
       const meta = await sharp(path.join(uploadsDir, post.image as string)).metadata();
       expect([meta.width, meta.height]).toEqual([post.image_width, post.image_height]);
+      // Stored as an admin's upload is: WebP at each width, so that pages can offer the smaller ones.
+      expect(post.image).toMatch(/^news\/[0-9a-f]+-1600\.webp$/);
+      for (const file of imageFiles(post.image as string)) {
+        expect((await sharp(path.join(uploadsDir, file)).metadata()).format).toBe("webp");
+      }
+      expect(imageFiles(post.image as string)).toHaveLength(3);
     }
   });
 
