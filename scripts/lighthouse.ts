@@ -4,7 +4,9 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { freePort } from "./bench/http";
 import { ensureChromium } from "./browser";
+import { type Nginx, startNginx } from "./cluster/start";
 import { publicPages, startDemoServer } from "./page-weight/server";
 
 /**
@@ -17,6 +19,8 @@ import { publicPages, startDemoServer } from "./page-weight/server";
  *
  *   npm run lighthouse                          build, start it on the demo content, run
  *   npm run lighthouse -- --url http://127.0.0.1:3950   run against a running server
+ *   npm run lighthouse -- --behind-nginx        the same behind nginx with TLS and HTTP/2, as
+ *                                               docs/deploy/nginx-masthead.conf serves a public site
  *   options: --no-build, --runs N (median performance of N runs), --page /path (repeatable),
  *            --out DIR (writes each report as HTML and JSON)
  */
@@ -27,6 +31,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "1" },
     page: { type: "string", multiple: true },
     out: { type: "string" },
+    "behind-nginx": { type: "boolean", default: false },
   },
 });
 
@@ -62,11 +67,28 @@ if (!values.url && !values["no-build"]) {
 }
 const runs = Math.max(1, Number.parseInt(values.runs ?? "1", 10) || 1);
 const chromePath = ensureChromium() ?? undefined;
-const server = values.url ? null : await startDemoServer();
-const base = values.url ?? (server?.url as string);
+const behindNginx = values["behind-nginx"] && !values.url;
+let server: Awaited<ReturnType<typeof startDemoServer>> | null = null;
+let nginx: Nginx | null = null;
+if (behindNginx) {
+  // nginx's port first: the app must know the address visitors use (BASE_URL) before it starts.
+  const port = await freePort();
+  server = await startDemoServer(console.log, { baseUrl: `https://127.0.0.1:${port}` });
+  nginx = await startNginx({ upstreams: [new URL(server.url).host], port, tls: true });
+} else if (!values.url) {
+  server = await startDemoServer();
+}
+const base = nginx?.origin ?? values.url ?? (server?.url as string);
 const chrome = await chromeLauncher.launch({
   chromePath,
-  chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  chromeFlags: [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    // nginx's certificate is self-signed for the run.
+    ...(behindNginx ? ["--ignore-certificate-errors"] : []),
+  ],
 });
 
 /** One Lighthouse run; a trace that failed to record (it happens on a busy machine) is tried again. */
@@ -88,7 +110,10 @@ async function audit(url: string) {
 
 let missed = 0;
 try {
-  const pages = values.page ?? (await publicPages(base)).filter((page) => /^\/(news|events|post\/[^/]+)?$/.test(page));
+  // Found over plain HTTP from the app itself: Node's fetch would refuse nginx's self-signed certificate.
+  const pages =
+    values.page ??
+    (await publicPages(server?.url ?? base)).filter((page) => /^\/(news|events|post\/[^/]+)?$/.test(page));
   for (const page of pages) {
     const url = new URL(page, base).href;
     const results: Lhr[] = [];
@@ -139,6 +164,7 @@ try {
   }
 } finally {
   chrome.kill();
+  await nginx?.stop();
   await server?.stop();
 }
 console.log(

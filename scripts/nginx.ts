@@ -139,6 +139,7 @@ export function proxyConfig(options: {
   prefix: string;
   listenPort: number;
   upstreams: string[];
+  /** TLS with this certificate, and HTTP/2 as a public site serves it (docs/deploy/nginx-masthead.conf). */
   tls?: { certificate: string; key: string };
   clientMaxBodySize?: string;
   cache?: boolean;
@@ -164,7 +165,7 @@ http {
 ${indent(upstreamBlock(upstreams), 2)}
 ${cache ? `\n${indent(pageCacheZone(`${prefix}/cache`, "256m"), 2)}\n` : ""}
   server {
-    listen 127.0.0.1:${listenPort}${tls ? " ssl" : ""};
+    listen 127.0.0.1:${listenPort}${tls ? " ssl http2" : ""};
 ${tls ? `    ssl_certificate ${tls.certificate};\n    ssl_certificate_key ${tls.key};\n` : ""}
 ${indent(proxyLocation({ cache, upstreamHeader: options.upstreamHeader }), 4)}
   }

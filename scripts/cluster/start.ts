@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import https from "node:https";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,7 +8,7 @@ import pg from "pg";
 import { freePort, rawRequest } from "../bench/http";
 import { type ServerProcess, startServer } from "../bench/servers";
 import { readStartCommand } from "../bench/start-command";
-import { ensureNginx, proxyConfig } from "../nginx";
+import { ensureNginx, proxyConfig, selfSignedCertificate } from "../nginx";
 
 /**
  * A cluster as README "Deploying for more traffic" describes it: app
@@ -68,12 +69,29 @@ export type ClusterOptions = {
   log?: (message: string) => void;
 };
 
+/** The status of GET /healthz through nginx's TLS port (its certificate is self-signed: not checked). */
+function healthOverTls(port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = https.get(
+      { host: HOST, port, path: "/healthz", rejectUnauthorized: false, timeout: 1_000 },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
+    request.on("timeout", () => request.destroy(new Error("timeout")));
+    request.on("error", reject);
+  });
+}
+
 /** Starts nginx in front of `upstreams`, its files under a new temporary prefix, and waits until it answers. */
 export async function startNginx(options: {
   upstreams: string[];
   port?: number;
   cache?: boolean;
   upstreamHeader?: boolean;
+  /** TLS (a self-signed certificate for 127.0.0.1) and HTTP/2, as the reference configuration serves the public. */
+  tls?: boolean;
 }): Promise<Nginx & { config: string }> {
   const binary = ensureNginx();
   if (!binary) throw new Error("nginx is not installed and could not be installed (apt-get as root).");
@@ -88,12 +106,13 @@ export async function startNginx(options: {
     cache: options.cache ?? true,
     upstreamHeader: options.upstreamHeader,
     clientMaxBodySize: "60m",
+    tls: options.tls ? selfSignedCertificate(prefix, HOST) : undefined,
   });
   const file = path.join(prefix, "nginx.conf");
   fs.writeFileSync(file, config);
   const child = spawn(binary, ["-p", prefix, "-c", file], { stdio: "ignore" });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const origin = `http://${HOST}:${port}`;
+  const origin = `${options.tls ? "https" : "http"}://${HOST}:${port}`;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       // SIGQUIT: nginx's graceful stop (requests in flight finish).
@@ -113,7 +132,10 @@ export async function startNginx(options: {
       throw new Error(`nginx exited at start:\n${log}`);
     }
     try {
-      if ((await rawRequest(origin, { method: "GET", path: "/healthz", headers: {} }, 1_000)).status === 200) break;
+      const ready = options.tls
+        ? (await healthOverTls(port)) === 200
+        : (await rawRequest(origin, { method: "GET", path: "/healthz", headers: {} }, 1_000)).status === 200;
+      if (ready) break;
     } catch {
       // not listening yet
     }

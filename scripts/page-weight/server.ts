@@ -27,7 +27,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startDemoServer(log: (message: string) => void = console.log): Promise<DemoServer> {
+export async function startDemoServer(
+  log: (message: string) => void = console.log,
+  /** Where visitors reach it when that is a proxy in front (BASE_URL, with TRUST_PROXY). */
+  proxied?: { baseUrl: string },
+): Promise<DemoServer> {
   const bundle = path.resolve("build/server.js");
   if (!fs.existsSync(bundle)) throw new Error("build/server.js is missing: run `npm run build` first.");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "masthead-weight-"));
@@ -39,9 +43,10 @@ export async function startDemoServer(log: (message: string) => void = console.l
     NODE_ENV: "production",
     PORT: String(port),
     HOST: "127.0.0.1",
-    BASE_URL: url,
+    BASE_URL: proxied?.baseUrl ?? url,
     DATA_DIR: dataDir,
     LOG_LEVEL: "warn",
+    ...(proxied ? { TRUST_PROXY: "true" } : {}),
   };
   log(`Loading the demo content into ${dataDir}…`);
   const config = loadConfig(env);
