@@ -3,8 +3,15 @@ import { Link, useSearchParams } from "react-router";
 import { CategoryCards } from "../../components/library/category-cards";
 import { Notice } from "../../components/ui/notice";
 import { getRequestContext } from "../../context";
-import { useRootData } from "../../root";
+import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
+import { useSignedInUser } from "../../lib/use-signed-in-user";
 import type { Route } from "./+types/dashboard";
+
+/**
+ * Rendered once per role (decision 0032): the greeting's name comes from the browser's
+ * /api/dashboard/user, as the user menu's does.
+ */
+export const handle = SHARED_WHEN_SIGNED_IN;
 
 /** SPEC §2: the root of the category tree is shown on the dashboard under a fixed title. */
 export async function loader({ context }: Route.LoaderArgs) {
@@ -27,7 +34,8 @@ const ENTRY_POINTS = [
 /** The members' home. */
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { categories } = loaderData;
-  const user = useRootData()?.user;
+  const user = useSignedInUser();
+  const name = user?.first_name || user?.email;
   // Set by /welcome once an invited member has chosen their password.
   const welcomed = useSearchParams()[0].get("notice") === "welcome";
   return (
@@ -38,7 +46,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         </Notice>
       ) : null}
       <p className="text-sm font-semibold tracking-wide text-sea-600 uppercase">Members area</p>
-      <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">Welcome, {user?.first_name || user?.email}</h1>
+      <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">{name ? `Welcome, ${name}` : "Welcome"}</h1>
       <p className="mt-3 max-w-2xl text-slate-600">Everything the association shares with its member companies.</p>
       <ul className="mt-8 grid gap-4 sm:grid-cols-2">
         {ENTRY_POINTS.map(({ to, title, text, icon: Icon }) => (
