@@ -54,7 +54,7 @@ test("a malformed body posted to a page action is a client error, not a 500", as
   expect(crossSite.status()).toBe(403);
 });
 
-test("pages come from the page cache, each stored page with its own CSP nonce: anonymous ones, and a member's per role; their own dashboard never", async ({
+test("pages come from the page cache, each stored page with its own CSP nonce: anonymous ones, and a member's per role; their own profile never", async ({
   request,
 }) => {
   const nonces = async (path: string, headers: Record<string, string> = {}) => {
@@ -90,8 +90,8 @@ test("pages come from the page cache, each stored page with its own CSP nonce: a
   const signedIn = await nonces("/history", member);
   expect(signedIn.cache).toBe("hit");
   expect(signedIn.nonce).not.toBe(first.nonce);
-  // Their dashboard greets them by name: rendered for them every time.
-  await nonces("/dashboard", member);
-  const dashboard = await nonces("/dashboard", member);
-  expect(dashboard.cache).toBeUndefined();
+  // Their profile settings show their own details: rendered for them every time.
+  await nonces("/dashboard/user-settings", member);
+  const profile = await nonces("/dashboard/user-settings", member);
+  expect(profile.cache).toBeUndefined();
 });
