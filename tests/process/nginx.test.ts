@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import https from "node:https";
 import os from "node:os";
 import path from "node:path";
+import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureNginx, proxyConfig, selfSignedCertificate } from "../../scripts/nginx";
 import { freePort, type ServerProcess, startServer } from "./server";
@@ -123,6 +124,21 @@ afterAll(async () => {
 });
 
 describe("through nginx terminating TLS", () => {
+  it("offers HTTP/2 to browsers, as docs/deploy/nginx-masthead.conf does", async () => {
+    const url = new URL(publicOrigin);
+    const negotiated = await new Promise<string | false>((resolve, reject) => {
+      const socket = tls.connect(
+        { host: url.hostname, port: Number(url.port), ALPNProtocols: ["h2", "http/1.1"], rejectUnauthorized: false },
+        () => {
+          resolve(socket.alpnProtocol ?? false);
+          socket.end();
+        },
+      );
+      socket.on("error", reject);
+    });
+    expect(negotiated).toBe("h2");
+  });
+
   it("serves pages over HTTPS with HSTS", async () => {
     const home = await request("GET", "/");
     expect(home.status).toBe(200);
