@@ -67,7 +67,11 @@ if (!values.url && !values["no-build"]) {
 }
 const runs = Math.max(1, Number.parseInt(values.runs ?? "1", 10) || 1);
 const chromePath = ensureChromium() ?? undefined;
-const behindNginx = values["behind-nginx"] && !values.url;
+if (values["behind-nginx"] && values.url) {
+  console.error("--behind-nginx starts its own server and nginx; it cannot be used with --url.");
+  process.exit(2);
+}
+const behindNginx = values["behind-nginx"];
 let server: Awaited<ReturnType<typeof startDemoServer>> | null = null;
 let nginx: Nginx | null = null;
 if (behindNginx) {
