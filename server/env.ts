@@ -33,6 +33,11 @@ export type AppEnv = {
     sharedPage?: { key: string; version: number };
     /** Set by a route that only reads (a list asked for with a POST body): no content change follows it. */
     readOnly?: boolean;
+    /**
+     * Set by an API route that declares `cache: "content"`: its answer depends only on the request and the
+     * caller's role, so the page cache may keep an anonymous GET's answer as it keeps a page.
+     */
+    contentAnswer?: boolean;
     /** The API's cache of content answers (server/cache/answer-cache.ts), for routes that declare `cache`. */
     answerCache?: AnswerCache | null;
     /** The method a POST was overridden to (`_method`, X-HTTP-Method-Override), for the logs. */

@@ -258,8 +258,12 @@ export function declare<
         raw: read.raw,
       };
       // A read, even when it comes as a POST: the content version stays where it is (server/middleware/page-cache.ts).
-      if (contract.cache) c.set("readOnly", true);
-      const answers = contract.cache ? c.get("answerCache") : undefined;
+      if (contract.cache) {
+        c.set("readOnly", true);
+        c.set("contentAnswer", true);
+      }
+      // An anonymous GET the page cache will keep (with its headers, in every encoding) skips this cache.
+      const answers = contract.cache && !c.get("pageCacheEncodes") ? c.get("answerCache") : undefined;
       if (answers) {
         const url = new URL(c.req.url);
         const role = c.get("auth")?.user.role.name ?? "visitor";

@@ -7,6 +7,7 @@ import type { Authenticated } from "../../core/auth/auth.service";
 import type { ContentVersionService } from "../../core/content-version/content-version.service";
 import { encodingEtags, ifNoneMatchNames } from "../../lib/etag";
 import type { Logger } from "../../lib/logger";
+import { ANSWER_CACHE_HEADER } from "../cache/answer-cache";
 import { createVersionedStore } from "../cache/versioned-store";
 import type { AppEnv } from "../env";
 import { clientIp } from "./client";
@@ -22,8 +23,12 @@ import { acceptedRequestId } from "./request-log";
  * an anonymous visitor sees the same page as every other anonymous visitor.
  * So a GET without a session or token is answered from memory when the same
  * URL was rendered less than PAGE_TTL_MS ago and the content version stamp has
- * not moved since. API calls, redirects, errors and any response that sets a
- * cookie or says private/no-store are never cached; signed-in users, see below.
+ * not moved since. Redirects, errors and any response that sets a cookie or
+ * says private/no-store are never cached; signed-in users, see below. Of the
+ * API, only the anonymous GETs of routes whose answer is the same for every
+ * caller of a role (`cache: "content"`: the meetings, the site search) are
+ * kept, with their headers as the chain wrote them (no-store for browsers
+ * included): an API client asking for the meetings costs what a cached page does.
  *
  * Two doors lead to the same entries. `serveHit` sits in front of everything
  * on the node:http server (server/index.ts) and answers a hit without the
@@ -87,10 +92,19 @@ type Entry = {
 };
 
 const CACHEABLE_TYPE = /^text\/(html|x-script)\b/;
+const JSON_TYPE = /^application\/json\b/;
 const UNCACHEABLE_CONTROL = /\b(private|no-store|no-cache)\b/i;
 const MAX_KEY_LENGTH = 2048;
 /** Headers that belong to one response, not to the page: each hit writes its own. */
-const PER_RESPONSE = new Set(["content-length", "content-encoding", "x-request-id", "etag", "vary", "date"]);
+const PER_RESPONSE = new Set([
+  "content-length",
+  "content-encoding",
+  "x-request-id",
+  "etag",
+  "vary",
+  "date",
+  ANSWER_CACHE_HEADER.toLowerCase(),
+]);
 /**
  * Request targets the front door keys as they come: characters URL parsing
  * leaves alone and no dot segments, so that the key is the one the app's
@@ -125,19 +139,28 @@ function keyOf(request: {
 }): string | null {
   if (request.method !== "GET" || request.authorization) return null;
   if (request.cookie && readCookie(request.cookie, SESSION_COOKIE) !== null) return null;
-  if (request.target.startsWith("/api/") || request.target.length > MAX_KEY_LENGTH) return null;
+  if (request.target.length > MAX_KEY_LENGTH) return null;
+  // Whether an API answer may be kept is known once its route has answered (`storable`); bots get the same JSON.
+  if (request.target.startsWith("/api/")) return `api ${request.target}`;
   return `${audienceOf(request.userAgent ?? "")} ${request.target}`;
 }
 
-function storable(response: Response, signedIn = false): boolean {
+function storable(response: Response, how: { signedIn?: boolean; contentAnswer?: boolean; api?: boolean }): boolean {
+  if (
+    response.status !== 200 ||
+    response.body === null ||
+    response.headers.has("Set-Cookie") ||
+    response.headers.has("Content-Encoding")
+  ) {
+    return false;
+  }
+  const type = response.headers.get("Content-Type") ?? "";
+  // An API answer says no-store to browsers (cache-control.ts); kept here only when its route says it is content.
+  if (how.api) return how.contentAnswer === true && JSON_TYPE.test(type);
   return (
-    response.status === 200 &&
-    response.body !== null &&
-    !response.headers.has("Set-Cookie") &&
-    !response.headers.has("Content-Encoding") &&
-    CACHEABLE_TYPE.test(response.headers.get("Content-Type") ?? "") &&
+    CACHEABLE_TYPE.test(type) &&
     // Every answer to a signed-in user says private, no-store (cache-control.ts): the entry keeps saying it.
-    (signedIn || !UNCACHEABLE_CONTROL.test(response.headers.get("Cache-Control") ?? ""))
+    (how.signedIn === true || !UNCACHEABLE_CONTROL.test(response.headers.get("Cache-Control") ?? ""))
   );
 }
 
@@ -355,7 +378,7 @@ export function createPageCache(
     c.set("pageCacheEncodes", true);
     try {
       await next();
-      if (!storable(c.res)) {
+      if (!storable(c.res, { api: key.startsWith("api "), contentAnswer: c.get("contentAnswer") })) {
         settle(null);
         const encoded = await encodeResponse(c.res, c.req.method, c.req.header("accept-encoding"));
         if (encoded !== c.res) replaceResponse(c, encoded);
@@ -377,7 +400,7 @@ export function createPageCache(
   async function storeShared(c: Context<AppEnv>) {
     const shared = c.get("sharedPage");
     if (!shared) return;
-    if (!storable(c.res, true)) {
+    if (!storable(c.res, { signedIn: true })) {
       const encoded = await encodeResponse(c.res, c.req.method, c.req.header("accept-encoding"));
       if (encoded !== c.res) replaceResponse(c, encoded);
       return;

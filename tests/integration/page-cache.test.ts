@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../lib/logger";
+import { createApi } from "../../server/api";
+import { ANSWER_CACHE_HEADER } from "../../server/cache/answer-cache";
 import { EXPIRY_SPREAD } from "../../server/cache/versioned-store";
 import type { AppEnv } from "../../server/env";
 import { createPageCache, PAGE_CACHE_HEADER } from "../../server/middleware/page-cache";
@@ -327,5 +329,68 @@ describe("page cache for signed-in users: one render per role", () => {
     const after = await call(app, "GET", "/shared/events", { cookie: member.cookie });
     expect(after.headers.get(PAGE_CACHE_HEADER)).toBe("miss");
     expect(renders()).toBe(2);
+  });
+});
+
+describe("page cache for the API's content answers", () => {
+  beforeEach(async () => {
+    await t.runtime.services.contentVersion.changed();
+  });
+
+  /** The page chain (server/app.ts's order) in front of the real API. */
+  function apiSite() {
+    const app = pageSite(t.runtime.services, t.runtime.config);
+    app.route("/api", createApi(t.runtime));
+    return app;
+  }
+
+  it("keeps an anonymous GET of a content route, with its headers, in every encoding, until the content moves", async () => {
+    const app = apiSite();
+    const { token } = await signIn(t.runtime.services, "admin");
+    const word = "Kattegatradar";
+    const search = `/api/search?search_query=${word}`;
+    const first = await app.request(search);
+    expect(first.status).toBe(200);
+    expect(first.headers.get(PAGE_CACHE_HEADER)).toBe("miss");
+    const firstBody = await first.text();
+    expect(firstBody).not.toContain(word);
+
+    const hit = await app.request(search, { headers: { "accept-encoding": "br, gzip" } });
+    expect(hit.headers.get(PAGE_CACHE_HEADER)).toBe("hit");
+    expect(hit.headers.get("content-encoding")).toBe("br");
+    expect(hit.headers.get("content-type")).toMatch(/^application\/json/);
+    // Browsers are still told not to keep it, as every API answer tells them.
+    expect(hit.headers.get("cache-control")).toBe("no-store");
+    expect(hit.headers.get(ANSWER_CACHE_HEADER)).toBeNull();
+    const { brotliDecompressSync } = await import("node:zlib");
+    expect(brotliDecompressSync(Buffer.from(await hit.arrayBuffer())).toString()).toBe(firstBody);
+    const revalidated = await app.request(search, { headers: { "if-none-match": hit.headers.get("etag") ?? "" } });
+    expect(revalidated.status).toBe(304);
+
+    // An admin's change, through the site's own chain: the next anonymous GET is answered afresh.
+    const form = { title: `${word} installed on the pilot boats`, content: "<p>Fitted this week.</p>" };
+    const created = await call(t.app, "POST", "/api/dashboard/news", { token, form, multipart: true });
+    expect(created.status, created.text).toBe(201);
+    const after = await app.request(search);
+    expect(after.headers.get(PAGE_CACHE_HEADER)).toBe("miss");
+    expect(await after.text()).toContain(word);
+  });
+
+  it("never keeps a signed-in caller's answer, an answer its route does not declare content, or an error", async () => {
+    const app = apiSite();
+    const member = await signIn(t.runtime.services, "member");
+    const meetings = "/api/meetings?start_date=2025-06-01";
+    for (let i = 0; i < 2; i++) {
+      const signedIn = await app.request(meetings, { headers: { authorization: `Bearer ${member.token}` } });
+      expect(signedIn.status).toBe(200);
+      expect(signedIn.headers.get(PAGE_CACHE_HEADER)).toBeNull();
+      expect(signedIn.headers.get(ANSWER_CACHE_HEADER)).toBe(i === 0 ? "miss" : "hit");
+    }
+    for (const path of ["/api/getContactData", "/api/openapi.json", "/api/meetings?start_date=not-a-date"]) {
+      const first = await app.request(path);
+      const again = await app.request(path);
+      expect(first.headers.get(PAGE_CACHE_HEADER), path).toBeNull();
+      expect(again.headers.get(PAGE_CACHE_HEADER), path).toBeNull();
+    }
   });
 });

@@ -133,6 +133,24 @@ describe("page cache across processes", () => {
     expect(second.logs().some((line) => line.req_id === id && line.cache === "hit" && line.status === 200)).toBe(true);
   });
 
+  it("answers an API client's anonymous GET of the meetings from the front door, a signed-in one through the API", async () => {
+    const path = "/api/meetings?start_date=2025-06-01";
+    const first = await page(second, path);
+    expect(first.status).toBe(200);
+    const id = "req-api-front-door-1";
+    const hit = await page(second, path, { "x-request-id": id });
+    expect(hit.headers.get("x-page-cache")).toBe("hit");
+    expect(hit.headers.get("cache-control")).toBe("no-store");
+    expect(JSON.parse(hit.text)).toEqual(JSON.parse(first.text));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(
+      second.logs().some((line) => line.req_id === id && line.cache === "hit" && line.path === "/api/meetings"),
+    ).toBe(true);
+    const signedIn = await page(second, path, { authorization: `Bearer ${token}` });
+    expect(signedIn.headers.get("x-page-cache")).toBeNull();
+    expect(JSON.parse(signedIn.text).data).toBeDefined();
+  });
+
   it("gives signed-in users of one role one render of a shared page, with nothing of any person in it", async () => {
     const members = [
       { email: "ada.member@masthead.test", first: "Ada", last: "Lovelace-Cachetest" },
