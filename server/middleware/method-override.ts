@@ -3,6 +3,7 @@ import { OVERRIDABLE_METHODS } from "../../lib/request-body";
 import type { SpoolOptions } from "../../lib/spool";
 import { type Access, access, attachParsedBody, methodNotAllowed, parsedBodyOf, releaseBody } from "../api/http";
 import type { AppEnv } from "../env";
+import { memo } from "./page-cache";
 
 /** An API route as the router declares it: method, path pattern (relative to /api) and access. */
 export type DeclaredRoute = {
@@ -30,15 +31,20 @@ export type Dispatch = (request: Request, variables: AppEnv["Variables"]) => Pro
  *   and handed on parsed to the route that answers.
  */
 export function methodOverride(routes: DeclaredRoute[], dispatch: Dispatch): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (c.req.method !== "POST") return next();
-    const path = c.req.path.replace(/^\/api/, "") || "/";
+  // What the route table says of a path, worked out once per path (every POST to the API asks).
+  const routesAt = memo((path: string) => {
     const atPath = routes.filter((route) => route.test.test(path) && route.method !== "GET");
     const targets = new Set(
       atPath.filter((route) => OVERRIDABLE_METHODS.has(route.method)).map((route) => route.method),
     );
     const allowed = [...new Set(routes.filter((route) => route.test.test(path)).map((route) => route.method))];
-    c.set("allowedMethods", allowed);
+    return { atPath, targets, allowed };
+  });
+  return async (c, next) => {
+    if (c.req.method !== "POST") return next();
+    const { atPath, targets, allowed } = routesAt(c.req.path.replace(/^\/api/, "") || "/");
+    // A copy: what the route table says is shared by every request to this path.
+    c.set("allowedMethods", [...allowed]);
     const named = (c.req.header("x-http-method-override") ?? c.req.query("_method"))?.toUpperCase();
     if (named !== undefined && OVERRIDABLE_METHODS.has(named) && !targets.has(named)) {
       throw methodNotAllowed(named, allowed);
