@@ -119,7 +119,13 @@ export function createSite(
     options.build && config.pageCacheBytes > 0
       ? createPageCache(
           services.contentVersion,
-          { maxBytes: config.pageCacheBytes, ttlMs: PAGE_TTL_MS, trustProxy: config.trustProxy },
+          {
+            maxBytes: config.pageCacheBytes,
+            ttlMs: PAGE_TTL_MS,
+            trustProxy: config.trustProxy,
+            allowedOrigins: [config.baseUrl.origin],
+            authenticate: (token) => services.auth.authenticate(token),
+          },
           logger,
         )
       : null;

@@ -29,9 +29,23 @@ async function main() {
   const { app, pageCache } = createSite(runtime, { build: async () => build, clientDir: path.join(here, "client") });
 
   const appListener = getRequestListener(app.fetch);
-  // Cached pages are answered here, before a request is turned into a fetch Request for the app.
+  // Cached pages are answered here, before a request is turned into a fetch Request for the app; so are
+  // the API's stored reads, once the caller's token or the POST's small body has been read.
   const server: Server = createServer({ ...HTTP_TIMEOUTS }, (request, response) => {
     if (pageCache?.serveHit(request, response)) return;
+    if (pageCache && request.url?.startsWith("/api/")) {
+      pageCache.serveApiHit(request, response).then(
+        (served) => {
+          if (!served) void appListener(request, response);
+        },
+        (error: unknown) => {
+          // The app answers it instead (with the body read so far, as rawBody), and says what went wrong.
+          runtime.logger.error({ err: error }, "stored API answer not served");
+          if (!response.headersSent) void appListener(request, response);
+        },
+      );
+      return;
+    }
     void appListener(request, response);
   });
   server.listen(config.port, config.host, () => {

@@ -12,6 +12,7 @@ import { createVersionedStore } from "../cache/versioned-store";
 import type { AppEnv } from "../env";
 import { clientIp } from "./client";
 import { compressBody, encodeResponse, negotiateEncoding } from "./compress";
+import { crossSite } from "./csrf";
 import { replaceResponse } from "./replace-response";
 import { acceptedRequestId } from "./request-log";
 
@@ -58,6 +59,13 @@ export type PageCacheOptions = {
   ttlMs: number;
   /** TRUST_PROXY: whose address the log line records. */
   trustProxy: boolean;
+  /** The site's own origins (BASE_URL's), for the CSRF check an anonymous POST passes at the front door (csrf.ts). */
+  allowedOrigins?: readonly string[];
+  /**
+   * The session check (core/auth), for API clients' Bearer tokens at the front door; without it a request
+   * that carries one always goes through the app.
+   */
+  authenticate?: (token: string) => Promise<Authenticated | null>;
   now?: () => number;
 };
 
@@ -65,6 +73,12 @@ export type PageCache = {
   middleware: MiddlewareHandler<AppEnv>;
   /** Answers a fresh hit on a node:http request; false when the request must go through the app. */
   serveHit: (request: IncomingMessage, response: ServerResponse) => boolean;
+  /**
+   * Answers a fresh hit of the API's content answers that needs more than the request line: an API
+   * client's Bearer token, a POST's body. Resolves false when the request must go through the app (with
+   * the body it has read kept as `rawBody`, which @hono/node-server hands on).
+   */
+  serveApiHit: (request: IncomingMessage & { rawBody?: Buffer }, response: ServerResponse) => Promise<boolean>;
   /**
    * The door for signed-in users, in the chain after the session: pages whose path `shared` accepts
    * come from the entry of the user's role, or are rendered for that role alone and stored.
@@ -93,6 +107,12 @@ type Entry = {
 
 const CACHEABLE_TYPE = /^text\/(html|x-script)\b/;
 const JSON_TYPE = /^application\/json\b/;
+/** The bodies of API reads the cache keys on: small, and in a form whose bytes are the whole input. */
+const API_BODY_LIMIT = 4096;
+const API_BODY_TYPE = /^application\/(json|x-www-form-urlencoded)\s*(;\s*charset=utf-8\s*)?$/i;
+const BEARER = /^Bearer\s+(\S+)$/i;
+/** How many API paths the front door remembers having stored answers for (ids make them many). */
+const ANSWERED_PATHS_LIMIT = 4096;
 const UNCACHEABLE_CONTROL = /\b(private|no-store|no-cache)\b/i;
 const MAX_KEY_LENGTH = 2048;
 /** Headers that belong to one response, not to the page: each hit writes its own. */
@@ -112,6 +132,11 @@ const PER_RESPONSE = new Set([
  */
 const PLAIN_TARGET = /^\/(?!.*(?:\/\.|%2e))[A-Za-z0-9\-._~!$&()*+,;=:@%/?]*$/i;
 export const PAGE_CACHE_HEADER = "X-Page-Cache";
+
+/** A header node:http may give as a list, as one text (the first). */
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
 
 /** Bounded memo for per-header and per-path decisions (user agents, Accept-Encoding values, paths repeat endlessly). */
 export function memo<T>(decide: (value: string) => T, limit = 512): (value: string) => T {
@@ -141,8 +166,64 @@ function keyOf(request: {
   if (request.cookie && readCookie(request.cookie, SESSION_COOKIE) !== null) return null;
   if (request.target.length > MAX_KEY_LENGTH) return null;
   // Whether an API answer may be kept is known once its route has answered (`storable`); bots get the same JSON.
-  if (request.target.startsWith("/api/")) return `api ${request.target}`;
+  if (request.target.startsWith("/api/")) return apiKey("visitor", "GET", request.target);
   return `${audienceOf(request.userAgent ?? "")} ${request.target}`;
+}
+
+/**
+ * The key of an API content answer: the caller's role (what such a route's answer may depend on,
+ * besides the request), the method, the target and, for a POST, its content type and bytes.
+ */
+function apiKey(role: string, method: string, target: string, body?: { type: string; bytes: Buffer }): string {
+  const base = `api ${role} ${method} ${target}`;
+  return body ? `${base} ${body.type.toLowerCase()} ${body.bytes.toString("latin1")}` : base;
+}
+
+/**
+ * An API request that may be answered from a stored content answer once its caller's role is known:
+ * a GET, or a POST with a small body of a known type and length; from an API client (a Bearer token) or
+ * anonymous, never a browser's session, whose answers go through the app.
+ */
+function apiCandidate(request: {
+  method: string;
+  target: string;
+  cookie: string | undefined;
+  authorization: string | undefined;
+  contentType: string | undefined;
+  contentLength: string | undefined;
+  transferEncoding: string | undefined;
+}): { bearer: string | null; bodyLength: number } | null {
+  const { method, target } = request;
+  if ((method !== "GET" && method !== "POST") || !target.startsWith("/api/") || target.length > MAX_KEY_LENGTH) {
+    return null;
+  }
+  if (request.cookie && readCookie(request.cookie, SESSION_COOKIE) !== null) return null;
+  let bearer: string | null = null;
+  if (request.authorization !== undefined) {
+    bearer = BEARER.exec(request.authorization)?.[1] ?? null;
+    if (bearer === null) return null;
+  }
+  if (method === "GET") return { bearer, bodyLength: 0 };
+  const length = request.contentLength;
+  if (request.transferEncoding !== undefined || length === undefined || !/^\d{1,4}$/.test(length)) return null;
+  const bodyLength = Number(length);
+  if (bodyLength > API_BODY_LIMIT || !API_BODY_TYPE.test(request.contentType ?? "")) return null;
+  return { bearer, bodyLength };
+}
+
+/** A request body of known, small length, read whole; null when the client went away first. */
+function readBody(request: IncomingMessage, length: number): Promise<Buffer | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    request.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+      chunks.push(chunk);
+    });
+    request.once("end", () => resolve(received === length ? Buffer.concat(chunks, received) : null));
+    request.once("error", () => resolve(null));
+    request.once("aborted", () => resolve(null));
+  });
 }
 
 function storable(response: Response, how: { signedIn?: boolean; contentAnswer?: boolean; api?: boolean }): boolean {
@@ -262,19 +343,62 @@ export function createPageCache(
   // Concurrent misses for one URL share one render instead of all rendering it.
   const rendering = new Map<string, Promise<Entry | null>>();
 
-  function logHit(line: { req_id: string; path: string; status: number; started: number; ip: string }) {
+  const allowedOrigins = new Set(options.allowedOrigins ?? []);
+  /** "METHOD /api/path" of the API answers stored: the front door reads a body or a token only for these. */
+  const answeredPaths = new Set<string>();
+
+  function logHit(line: {
+    req_id: string;
+    method: string;
+    path: string;
+    status: number;
+    started: number;
+    ip: string;
+    user?: number;
+  }) {
     logger.info(
       {
         req_id: line.req_id,
-        method: "GET",
+        method: line.method,
         path: line.path,
         status: line.status,
         ms: Math.round((performance.now() - line.started) * 10) / 10,
+        user: line.user,
         ip: line.ip,
         cache: "hit",
       },
       "request",
     );
+  }
+
+  /** Writes a stored entry on a node:http response (a 304 when the client holds it) and logs the line. */
+  function writeHit(request: IncomingMessage, response: ServerResponse, entry: Entry, started: number, user?: number) {
+    const headers = request.headers;
+    const requestId = acceptedRequestId(headers["x-request-id"]);
+    const variant = entry.variants[encodingOf(headers["accept-encoding"] ?? "")];
+    let status = 200;
+    if (ifNoneMatchNames(headers["if-none-match"], entry.etags)) {
+      status = 304;
+      response.writeHead(304, [...variant.notModified, "X-Request-Id", requestId]);
+      response.end();
+    } else {
+      response.writeHead(200, [...variant.headers, "X-Request-Id", requestId]);
+      response.end(variant.body);
+    }
+    if (!logger.isLevelEnabled("info")) return;
+    const target = request.url ?? "";
+    const forwarded = options.trustProxy ? headers["x-forwarded-for"] : undefined;
+    const ip = (typeof forwarded === "string" && forwarded.split(",").pop()?.trim().slice(0, 64)) || "";
+    const queryAt = target.indexOf("?");
+    logHit({
+      req_id: requestId,
+      method: request.method ?? "GET",
+      path: queryAt < 0 ? target : target.slice(0, queryAt),
+      status,
+      started,
+      ip: ip || (request.socket.remoteAddress ?? "unknown"),
+      user,
+    });
   }
 
   /** The content version; null (logged) when it cannot be read, and the page is rendered without the cache. */
@@ -303,29 +427,64 @@ export function createPageCache(
     if (current === null) return false;
     const entry = store.get(key, current);
     if (!entry) return false;
-    const started = performance.now();
-    const requestId = acceptedRequestId(headers["x-request-id"]);
-    const variant = entry.variants[encodingOf(headers["accept-encoding"] ?? "")];
-    let status = 200;
-    if (ifNoneMatchNames(headers["if-none-match"], entry.etags)) {
-      status = 304;
-      response.writeHead(304, [...variant.notModified, "X-Request-Id", requestId]);
-      response.end();
-    } else {
-      response.writeHead(200, [...variant.headers, "X-Request-Id", requestId]);
-      response.end(variant.body);
-    }
-    if (!logger.isLevelEnabled("info")) return true;
-    const forwarded = options.trustProxy ? headers["x-forwarded-for"] : undefined;
-    const ip = (typeof forwarded === "string" && forwarded.split(",").pop()?.trim().slice(0, 64)) || "";
-    const queryAt = target.indexOf("?");
-    logHit({
-      req_id: requestId,
-      path: queryAt < 0 ? target : target.slice(0, queryAt),
-      status,
-      started,
-      ip: ip || (request.socket.remoteAddress ?? "unknown"),
+    writeHit(request, response, entry, performance.now());
+    return true;
+  }
+
+  async function serveApiHit(request: IncomingMessage & { rawBody?: Buffer }, response: ServerResponse) {
+    const target = request.url;
+    const method = request.method ?? "";
+    if (target === undefined || !PLAIN_TARGET.test(target)) return false;
+    const headers = request.headers;
+    const candidate = apiCandidate({
+      method,
+      target,
+      cookie: headers.cookie,
+      authorization: headers.authorization,
+      contentType: headers["content-type"],
+      contentLength: headers["content-length"],
+      transferEncoding: headers["transfer-encoding"],
     });
+    if (candidate === null) return false;
+    const queryAt = target.indexOf("?");
+    if (!answeredPaths.has(`${method} ${queryAt < 0 ? target : target.slice(0, queryAt)}`)) return false;
+    if (candidate.bearer !== null && !options.authenticate) return false;
+    // An anonymous POST passes the CSRF check first, as it would in the app (csrf.ts); a refusal is the app's to give.
+    const provenance = {
+      origin: headers.origin,
+      fetchSite: headerText(headers["sec-fetch-site"]),
+      host: headers.host,
+      cookie: headers.cookie,
+    };
+    if (method === "POST" && candidate.bearer === null && crossSite(provenance, allowedOrigins)) return false;
+    const started = performance.now();
+    let role = "visitor";
+    let user: number | undefined;
+    // The token first: nothing of the body is read for a caller the app would turn away.
+    if (candidate.bearer !== null && options.authenticate) {
+      const auth = await options.authenticate(candidate.bearer);
+      // An unknown or ended token: the app answers it as it answers such a token.
+      if (auth === null) return false;
+      role = auth.user.role.name;
+      user = auth.user.id;
+    }
+    let body: { type: string; bytes: Buffer } | undefined;
+    if (method === "POST") {
+      const bytes = await readBody(request, candidate.bodyLength);
+      if (bytes === null) {
+        // The client went away while sending (or sent other than it said): nobody is left to answer.
+        response.destroy();
+        return true;
+      }
+      // On a miss the app reads the body from here (@hono/node-server's rawBody).
+      request.rawBody = bytes;
+      body = { type: headers["content-type"] ?? "", bytes };
+    }
+    const current = contentVersion.known();
+    if (current === null) return false;
+    const entry = store.get(apiKey(role, method, target, body), current);
+    if (!entry) return false;
+    writeHit(request, response, entry, started, user);
     return true;
   }
 
@@ -339,6 +498,16 @@ export function createPageCache(
       userAgent: c.req.header("user-agent"),
     });
     if (key === null) {
+      const candidate = apiCandidate({
+        method: c.req.method,
+        target: `${url.pathname}${url.search}`,
+        cookie: c.req.header("cookie"),
+        authorization: c.req.header("authorization"),
+        contentType: c.req.header("content-type"),
+        contentLength: c.req.header("content-length"),
+        transferEncoding: c.req.header("transfer-encoding"),
+      });
+      if (candidate) return storeApiAnswer(c, next, `${url.pathname}${url.search}`);
       await next();
       return storeShared(c);
     }
@@ -351,6 +520,7 @@ export function createPageCache(
       c.res = asResponse(entry, c, requestId, "hit");
       logHit({
         req_id: requestId,
+        method: "GET",
         path: url.pathname,
         status: c.res.status,
         started,
@@ -396,6 +566,37 @@ export function createPageCache(
     }
   };
 
+  /**
+   * An API client's read, or an anonymous POST read: answered by the app, and kept when its route says
+   * it is content, under the role the session gave the caller (the front door answers the next one).
+   */
+  async function storeApiAnswer(c: Context<AppEnv>, next: () => Promise<void>, target: string) {
+    const current = await currentVersion();
+    if (current === null) return next();
+    const method = c.req.method;
+    let body: { type: string; bytes: Buffer } | undefined;
+    if (method === "POST") {
+      // A copy: the app reads the request as it came. The length was checked against the limit before.
+      const bytes = Buffer.from(await c.req.raw.clone().arrayBuffer());
+      if (bytes.length > API_BODY_LIMIT) return next();
+      body = { type: c.req.header("content-type") ?? "", bytes };
+    }
+    c.set("pageCacheEncodes", true);
+    await next();
+    const auth = c.get("auth");
+    const byToken = c.get("authVia") === "bearer";
+    if ((auth && !byToken) || !storable(c.res, { api: true, contentAnswer: c.get("contentAnswer") })) {
+      const encoded = await encodeResponse(c.res, method, c.req.header("accept-encoding"));
+      if (encoded !== c.res) replaceResponse(c, encoded);
+      return;
+    }
+    const entry = await makeEntry(c.res, c.get("secureHeadersNonce") ?? "", now());
+    store.set(apiKey(auth?.user.role.name ?? "visitor", method, target, body), entry, current);
+    if (answeredPaths.size >= ANSWERED_PATHS_LIMIT) answeredPaths.clear();
+    answeredPaths.add(`${method} ${new URL(c.req.url).pathname}`);
+    replaceResponse(c, asResponse(entry, c, c.get("requestId"), "miss"));
+  }
+
   /** A signed-in page rendered for its role (`signedIn`), stored now that the chain has written its headers. */
   async function storeShared(c: Context<AppEnv>) {
     const shared = c.get("sharedPage");
@@ -436,7 +637,7 @@ export function createPageCache(
     }
   };
 
-  return { middleware, serveHit, signedIn };
+  return { middleware, serveHit, serveApiHit, signedIn };
 }
 
 /**

@@ -5,6 +5,8 @@ import { createApi } from "../../server/api";
 import { ANSWER_CACHE_HEADER } from "../../server/cache/answer-cache";
 import { EXPIRY_SPREAD } from "../../server/cache/versioned-store";
 import type { AppEnv } from "../../server/env";
+import { handleError } from "../../server/errors";
+import { csrf } from "../../server/middleware/csrf";
 import { createPageCache, PAGE_CACHE_HEADER } from "../../server/middleware/page-cache";
 import { securityHeaders } from "../../server/middleware/security";
 import { session } from "../../server/middleware/session";
@@ -337,10 +339,12 @@ describe("page cache for the API's content answers", () => {
     await t.runtime.services.contentVersion.changed();
   });
 
-  /** The page chain (server/app.ts's order) in front of the real API. */
+  /** The page chain (server/app.ts's order, CSRF check included) in front of the real API. */
   function apiSite() {
     const app = pageSite(t.runtime.services, t.runtime.config);
+    app.use("*", csrf([t.runtime.config.baseUrl.origin]));
     app.route("/api", createApi(t.runtime));
+    app.onError(handleError(createLogger("silent")));
     return app;
   }
 
@@ -376,12 +380,60 @@ describe("page cache for the API's content answers", () => {
     expect(await after.text()).toContain(word);
   });
 
-  it("never keeps a signed-in caller's answer, an answer its route does not declare content, or an error", async () => {
+  it("keeps an API client's read and an anonymous POST read under the caller's role, never a browser session's", async () => {
+    const app = apiSite();
+    const admin = await signIn(t.runtime.services, "admin");
+    const member = await signIn(t.runtime.services, "member");
+    const list = (headers: Record<string, string>, body = '{"filters":"06-2022"}') =>
+      app.request("/api/getPosts", {
+        method: "POST",
+        // As a client sends it (a Request built in-process has no Content-Length until it is sent).
+        headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), ...headers },
+        body,
+      });
+    // Stored (the app's answer, marked as the entry's first): the front door answers the next one.
+    const callers: Record<string, string>[] = [
+      {},
+      { authorization: `Bearer ${member.token}` },
+      { authorization: `Bearer ${admin.token}` },
+    ];
+    for (const headers of callers) {
+      const answer = await list(headers);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get(PAGE_CACHE_HEADER)).toBe("miss");
+    }
+    // A browser's session: through the app, as before, and kept nowhere here.
+    const browser = await list({ cookie: member.cookie, origin: "http://localhost:3000" });
+    expect(browser.status).toBe(200);
+    expect(browser.headers.get(PAGE_CACHE_HEADER)).toBeNull();
+    // Refused by the CSRF check, or too big to key on: the app's answer, not kept.
+    const crossSite = await list({ origin: "https://elsewhere.example" });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.headers.get(PAGE_CACHE_HEADER)).toBeNull();
+    const big = await list({}, JSON.stringify({ filters: "06-2022", padding: "x".repeat(5000) }));
+    expect(big.headers.get(PAGE_CACHE_HEADER)).toBeNull();
+    // A POST whose route does not say its answer is content (here: whether a password is right) is never kept.
+    const body = JSON.stringify({ password: "not the password" });
+    const check = await app.request("/api/dashboard/user/checkValidPass", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "content-length": String(body.length),
+        authorization: `Bearer ${member.token}`,
+      },
+      body,
+    });
+    expect(check.status).toBe(200);
+    expect(check.headers.get(PAGE_CACHE_HEADER)).toBeNull();
+  });
+
+  it("never keeps a browser session's answer, an answer its route does not declare content, or an error", async () => {
     const app = apiSite();
     const member = await signIn(t.runtime.services, "member");
     const meetings = "/api/meetings?start_date=2025-06-01";
+    // A browser's session: the API's own answer cache keeps it, the page cache never does.
     for (let i = 0; i < 2; i++) {
-      const signedIn = await app.request(meetings, { headers: { authorization: `Bearer ${member.token}` } });
+      const signedIn = await app.request(meetings, { headers: { cookie: member.cookie } });
       expect(signedIn.status).toBe(200);
       expect(signedIn.headers.get(PAGE_CACHE_HEADER)).toBeNull();
       expect(signedIn.headers.get(ANSWER_CACHE_HEADER)).toBe(i === 0 ? "miss" : "hit");

@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServerProcess, startServer } from "./server";
 
@@ -133,7 +134,7 @@ describe("page cache across processes", () => {
     expect(second.logs().some((line) => line.req_id === id && line.cache === "hit" && line.status === 200)).toBe(true);
   });
 
-  it("answers an API client's anonymous GET of the meetings from the front door, a signed-in one through the API", async () => {
+  it("answers an API client's GET of the meetings from the front door, anonymous or with a token, each from its own entry", async () => {
     const path = "/api/meetings?start_date=2025-06-01";
     const first = await page(second, path);
     expect(first.status).toBe(200);
@@ -146,9 +147,61 @@ describe("page cache across processes", () => {
     expect(
       second.logs().some((line) => line.req_id === id && line.cache === "hit" && line.path === "/api/meetings"),
     ).toBe(true);
+    // An API client with a token: its role's own entry, never the visitors'.
     const signedIn = await page(second, path, { authorization: `Bearer ${token}` });
-    expect(signedIn.headers.get("x-page-cache")).toBeNull();
+    expect(signedIn.headers.get("x-page-cache")).toBe("miss");
     expect(JSON.parse(signedIn.text).data).toBeDefined();
+    expect((await page(second, path, { authorization: `Bearer ${token}` })).headers.get("x-page-cache")).toBe("hit");
+  });
+
+  it("answers stored API reads sent as a POST, or with a Bearer token, at the front door; a token is checked each time", async () => {
+    const post = (headers: Record<string, string> = {}, body = '{"filters":"06-2022"}') =>
+      fetch(`${second.url}/api/getPosts`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body,
+      });
+    expect((await post()).status).toBe(200);
+    const anonymous = await post({ "x-request-id": "req-api-post-hit-1" });
+    expect(anonymous.headers.get("x-page-cache")).toBe("hit");
+    expect((await post({}, '{"filters":"07-2022"}')).headers.get("x-page-cache")).toBe("miss");
+    // Refused by the CSRF check, though an answer to the same body is stored.
+    expect((await post({ origin: "https://elsewhere.example" })).status).toBe(403);
+
+    const client = await apiToken(second, ADMIN.email, ADMIN.password);
+    expect((await post({ authorization: `Bearer ${client}` })).headers.get("x-page-cache")).toBe("miss");
+    const byToken = await post({ authorization: `Bearer ${client}`, "x-request-id": "req-api-bearer-hit-1" });
+    expect(byToken.headers.get("x-page-cache")).toBe("hit");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const lines = second.logs();
+    expect(
+      lines.some((line) => line.req_id === "req-api-post-hit-1" && line.cache === "hit" && line.method === "POST"),
+    ).toBe(true);
+    expect(lines.some((line) => line.req_id === "req-api-bearer-hit-1" && line.cache === "hit" && line.user)).toBe(
+      true,
+    );
+
+    // A client that goes away halfway through its body leaves the server as it was.
+    const { port } = new URL(second.url);
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1", () => {
+        socket.write(
+          'POST /api/getPosts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 21\r\n\r\n{"filt',
+        );
+        setTimeout(() => socket.destroy(), 50);
+      });
+      socket.on("close", () => resolve());
+      socket.on("error", reject);
+    });
+    expect((await post()).headers.get("x-page-cache")).toBe("hit");
+
+    // Once the token is ended, its stored answer is not given to it again.
+    const logout = await fetch(`${second.url}/api/dashboard/logout`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${client}` },
+    });
+    expect(logout.status).toBeLessThan(300);
+    expect((await post({ authorization: `Bearer ${client}` })).headers.get("x-page-cache")).not.toBe("hit");
   });
 
   it("gives signed-in users of one role one render of a shared page, with nothing of any person in it", async () => {
