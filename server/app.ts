@@ -16,8 +16,8 @@ import { cacheControl } from "./middleware/cache-control";
 import { clientIp, publicUrl } from "./middleware/client";
 import { compress } from "./middleware/compress";
 import { csrf } from "./middleware/csrf";
-import { type Dispatch, methodOverride } from "./middleware/method-override";
-import { contentChanges, createPageCache, type PageCache } from "./middleware/page-cache";
+import { type DeclaredRoute, type Dispatch, methodOverride } from "./middleware/method-override";
+import { contentChanges, createPageCache, memo, type PageCache } from "./middleware/page-cache";
 import { renderSlots } from "./middleware/render-slots";
 import { requestLog } from "./middleware/request-log";
 import { securityHeaders } from "./middleware/security";
@@ -99,6 +99,18 @@ function overriddenDispatch(api: Hono<AppEnv>, logger: Runtime["logger"]): Dispa
   };
 }
 
+/** Whether the API route at a method and `/api/…` path declares `cache: "content"`, decided once per pair. */
+function contentRoutes(routes: DeclaredRoute[]): (method: string, pathname: string) => boolean {
+  const content = routes.filter((route) => route.cache === "content");
+  const decide = memo((pair: string) => {
+    const space = pair.indexOf(" ");
+    const method = pair.slice(0, space);
+    const path = pair.slice(space + 1).replace(/^\/api/, "");
+    return content.some((route) => route.method === method && route.test.test(path));
+  });
+  return (method, pathname) => decide(`${method} ${pathname}`);
+}
+
 export function createApp(runtime: Runtime, options: AppOptions = {}) {
   return createSite(runtime, options).app;
 }
@@ -125,6 +137,7 @@ export function createSite(
             trustProxy: config.trustProxy,
             allowedOrigins: [config.baseUrl.origin],
             authenticate: (token) => services.auth.authenticate(token),
+            contentRoute: contentRoutes(apiRoutes),
           },
           logger,
         )

@@ -277,7 +277,7 @@ export function declare<
     }
   };
   // Read back from the router by declaredRoutes: the body limit and the method override use it before routing.
-  const declared = Object.assign(routeHandler, { spool: body?.spool }) as never;
+  const declared = Object.assign(routeHandler, { spool: body?.spool, cache: contract.cache }) as never;
   api.openapi(
     {
       method: contract.method,

@@ -49,7 +49,7 @@ export function declaredRoutes(api: Hono<AppEnv>): DeclaredRoute[] {
   for (const route of api.routes) {
     if (route.method === "ALL") continue;
     const key = `${route.method} ${route.path}`;
-    const handler = route.handler as { access?: Access; spool?: SpoolOptions };
+    const handler = route.handler as { access?: Access; spool?: SpoolOptions; cache?: "content" };
     const declared = handler.access;
     const known = byRoute.get(key);
     if (known && declared) known.access = declared;
@@ -58,6 +58,7 @@ export function declaredRoutes(api: Hono<AppEnv>): DeclaredRoute[] {
       byRoute.set(key, { method: route.method, test: patternToRegExp(route.path), access: declared ?? "admin" });
     const entry = byRoute.get(key);
     if (entry && handler.spool) entry.spool = handler.spool;
+    if (entry && handler.cache) entry.cache = handler.cache;
   }
   return [...byRoute.values()];
 }

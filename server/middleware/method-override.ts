@@ -12,6 +12,8 @@ export type DeclaredRoute = {
   access: Access;
   /** Where its file parts are spooled, when it takes large uploads (contract `body.spool`). */
   spool?: SpoolOptions;
+  /** `cache: "content"` in its contract: the answer depends only on the request and the caller's role. */
+  cache?: "content";
 };
 
 const LOOSENESS: Record<Access, number> = { public: 0, member: 1, admin: 2 };

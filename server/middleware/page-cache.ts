@@ -66,6 +66,11 @@ export type PageCacheOptions = {
    * that carries one always goes through the app.
    */
   authenticate?: (token: string) => Promise<Authenticated | null>;
+  /**
+   * Whether an API route at this method and path (`/api/…`) declares its answer content; only those
+   * requests are keyed, read ahead or looked up. Absent: every API request may be.
+   */
+  contentRoute?: (method: string, pathname: string) => boolean;
   now?: () => number;
 };
 
@@ -111,8 +116,6 @@ const JSON_TYPE = /^application\/json\b/;
 const API_BODY_LIMIT = 4096;
 const API_BODY_TYPE = /^application\/(json|x-www-form-urlencoded)\s*(;\s*charset=utf-8\s*)?$/i;
 const BEARER = /^Bearer\s+(\S+)$/i;
-/** How many API paths the front door remembers having stored answers for (ids make them many). */
-const ANSWERED_PATHS_LIMIT = 4096;
 const UNCACHEABLE_CONTROL = /\b(private|no-store|no-cache)\b/i;
 const MAX_KEY_LENGTH = 2048;
 /** Headers that belong to one response, not to the page: each hit writes its own. */
@@ -344,8 +347,7 @@ export function createPageCache(
   const rendering = new Map<string, Promise<Entry | null>>();
 
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
-  /** "METHOD /api/path" of the API answers stored: the front door reads a body or a token only for these. */
-  const answeredPaths = new Set<string>();
+  const contentRoute = options.contentRoute ?? (() => true);
 
   function logHit(line: {
     req_id: string;
@@ -447,7 +449,7 @@ export function createPageCache(
     });
     if (candidate === null) return false;
     const queryAt = target.indexOf("?");
-    if (!answeredPaths.has(`${method} ${queryAt < 0 ? target : target.slice(0, queryAt)}`)) return false;
+    if (!contentRoute(method, queryAt < 0 ? target : target.slice(0, queryAt))) return false;
     if (candidate.bearer !== null && !options.authenticate) return false;
     // An anonymous POST passes the CSRF check first, as it would in the app (csrf.ts); a refusal is the app's to give.
     const provenance = {
@@ -490,6 +492,7 @@ export function createPageCache(
 
   const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     const url = new URL(c.req.url);
+    if (url.pathname.startsWith("/api/") && !contentRoute(c.req.method, url.pathname)) return next();
     const key = keyOf({
       method: c.req.method,
       target: `${url.pathname}${url.search}`,
@@ -507,7 +510,9 @@ export function createPageCache(
         contentLength: c.req.header("content-length"),
         transferEncoding: c.req.header("transfer-encoding"),
       });
-      if (candidate) return storeApiAnswer(c, next, `${url.pathname}${url.search}`);
+      if (candidate && contentRoute(c.req.method, url.pathname)) {
+        return storeApiAnswer(c, next, `${url.pathname}${url.search}`);
+      }
       await next();
       return storeShared(c);
     }
@@ -592,8 +597,6 @@ export function createPageCache(
     }
     const entry = await makeEntry(c.res, c.get("secureHeadersNonce") ?? "", now());
     store.set(apiKey(auth?.user.role.name ?? "visitor", method, target, body), entry, current);
-    if (answeredPaths.size >= ANSWERED_PATHS_LIMIT) answeredPaths.clear();
-    answeredPaths.add(`${method} ${new URL(c.req.url).pathname}`);
     replaceResponse(c, asResponse(entry, c, c.get("requestId"), "miss"));
   }
 

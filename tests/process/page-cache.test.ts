@@ -152,6 +152,12 @@ describe("page cache across processes", () => {
     expect(signedIn.headers.get("x-page-cache")).toBe("miss");
     expect(JSON.parse(signedIn.text).data).toBeDefined();
     expect((await page(second, path, { authorization: `Bearer ${token}` })).headers.get("x-page-cache")).toBe("hit");
+    // A route that does not declare its answer content is the app's every time.
+    for (let i = 0; i < 2; i++) {
+      const contact = await page(second, "/api/getContactData");
+      expect(contact.status).toBe(200);
+      expect(contact.headers.get("x-page-cache")).toBeNull();
+    }
   });
 
   it("answers stored API reads sent as a POST, or with a Bearer token, at the front door; a token is checked each time", async () => {
