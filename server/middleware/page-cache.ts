@@ -195,11 +195,14 @@ function apiCandidate(request: {
   contentType: string | undefined;
   contentLength: string | undefined;
   transferEncoding: string | undefined;
+  methodOverride: string | undefined;
 }): { bearer: string | null; bodyLength: number } | null {
   const { method, target } = request;
   if ((method !== "GET" && method !== "POST") || !target.startsWith("/api/") || target.length > MAX_KEY_LENGTH) {
     return null;
   }
+  // A POST that asks to be another method is the method override's to dispatch (or refuse).
+  if (request.methodOverride !== undefined) return null;
   if (request.cookie && readCookie(request.cookie, SESSION_COOKIE) !== null) return null;
   let bearer: string | null = null;
   if (request.authorization !== undefined) {
@@ -446,6 +449,7 @@ export function createPageCache(
       contentType: headers["content-type"],
       contentLength: headers["content-length"],
       transferEncoding: headers["transfer-encoding"],
+      methodOverride: headerText(headers["x-http-method-override"]),
     });
     if (candidate === null) return false;
     const queryAt = target.indexOf("?");
@@ -509,6 +513,7 @@ export function createPageCache(
         contentType: c.req.header("content-type"),
         contentLength: c.req.header("content-length"),
         transferEncoding: c.req.header("transfer-encoding"),
+        methodOverride: c.req.header("x-http-method-override"),
       });
       if (candidate && contentRoute(c.req.method, url.pathname)) {
         return storeApiAnswer(c, next, `${url.pathname}${url.search}`);
