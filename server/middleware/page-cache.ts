@@ -14,7 +14,7 @@ import { clientIp } from "./client";
 import { compressBody, encodeResponse, negotiateEncoding } from "./compress";
 import { crossSite } from "./csrf";
 import { replaceResponse } from "./replace-response";
-import { acceptedRequestId } from "./request-log";
+import { acceptedRequestId, CLIENT_CLOSED_REQUEST } from "./request-log";
 
 /**
  * Rendered pages for anonymous visitors, kept in memory as the bytes each
@@ -179,7 +179,8 @@ function keyOf(request: {
  */
 function apiKey(role: string, method: string, target: string, body?: { type: string; bytes: Buffer }): string {
   const base = `api ${role} ${method} ${target}`;
-  return body ? `${base} ${body.type.toLowerCase()} ${body.bytes.toString("latin1")}` : base;
+  // Line breaks apart: a header value cannot hold one, so no type and body can pass for another pair.
+  return body ? `${base}\n${body.type.toLowerCase()}\n${body.bytes.toString("latin1")}` : base;
 }
 
 /**
@@ -217,18 +218,45 @@ function apiCandidate(request: {
   return { bearer, bodyLength };
 }
 
+/** Headers the key, the session or the CSRF check reads; node:http keeps the first of a repeat, the app joins them. */
+const DECIDING_HEADERS = [
+  "authorization",
+  "content-type",
+  "content-length",
+  "origin",
+  "sec-fetch-site",
+  "host",
+  "cookie",
+  "x-http-method-override",
+];
+
+/** Whether the request repeats a header the two doors would read differently: such a request is the app's. */
+function repeatsDecidingHeader(request: IncomingMessage): boolean {
+  const distinct = request.headersDistinct;
+  return DECIDING_HEADERS.some((name) => (distinct[name]?.length ?? 0) > 1);
+}
+
 /** A request body of known, small length, read whole; null when the client went away first. */
 function readBody(request: IncomingMessage, length: number): Promise<Buffer | null> {
+  // The client may have gone while the token was checked: its events have fired already.
+  if (request.destroyed || request.readableEnded || request.errored) return Promise.resolve(null);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let received = 0;
+    let settled = false;
+    const settle = (body: Buffer | null) => {
+      if (settled) return;
+      settled = true;
+      resolve(body);
+    };
     request.on("data", (chunk: Buffer) => {
       received += chunk.length;
       chunks.push(chunk);
     });
-    request.once("end", () => resolve(received === length ? Buffer.concat(chunks, received) : null));
-    request.once("error", () => resolve(null));
-    request.once("aborted", () => resolve(null));
+    request.once("end", () => settle(received === length ? Buffer.concat(chunks, received) : null));
+    request.once("error", () => settle(null));
+    // After "end" this changes nothing; before it, the connection went away mid-body.
+    request.once("close", () => settle(null));
   });
 }
 
@@ -329,7 +357,7 @@ async function makeEntry(response: Response, nonce: string, storedAt: number): P
 /** The entry as a fetch Response (the middleware's door). */
 function asResponse(entry: Entry, c: Context<AppEnv>, requestId: string, state: "hit" | "miss"): Response {
   const variant = entry.variants[encodingOf(c.req.header("accept-encoding") ?? "")];
-  const notModified = ifNoneMatchNames(c.req.header("if-none-match"), entry.etags);
+  const notModified = c.req.method === "GET" && ifNoneMatchNames(c.req.header("if-none-match"), entry.etags);
   const flat = notModified ? variant.notModified : variant.headers;
   const headers = new Headers();
   for (let i = 0; i < flat.length; i += 2) headers.append(flat[i], flat[i + 1]);
@@ -382,7 +410,8 @@ export function createPageCache(
     const requestId = acceptedRequestId(headers["x-request-id"]);
     const variant = entry.variants[encodingOf(headers["accept-encoding"] ?? "")];
     let status = 200;
-    if (ifNoneMatchNames(headers["if-none-match"], entry.etags)) {
+    // Validators answer GETs; a POST read always gets its answer (a 304 to a POST would mean nothing to it).
+    if (request.method === "GET" && ifNoneMatchNames(headers["if-none-match"], entry.etags)) {
       status = 304;
       response.writeHead(304, [...variant.notModified, "X-Request-Id", requestId]);
       response.end();
@@ -451,7 +480,7 @@ export function createPageCache(
       transferEncoding: headers["transfer-encoding"],
       methodOverride: headerText(headers["x-http-method-override"]),
     });
-    if (candidate === null) return false;
+    if (candidate === null || repeatsDecidingHeader(request)) return false;
     const queryAt = target.indexOf("?");
     if (!contentRoute(method, queryAt < 0 ? target : target.slice(0, queryAt))) return false;
     if (candidate.bearer !== null && !options.authenticate) return false;
@@ -480,6 +509,18 @@ export function createPageCache(
       if (bytes === null) {
         // The client went away while sending (or sent other than it said): nobody is left to answer.
         response.destroy();
+        logger.info(
+          {
+            req_id: acceptedRequestId(headers["x-request-id"]),
+            method,
+            path: queryAt < 0 ? target : target.slice(0, queryAt),
+            status: CLIENT_CLOSED_REQUEST,
+            ms: Math.round((performance.now() - started) * 10) / 10,
+            user,
+            ip: request.socket.remoteAddress ?? "unknown",
+          },
+          "request",
+        );
         return true;
       }
       // On a miss the app reads the body from here (@hono/node-server's rawBody).
@@ -496,28 +537,25 @@ export function createPageCache(
 
   const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     const url = new URL(c.req.url);
+    // Of the API, only routes that declare their answer content are the cache's business.
     if (url.pathname.startsWith("/api/") && !contentRoute(c.req.method, url.pathname)) return next();
-    const key = keyOf({
+    const target = `${url.pathname}${url.search}`;
+    const request = {
       method: c.req.method,
-      target: `${url.pathname}${url.search}`,
+      target,
       cookie: c.req.header("cookie"),
       authorization: c.req.header("authorization"),
-      userAgent: c.req.header("user-agent"),
-    });
+    };
+    const key = keyOf({ ...request, userAgent: c.req.header("user-agent") });
     if (key === null) {
       const candidate = apiCandidate({
-        method: c.req.method,
-        target: `${url.pathname}${url.search}`,
-        cookie: c.req.header("cookie"),
-        authorization: c.req.header("authorization"),
+        ...request,
         contentType: c.req.header("content-type"),
         contentLength: c.req.header("content-length"),
         transferEncoding: c.req.header("transfer-encoding"),
         methodOverride: c.req.header("x-http-method-override"),
       });
-      if (candidate && contentRoute(c.req.method, url.pathname)) {
-        return storeApiAnswer(c, next, `${url.pathname}${url.search}`);
-      }
+      if (candidate) return storeApiAnswer(c, next, target);
       await next();
       return storeShared(c);
     }
@@ -586,8 +624,10 @@ export function createPageCache(
     const method = c.req.method;
     let body: { type: string; bytes: Buffer } | undefined;
     if (method === "POST") {
-      // A copy: the app reads the request as it came. The length was checked against the limit before.
-      const bytes = Buffer.from(await c.req.raw.clone().arrayBuffer());
+      // The bytes the front door read, else a copy (the app reads the request as it came); at most the
+      // limit checked before. Read before the app runs: @hono/node-server may read the body past a clone.
+      const read = (c.env as { incoming?: { rawBody?: unknown } } | undefined)?.incoming?.rawBody;
+      const bytes = Buffer.isBuffer(read) ? read : Buffer.from(await c.req.raw.clone().arrayBuffer());
       if (bytes.length > API_BODY_LIMIT) return next();
       body = { type: c.req.header("content-type") ?? "", bytes };
     }

@@ -171,6 +171,16 @@ describe("page cache across processes", () => {
     const anonymous = await post({ "x-request-id": "req-api-post-hit-1" });
     expect(anonymous.headers.get("x-page-cache")).toBe("hit");
     expect((await post({}, '{"filters":"07-2022"}')).headers.get("x-page-cache")).toBe("miss");
+    // A POST read always gets its answer, whatever validator it sends.
+    const validated = await post({ "if-none-match": "*" });
+    expect(validated.status).toBe(200);
+    expect(JSON.parse(await validated.text()).data).toBeDefined();
+    // Type and body are keyed apart: one request's type and body never pass for another's.
+    const form = (type: string, body: string) =>
+      fetch(`${second.url}/api/getPosts`, { method: "POST", headers: { "content-type": type }, body });
+    expect((await form("application/x-www-form-urlencoded", "; charset=utf-8 filters=06-2022")).status).toBe(200);
+    const other = await form("application/x-www-form-urlencoded ; charset=utf-8", "filters=06-2022");
+    expect(other.headers.get("x-page-cache")).toBe("miss");
     // Refused by the CSRF check, or by the method override, though an answer to the same body is stored.
     expect((await post({ origin: "https://elsewhere.example" })).status).toBe(403);
     expect((await post({ "x-http-method-override": "DELETE" })).status).toBe(405);
