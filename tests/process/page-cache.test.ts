@@ -212,6 +212,25 @@ describe("page cache across processes", () => {
     });
     expect((await post()).headers.get("x-page-cache")).toBe("hit");
 
+    // A header sent twice, which node:http and the app read differently, sends the request to the app.
+    const twice = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1", () => {
+        const body = '{"filters":"06-2022"}';
+        socket.write(
+          `POST /api/getPosts HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+            `Authorization: Bearer ${client}\r\nAuthorization: Bearer ${client}\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+        );
+      });
+      let answer = "";
+      socket.on("data", (chunk) => {
+        answer += chunk.toString("latin1");
+      });
+      socket.on("close", () => resolve(answer));
+      socket.on("error", reject);
+    });
+    expect(twice).toMatch(/^HTTP\/1\.1 200/);
+    expect(twice.toLowerCase()).not.toContain("x-page-cache: hit");
+
     // Once the token is ended, its stored answer is not given to it again.
     const logout = await fetch(`${second.url}/api/dashboard/logout`, {
       method: "POST",
