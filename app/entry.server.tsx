@@ -4,6 +4,7 @@ import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "r
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import type { RequestContext } from "../core/request-context";
 import { getRequestContext } from "./context";
+import { IslandsProvider, servedAsIslands } from "./islands/island";
 import { NonceProvider } from "./lib/nonce";
 
 // The server reads the context key from the build so that both bundles share one key.
@@ -53,7 +54,9 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
-  const nonce = getRequestContext(loadContext).nonce;
+  const { nonce, islands } = getRequestContext(loadContext);
+  const { matches } = routerContext.staticHandlerContext;
+  const pageIslands = islands && servedAsIslands(matches, routerContext.routeModules) ? islands : null;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const chunks: Uint8Array[] = [];
@@ -78,7 +81,9 @@ export default function handleRequest(
     });
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <IslandsProvider value={pageIslands}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </IslandsProvider>
       </NonceProvider>,
       {
         nonce,

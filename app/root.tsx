@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect } from "react";
+import { preloadModule } from "react-dom";
 import {
   isRouteErrorResponse,
   Link,
@@ -9,12 +10,16 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from "react-router";
+import type { IslandsManifest } from "../lib/islands-manifest";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { LogoMark } from "./components/layout/logo";
 import { IconSprite } from "./components/ui/icon-sprite";
 import { Toaster } from "./components/ui/toast";
 import { getRequestContext } from "./context";
+import { useIslands } from "./islands/island";
+import { ISLAND_ROOT_DATA_ID, type IslandRootData } from "./islands/names";
+import { ROUTE_CHANGE_SCRIPT } from "./islands/route-change";
 import { CHUNK_RELOAD_KEY, shouldReloadForChunkError } from "./lib/chunk-reload";
 import { useNonce } from "./lib/nonce";
 import { SHARED_WHEN_SIGNED_IN } from "./lib/shared-pages";
@@ -37,6 +42,7 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const islands = useIslands();
   // Marks the document once React has taken over (error pages included), so that tests can tell.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
@@ -52,15 +58,51 @@ export function Layout({ children }: { children: ReactNode }) {
             otherwise take the first connections while the page waits for its CSS to paint. */}
         <link rel="stylesheet" href={stylesheet} precedence="default" />
         <Links />
+        {islands ? (
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: our own constant script, before the first paint
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: ROUTE_CHANGE_SCRIPT }} />
+        ) : null}
       </head>
       <body className="min-h-screen">
         <IconSprite />
         {children}
         <Toaster position="top-right" richColors closeButton />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {islands ? (
+          <IslandScripts manifest={islands} nonce={nonce} />
+        ) : (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
+  );
+}
+
+/**
+ * An islands page's scripts (decision 0033): the root data its islands read, and the loader,
+ * in place of React Router's hydration scripts. Each island preloads its own files.
+ */
+function IslandScripts({ manifest, nonce }: { manifest: IslandsManifest; nonce: string }) {
+  const root = useRootData();
+  for (const file of manifest.entryImports) preloadModule(file, { as: "script" });
+  const data: IslandRootData = {
+    user: root?.user ?? null,
+    roleOnly: root?.roleOnly ?? false,
+    renderedAt: root?.renderedAt ?? 0,
+    publicConfig: root?.publicConfig ?? { recaptchaSiteKey: null, gtmId: null },
+  };
+  return (
+    <>
+      <script
+        type="application/json"
+        id={ISLAND_ROOT_DATA_ID}
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON with every `<` escaped, so it cannot end the script
+        dangerouslySetInnerHTML={{ __html: JSON.stringify(data).replace(/</g, "\\u003c") }}
+      />
+      <script type="module" src={manifest.entry} nonce={nonce} />
+    </>
   );
 }
 

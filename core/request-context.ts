@@ -1,3 +1,4 @@
+import type { IslandsManifest } from "../lib/islands-manifest";
 import type { Logger } from "../lib/logger";
 import type { Authenticated } from "./auth/auth.service";
 import type { Services } from "./services";
@@ -24,4 +25,6 @@ export type RequestContext = {
    * holds the role alone, and the browser fetches the rest.
    */
   sharedRender?: boolean;
+  /** The islands build's manifest: public pages are then served as islands (decision 0033). */
+  islands?: IslandsManifest | null;
 };

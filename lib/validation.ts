@@ -51,3 +51,8 @@ const PHONE = /^[\d+-]{8,15}$/;
 export const isEmailAddress = (value: string) => EMAIL.test(value);
 /** SPEC §5/§9: after removing spaces, 8 to 15 characters, each a digit, a hyphen or a plus sign. */
 export const isPhoneNumber = (value: string) => PHONE.test(value.replace(/\s+/g, ""));
+
+/** The first message of each field, for forms that show one line under a field. */
+export function firstMessages(errors: Record<string, string[]>): Record<string, string> {
+  return Object.fromEntries(Object.entries(errors).map(([field, messages]) => [field, messages[0]]));
+}

@@ -1,5 +1,12 @@
 import { parseArgs } from "node:util";
-import { ClientBuild, JS_BUDGET_BYTES, kb, type PageWeight, publicRouteIds } from "./page-weight/measure";
+import {
+  ClientBuild,
+  islandsRouteIds,
+  JS_BUDGET_BYTES,
+  kb,
+  type PageWeight,
+  publicRouteIds,
+} from "./page-weight/measure";
 import { publicPages, startDemoServer } from "./page-weight/server";
 
 /**
@@ -11,8 +18,9 @@ import { publicPages, startDemoServer } from "./page-weight/server";
  *   options: --no-build, --verbose (every file), --json
  *
  * Two tables: the pages as rendered (what the HTML loads plus its routes'
- * imports), and every public route from the route manifest alone. Exits 1
- * when any of them is over the budget.
+ * imports), and every public route from the manifests alone (a route served
+ * as islands counts every island's files, an upper bound). Exits 1 when any
+ * of them is over the budget.
  */
 const { values } = parseArgs({
   options: {
@@ -48,7 +56,12 @@ try {
   await server?.stop();
 }
 const manifest = client.manifest();
-const routes = publicRouteIds(manifest).map((id) => client.weighRoute(manifest, id));
+// A route served as islands (decision 0033) loads the islands' files, not React Router's: weighed as such.
+const islands = client.islands();
+const asIslands = islands ? await islandsRouteIds() : new Set<string>();
+const routes = publicRouteIds(manifest).map((id) =>
+  islands && asIslands.has(id) ? client.weighIslandsRoute(islands, id) : client.weighRoute(manifest, id),
+);
 pages = pages.sort((a, b) => b.gzip - a.gzip);
 const over = [...pages, ...routes].filter((weight) => weight.gzip > JS_BUDGET_BYTES);
 

@@ -6,6 +6,7 @@ import { createRequestHandler, RouterContextProvider, type ServerBuild } from "r
 import type { RequestContext } from "../core/request-context";
 import { ping, probeWrite } from "../db/connect";
 import { isStorageFull, STORAGE_FULL_MESSAGE } from "../lib/errors";
+import { readIslandsManifest } from "../lib/islands-manifest";
 import { UPLOADS_PATH } from "../lib/uploads";
 import { createApi, declaredRoutes } from "./api";
 import { calendarRoutes } from "./calendars";
@@ -219,6 +220,8 @@ export function createSite(
     const development = config.env === "development";
     const developmentHandler = development ? createRequestHandler(getBuild, "development") : null;
     let productionHandler: ReturnType<typeof createRequestHandler> | null = null;
+    // A production build has the islands build beside it: its public pages are served as islands (decision 0033).
+    const islands = options.clientDir && !development ? readIslandsManifest(options.clientDir) : null;
     const handler: ReturnType<typeof createRequestHandler> = async (request, context) => {
       if (developmentHandler) return developmentHandler(request, context);
       productionHandler ??= createRequestHandler(await getBuild(), "production");
@@ -240,6 +243,7 @@ export function createSite(
         logger,
         publicConfig: { recaptchaSiteKey: config.recaptcha?.siteKey ?? null, gtmId: config.gtmId ?? null },
         sharedRender: c.get("sharedPage") !== undefined,
+        islands,
       };
       // biome-ignore lint/suspicious/noExplicitAny: the key's type lives in the app bundle
       context.set(key as any, value);

@@ -2,6 +2,8 @@ import { data } from "react-router";
 import { isAppError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
 
+export { firstMessages } from "../../lib/validation";
+
 /**
  * Field errors of a service's refusal (invalid input 422, a refused upload 415), to show beside the
  * fields, with the status to answer; anything else is rethrown.
@@ -37,11 +39,6 @@ export function rateLimitOf(error: unknown): { message: string; init: ResponseIn
   if (!isAppError(error) || error.code !== "rate_limited") return null;
   const retryAfter = String(error.details.retryAfter ?? 60);
   return { message: error.message, init: { status: 429, headers: { "Retry-After": retryAfter } } };
-}
-
-/** The first message of each field, for forms that show one line under a field. */
-export function firstMessages(errors: Record<string, string[]>): Record<string, string> {
-  return Object.fromEntries(Object.entries(errors).map(([field, messages]) => [field, messages[0]]));
 }
 
 /**

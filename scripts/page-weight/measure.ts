@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import zlib from "node:zlib";
+import { ISLANDS_MANIFEST_FILE, type IslandsManifest } from "../../lib/islands-manifest";
 
 /**
  * What JavaScript a visitor's browser downloads for a page of the production
@@ -190,11 +192,16 @@ export class ClientBuild {
     };
   }
 
-  /** A rendered page: what its HTML loads, plus its routes' modules from the manifest. */
+  /**
+   * A rendered page: what its HTML loads, plus its routes' modules from the manifest when React
+   * Router runs it (a page served as islands, decision 0033, names every file it loads itself).
+   */
   weighPage(name: string, html: string): PageWeight {
     const found = scriptsOfHtml(html);
-    const manifest = this.manifest(found.manifestUrl ?? undefined);
-    const urls = [...found.scripts, ...this.routeModules(manifest, found.routeIds)];
+    const routed = found.manifestUrl !== null || found.routeIds.length > 0;
+    const urls = routed
+      ? [...found.scripts, ...this.routeModules(this.manifest(found.manifestUrl ?? undefined), found.routeIds)]
+      : found.scripts;
     // Same-origin assets only: a third party (tag manager) is not part of the build.
     const local = urls.filter((url) => url.startsWith("/"));
     return this.weigh(name, found.routeIds, local);
@@ -205,6 +212,33 @@ export class ClientBuild {
     const ids = ancestry(manifest, id);
     return this.weigh(id, ids, this.routeModules(manifest, ids));
   }
+
+  /** The islands build's manifest (build/islands.json), or null for a build without one. */
+  islands(): IslandsManifest | null {
+    const file = path.join(this.dir, "..", ISLANDS_MANIFEST_FILE);
+    return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as IslandsManifest) : null;
+  }
+
+  /**
+   * A route served as islands (decision 0033), from the manifests alone: the loader and every
+   * island's files, as if its page held each island there is (no page does: an upper bound).
+   */
+  weighIslandsRoute(islands: IslandsManifest, id: string): PageWeight {
+    const files = [islands.entry, ...islands.entryImports, ...Object.values(islands.islands).flat()];
+    return this.weigh(id, [id], files);
+  }
+}
+
+/** Ids of the routes whose module declares `handle.servedAsIslands` in the server build. */
+export async function islandsRouteIds(serverBuild = path.resolve("build/server/index.js")): Promise<Set<string>> {
+  const build = (await import(pathToFileURL(serverBuild).href)) as {
+    routes: Record<string, { module: { handle?: { servedAsIslands?: boolean } } }>;
+  };
+  return new Set(
+    Object.entries(build.routes)
+      .filter(([, r]) => r.module.handle?.servedAsIslands === true)
+      .map(([id]) => id),
+  );
 }
 
 /** A route and its parents, root first. */

@@ -88,7 +88,8 @@ test("a signed-in member finds the fields of their record filled in", async ({ p
   // browser fetches who is signed in, for the same fields and the initials in the user menu.
   const fresh = await page.goto("/news");
   const html = (await fresh?.text()) ?? "";
-  expect(html).toContain(String.raw`\"roleOnly\",true`);
+  // Served as islands (decision 0033): the root's facts the islands read are in the page as JSON.
+  expect(html).toContain(`"roleOnly":true`);
   expect(html).not.toContain(MEMBER.email);
   const footer = page.getByRole("region", { name: "Join the community" });
   await expect(footer.getByLabel("Email")).toHaveValue(MEMBER.email);

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { LEGACY_REDIRECTS, MEETINGS_PAGES } from "../../app/lib/site-map";
 import { ABOUT_PAGES, SERVICES_PAGES } from "../../core/pages/fixed-pages";
-import { expect, expectAccessible, test } from "./fixtures";
+import { expect, expectAccessible, test, waitForHydration } from "./fixtures";
 
 const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });
 
@@ -20,6 +20,8 @@ test.describe("main menu (SPEC §2)", () => {
         await mainNav(page).getByRole("link", { name: item.label, exact: true }).click();
         await expect(page).toHaveURL(new RegExp(`${item.to}$`));
         await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+        // Each page is a new document: its menu answers once its script runs.
+        await waitForHydration(page);
         // The active item follows the path, and so does its parent.
         await mainNav(page).getByRole("button", { name: group }).click();
         await expect(mainNav(page).getByRole("link", { name: item.label, exact: true })).toHaveAttribute(
@@ -107,36 +109,60 @@ test.describe("layout behaviour (SPEC §2, §9)", () => {
     await expect(toTop).toHaveCount(0);
   });
 
-  test("a navigation shows the cover with the logo and, when slow, the progress bar", async ({ page }) => {
+  test("a navigation shows the progress bar while the next page loads, then the cover with the logo", async ({
+    page,
+  }) => {
     await page.goto("/");
-    // The page's data is held until the bar has been seen, so a slow test runner cannot miss it.
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(/\.data(\?|$)/, async (route) => {
-      await released;
-      await route.continue();
+    // Public pages are served as islands (decision 0033): the next page is a document, held back
+    // here for a second. Playwright cannot read the old page while its navigation is pending, so
+    // the page notes itself when the bar shows, in the tab's session storage.
+    await page.route(
+      (url) => url.pathname === "/secom",
+      async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await route.continue();
+      },
+    );
+    await page.evaluate(() => {
+      const bar = document.querySelector('[role="progressbar"]') as Element;
+      new MutationObserver(() => {
+        if (bar.getAttribute("data-visible") === "true") sessionStorage.setItem("test.bar-seen", "yes");
+      }).observe(bar, { attributes: true });
     });
     await mainNav(page).getByRole("button", { name: "Services" }).click();
     await mainNav(page).getByRole("link", { name: "SECOM" }).click();
-    await expect(page.getByRole("progressbar", { name: "Loading the page" })).toHaveAttribute("data-visible", "true");
-    await expect(page.getByTestId("route-cover")).toHaveCount(0);
-    release();
-    await expect(page.getByTestId("route-cover")).toBeVisible();
     await expect(page.getByRole("heading", { level: 1, name: "SECOM" })).toBeAttached();
-    await expect(page.getByTestId("route-cover")).toHaveCount(0, { timeout: 4000 });
+    expect(await page.evaluate(() => sessionStorage.getItem("test.bar-seen"))).toBe("yes");
+    await expect(page.getByTestId("route-cover")).toBeVisible();
+    await expect(page.getByTestId("route-cover")).toBeHidden({ timeout: 4000 });
     await expect(page.getByRole("progressbar", { name: "Loading the page", includeHidden: true })).toHaveAttribute(
       "data-visible",
       "false",
     );
   });
 
+  test("a link within the page, a new tab or a download starts no progress bar and leaves no cover behind", async ({
+    page,
+  }) => {
+    await page.goto("/history");
+    await page.getByRole("link", { name: "Skip to content" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("progressbar", { name: "Loading the page", includeHidden: true })).toHaveAttribute(
+      "data-visible",
+      "false",
+    );
+    expect(await page.evaluate(() => sessionStorage.getItem("masthead.route-change"))).toBeNull();
+  });
+
   test("the first page load carries no cover, so the content is there for crawlers and screen readers", async ({
     page,
   }) => {
     await page.goto("/history");
-    await expect(page.getByTestId("route-cover")).toHaveCount(0);
+    await expect(page.getByTestId("route-cover")).toBeHidden();
+    // Nor does a page reached by a redirect or typed in after a navigation was started elsewhere.
+    await page.evaluate(() => sessionStorage.setItem("masthead.route-change", "/somewhere-else"));
+    await page.goto("/history");
+    await expect(page.getByTestId("route-cover")).toBeHidden();
   });
 
   test("header and footer show the contact data and the copyright line from settings", async ({ page }) => {

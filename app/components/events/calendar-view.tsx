@@ -1,19 +1,13 @@
-import {
-  CalendarDays,
-  CalendarPlus,
-  ChevronLeft,
-  ChevronRight,
-  Download,
-  Filter,
-  LayoutGrid,
-  List,
-} from "lucide-react";
-import { Form, Link, useNavigate } from "react-router";
+import { CalendarDays, CalendarPlus, ChevronLeft, ChevronRight, Download, LayoutGrid, List } from "lucide-react";
+import { Link } from "react-router";
 import type { MeetingSummary } from "../../../core/meetings/meetings.schema";
-import { MEETING_TYPES, meetingTypeLabel } from "../../../core/meetings/meetings.values";
+import { meetingTypeLabel } from "../../../core/meetings/meetings.values";
 import type { Page } from "../../../lib/pagination";
+import { Island, useIslands } from "../../islands/island";
 import { useLoadMore } from "../../lib/use-load-more";
+import { LoadMoreIsland } from "../ui/load-more-island";
 import { LoadMoreLink } from "../ui/load-more-link";
+import { calendarHref, EventFilters, type FiltersProps } from "./event-filters";
 import { formatDateRange } from "./format";
 import { MeetingCard } from "./meeting-card";
 import { byStartMonth, type MonthGrid, monthTitle, shiftMonth } from "./month-grid";
@@ -36,27 +30,6 @@ export type CalendarData =
   | (Common & { view: "month"; grid: MonthGrid<MeetingSummary> });
 
 type Place = { base: string; href: (slug: string) => string };
-
-/** The calendar's address with only the parameters that are set. */
-export function calendarHref(
-  base: string,
-  params: {
-    view?: "list" | "month";
-    month?: string | null;
-    type?: string | null;
-    start_date?: string | null;
-    page?: number;
-  },
-): string {
-  const search = new URLSearchParams();
-  if (params.view === "month") search.set("view", "month");
-  if (params.view === "month" && params.month) search.set("month", params.month);
-  if (params.type) search.set("type", params.type);
-  if (params.start_date) search.set("start_date", params.start_date);
-  if (params.page && params.page > 1) search.set("page", String(params.page));
-  const text = search.toString();
-  return text ? `${base}?${text}` : base;
-}
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -84,7 +57,7 @@ export function CalendarView({
   const month = data.view === "month" ? data.grid.month : null;
   return (
     <div className={className}>
-      <Filters data={data} base={base} />
+      <Island name="calendar-filters" component={EventFilters} props={filtersProps(data, base)} />
       <div className="mt-6 flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
         <nav
           aria-label="Calendar view"
@@ -117,94 +90,22 @@ export function CalendarView({
   );
 }
 
-function Filters({ data, base }: { data: CalendarData; base: string }) {
-  const navigate = useNavigate();
+function filtersProps(data: CalendarData, base: string): FiltersProps {
   const { type, startDate } = data.filters;
-  const view = data.view;
-  const filtered = Boolean(type || startDate);
   const kind = type ? meetingTypeLabel(type).toLowerCase() : "event";
-  return (
-    // One GET form: without JavaScript the button applies both filters; with it, a type applies at once.
-    <Form
-      key={`${type ?? ""}|${startDate ?? ""}|${view}`}
-      method="get"
-      action={base}
-      role="search"
-      aria-label="Filter the events"
-      // With JavaScript, the address carries only the filters that are set (no "type=").
-      onSubmit={(event) => {
-        event.preventDefault();
-        const form = new FormData(event.currentTarget);
-        const value = (name: string) => (form.get(name) as string | null) || null;
-        navigate(calendarHref(base, { view, type: value("type"), start_date: value("start_date") }));
-      }}
-      className="flex flex-col gap-4 rounded-xl bg-navy-50 p-4 ring-1 ring-navy-100 sm:flex-row sm:flex-wrap sm:items-end"
-    >
-      {view === "month" ? <input type="hidden" name="view" value="month" /> : null}
-      <div className="sm:w-60">
-        <label htmlFor="events-type" className="field-label">
-          Type of event
-        </label>
-        <select
-          id="events-type"
-          name="type"
-          defaultValue={type ?? ""}
-          onChange={(event) =>
-            navigate(
-              calendarHref(base, {
-                view,
-                month: data.view === "month" ? data.grid.month : null,
-                type: event.currentTarget.value || null,
-                start_date: startDate,
-              }),
-            )
-          }
-          className="field-input"
-        >
-          <option value="">All events</option>
-          {MEETING_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {meetingTypeLabel(t)}s
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="sm:w-52">
-        <label htmlFor="events-start-date" className="field-label">
-          Starting from
-        </label>
-        <input
-          id="events-start-date"
-          type="date"
-          name="start_date"
-          defaultValue={startDate ?? ""}
-          aria-describedby="events-start-date-hint"
-          className="field-input"
-        />
-        <span id="events-start-date-hint" className="sr-only">
-          Shows the events starting on or after this date.
-        </span>
-      </div>
-      <div className="flex gap-2">
-        <button type="submit" className="btn-primary">
-          <Filter className="h-4 w-4" aria-hidden="true" />
-          Filter
-        </button>
-        {filtered ? (
-          <Link to={calendarHref(base, { view })} className="btn-outline">
-            Clear
-          </Link>
-        ) : null}
-      </div>
-      <p className="text-sm text-slate-600 sm:ml-auto sm:self-center" aria-live="polite">
-        {data.view === "month"
-          ? `${plural(monthCount(data.grid), kind)} in ${monthTitle(data.grid.month)}`
-          : data.mode === "from"
-            ? `${plural(data.page.total, kind)} from ${longDate(startDate ?? "")}`
-            : `${data.page.current_page === 1 ? `${plural(data.upcoming.length, `upcoming ${kind}`)} · ` : ""}${plural(data.page.total, `past ${kind}`)}`}
-      </p>
-    </Form>
-  );
+  return {
+    base,
+    view: data.view,
+    month: data.view === "month" ? data.grid.month : null,
+    type,
+    startDate,
+    summary:
+      data.view === "month"
+        ? `${plural(monthCount(data.grid), kind)} in ${monthTitle(data.grid.month)}`
+        : data.mode === "from"
+          ? `${plural(data.page.total, kind)} from ${longDate(startDate ?? "")}`
+          : `${data.page.current_page === 1 ? `${plural(data.upcoming.length, `upcoming ${kind}`)} · ` : ""}${plural(data.page.total, `past ${kind}`)}`,
+  };
 }
 
 function monthCount(grid: MonthGrid<MeetingSummary>): number {
@@ -261,18 +162,18 @@ function MonthGroups({
   past?: boolean;
 }) {
   return (
-    <div className="mt-6 space-y-8">
+    <div id={`${idPrefix}-list`} className="mt-6 space-y-8">
       {byStartMonth(meetings).map(([month, items]) => (
-        <section key={month} aria-labelledby={`${idPrefix}-${month}`}>
+        <section key={month} data-key={month} data-group="" aria-labelledby={`${idPrefix}-${month}`}>
           <h3
             id={`${idPrefix}-${month}`}
             className="border-b border-slate-200 pb-2 text-sm font-semibold tracking-wider text-slate-600 uppercase"
           >
             {monthTitle(month)}
           </h3>
-          <ul className="mt-4 space-y-4">
+          <ul data-group-items="" className="mt-4 space-y-4">
             {items.map((meeting) => (
-              <li key={meeting.id}>
+              <li key={meeting.id} data-key={meeting.id}>
                 <MeetingCard meeting={meeting} href={place.href(meeting.slug)} past={past} />
               </li>
             ))}
@@ -289,9 +190,18 @@ function ListView({ data, place }: { data: Extract<CalendarData, { view: "list" 
   const firstPage = page.current_page === 1;
   const kind = filters.type ? meetingTypeLabel(filters.type).toLowerCase() : "event";
   const nextHref = calendarHref(place.base, { type: filters.type, start_date: filters.startDate, page: more.nextPage });
+  const islands = useIslands();
   const loadMore = more.hasMore ? (
     <div className="mt-10 text-center">
-      <LoadMoreLink href={nextHref} loading={more.loading} onLoad={more.load} />
+      {islands ? (
+        <Island
+          name="load-more"
+          component={LoadMoreIsland}
+          props={{ href: nextHref, list: mode === "from" ? "from-list" : "past-list" }}
+        />
+      ) : (
+        <LoadMoreLink href={nextHref} loading={more.loading} onLoad={more.load} />
+      )}
     </div>
   ) : null;
 
@@ -362,9 +272,9 @@ function ListView({ data, place }: { data: Extract<CalendarData, { view: "list" 
             {page.total === 0 ? `No past ${kind}s yet.` : "There are no more past events to show."}
           </p>
         ) : (
-          <ul className="mt-6 space-y-4">
+          <ul id="past-list" className="mt-6 space-y-4">
             {more.items.map((meeting) => (
-              <li key={meeting.id}>
+              <li key={meeting.id} data-key={meeting.id}>
                 <MeetingCard meeting={meeting} href={place.href(meeting.slug)} past />
               </li>
             ))}

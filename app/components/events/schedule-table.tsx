@@ -1,5 +1,6 @@
 import { Moon } from "lucide-react";
 import type { Schedule } from "../../../core/meetings/meetings.schema";
+import { Island } from "../../islands/island";
 import { formatTimes, formatWeekday } from "./format";
 import { LocalTime } from "./local-time";
 import type { SessionTime } from "./meeting-view";
@@ -102,11 +103,15 @@ function SessionTimes({ item, time, zone }: { item: Schedule; time: SessionTime 
       {time ? " " : null}
       {time ? <span className="text-xs font-semibold text-slate-600">{time.abbreviation}</span> : null}
       {time?.startUtc ? (
-        <LocalTime
-          startUtc={time.startUtc}
-          finishUtc={time.finishUtc}
-          meetingZone={zone}
-          meetingDate={item.meeting_date}
+        <Island
+          name="local-time"
+          component={LocalTime}
+          props={{
+            startUtc: time.startUtc,
+            finishUtc: time.finishUtc,
+            meetingZone: zone,
+            meetingDate: item.meeting_date,
+          }}
         />
       ) : null}
     </>

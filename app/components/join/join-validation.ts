@@ -1,6 +1,5 @@
 import { joinSchema } from "../../../core/join/join.schema";
-import { validate } from "../../../lib/validation";
-import { firstMessages } from "../../lib/forms";
+import { firstMessages, validate } from "../../../lib/validation";
 
 /**
  * The join form's checks in the browser: the shared schema, loaded (with Zod)

@@ -1,15 +1,14 @@
 import { Mail, Phone } from "lucide-react";
 import { Link, useLocation } from "react-router";
-import type { PublicUser } from "../../../core/accounts/accounts.schema";
 import { requestKindOf } from "../../../core/join/join.values";
 import { ABOUT_PAGES, SERVICES_PAGES } from "../../../core/pages/fixed-pages";
 import type { SiteSettings } from "../../../core/settings/settings.schema";
+import { Island } from "../../islands/island";
 import { MEETINGS_PAGES } from "../../lib/site-map";
-import { UserMenu } from "../account/user-menu";
 import { RegistrationClosed, useRegistrationState } from "../events/registration-closed";
-import { JoinForm } from "../join/join-form";
 import { Logo } from "./logo";
 import { PrivacyDialog } from "./privacy-dialog";
+import { JoinFormIsland, UserMenuIsland } from "./public-islands";
 import { SocialIcons } from "./social-icons";
 
 const footerLink = "text-sm text-navy-100 hover:text-white hover:underline";
@@ -32,15 +31,7 @@ function Column({ title, links }: { title: string; links: { label: string; to: s
 }
 
 /** SPEC §1, §2 'Public layout': the footer with the contact form block, navigation and contact data. */
-export function PublicFooter({
-  settings,
-  user,
-  renderedAt,
-}: {
-  settings: SiteSettings;
-  user: PublicUser | null;
-  renderedAt: number;
-}) {
+export function PublicFooter({ settings, renderedAt }: { settings: SiteSettings; renderedAt: number }) {
   const { pathname } = useLocation();
   const registration = requestKindOf(pathname) === "registration";
   // A meeting that takes no more registrations says so instead of offering the form.
@@ -71,7 +62,7 @@ export function PublicFooter({
             ) : closed ? (
               <RegistrationClosed message={closed} className="" />
             ) : (
-              <JoinForm user={user} startedAt={renderedAt} />
+              <Island name="join-form" component={JoinFormIsland} props={{ startedAt: renderedAt }} />
             )}
           </div>
         </div>
@@ -111,7 +102,7 @@ export function PublicFooter({
                 Become a member
               </Link>
               <div className="[&_.btn-outline]:border-white/30 [&_.btn-outline]:bg-transparent [&_.btn-outline]:text-white [&_.btn-outline:hover]:bg-white/10">
-                <UserMenu user={user} />
+                <Island name="user-menu" component={UserMenuIsland} props={{}} />
               </div>
             </div>
           </div>
@@ -132,7 +123,7 @@ export function PublicFooter({
               <Link to="/#contact-us" className={footerLink}>
                 Contact form
               </Link>
-              <PrivacyDialog triggerClassName={footerLink} />
+              <Island name="privacy-dialog" component={PrivacyDialog} props={{ triggerClassName: footerLink }} />
             </div>
           </div>
         </div>

@@ -1,32 +1,16 @@
 import { ChevronDown } from "lucide-react";
-import { useEffect } from "react";
-import { Link, useLocation } from "react-router";
+import { Link } from "react-router";
 import type { CategoryTree } from "../../../core/library/library.schema";
+import { Island } from "../../islands/island";
 import { PageHero } from "../layout/page-hero";
 import { Breadcrumbs } from "../ui/breadcrumbs";
 import { CategoryCards } from "./category-cards";
 import { listHref } from "./list-url";
+import { OpenLinkedPaper } from "./open-linked-paper";
 import { PapersList } from "./papers-list";
 import type { CategoryScreen } from "./screen";
 
 const titleOf = (category: Pick<CategoryTree, "title" | "name">) => category.title || category.name;
-
-/**
- * A paper linked as #paper-{id} (the site search does) may sit in a closed accordion section:
- * open the section so the browser can scroll to it.
- */
-function useOpenLinkedPaper() {
-  const { hash } = useLocation();
-  useEffect(() => {
-    if (!/^#paper-\d+$/.test(hash)) return;
-    const target = document.getElementById(hash.slice(1));
-    const section = target?.closest("details");
-    if (section && !section.open) {
-      section.open = true;
-      target?.scrollIntoView();
-    }
-  }, [hash]);
-}
 
 /** A child's papers, or its own children, or a word that it is empty: a tab's panel or a section's body. */
 function ChildBody({ child, screen, path }: { child: CategoryTree; screen: CategoryScreen; path: string }) {
@@ -130,7 +114,6 @@ function Accordion({ category, screen, path }: { category: CategoryTree; screen:
 
 /** SPEC §2 'Category browser with breadcrumbs, tabs and accordion': one screen for members and visitors. */
 export function CategoryView({ screen }: { screen: CategoryScreen }) {
-  useOpenLinkedPaper();
   const { category, home, area, breadcrumbs } = screen;
   const path = `${home}/${category.slug}`;
   const own = screen.lists[category.slug];
@@ -156,6 +139,7 @@ export function CategoryView({ screen }: { screen: CategoryScreen }) {
   );
   const body = (
     <div className="space-y-10">
+      <Island name="open-linked-paper" component={OpenLinkedPaper} props={{}} />
       {category.description || category.content ? <div className="space-y-5">{intro}</div> : null}
       {own ? (
         <section aria-labelledby="own-papers" className="space-y-4">

@@ -1,13 +1,15 @@
-import { Download, History, Search } from "lucide-react";
-import { Link, useNavigate } from "react-router";
+import { Download, History } from "lucide-react";
 import type { Category, Paper } from "../../../core/library/library.schema";
 import { type PaperField, paperFieldLabel, paperFields, viewOf } from "../../../core/library/library.values";
+import { Island, useIslands } from "../../islands/island";
 import { useLoadMore } from "../../lib/use-load-more";
 import { SpriteIcon } from "../ui/icon-sprite";
+import { LoadMoreIsland } from "../ui/load-more-island";
 import { LoadMoreLink } from "../ui/load-more-link";
 import { Notice } from "../ui/notice";
 import { fileFacts, formatPaperDate } from "./format";
 import { listHref } from "./list-url";
+import { PapersSearch } from "./papers-search";
 import type { PaperList } from "./screen";
 
 const DATE_FIELDS: PaperField[] = ["date", "publication_date", "forecast_date"];
@@ -135,91 +137,34 @@ export function PapersList({
   tab: string | null;
   defaultList: string | null;
 }) {
-  const navigate = useNavigate();
   const more = useLoadMore(list.page);
+  const islands = useIslands();
   const listParam = list.slug === defaultList ? null : list.slug;
   const sortParam = list.page.sort === category.default_sort ? null : list.page.sort;
   const anchor = `list-${list.slug}`;
-  const searchId = `${anchor}-search`;
-  const sortId = `${anchor}-sort`;
-  const go = (search: string, sort: string) =>
-    navigate(
-      listHref(path, {
-        tab,
-        list: listParam,
-        search: search.trim(),
-        sort: sort === category.default_sort ? null : sort,
-      }),
-      { preventScrollReset: true },
-    );
   const total = list.page.total;
+  const nextHref = listHref(
+    path,
+    { tab, list: listParam, search: list.search, sort: sortParam, page: more.nextPage },
+    anchor,
+  );
   return (
     <section id={anchor} aria-label={`Documents in ${category.name}`} className="scroll-mt-28">
-      <search aria-label={`Search ${category.name}`}>
-        <form
-          // Remounted when the URL's state changes (Clear, back), so the fields show what is applied.
-          key={`${list.search}|${list.page.sort}`}
-          method="get"
-          // Without JavaScript the browser keeps the fragment: the answer opens at this list.
-          action={`${path}#${anchor}`}
-          onSubmit={(event) => {
-            event.preventDefault();
-            const fields = new FormData(event.currentTarget);
-            go(String(fields.get("search") ?? ""), String(fields.get("sort") ?? ""));
-          }}
-          className="grid gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-[minmax(0,1fr)_13rem_auto] sm:items-end"
-        >
-          {tab ? <input type="hidden" name="tab" value={tab} /> : null}
-          {listParam ? <input type="hidden" name="list" value={listParam} /> : null}
-          <div>
-            <label htmlFor={searchId} className="field-label">
-              Search the documents
-            </label>
-            <input
-              id={searchId}
-              type="search"
-              name="search"
-              defaultValue={list.search}
-              maxLength={200}
-              placeholder="Title, number or words in the document"
-              className="field-input"
-            />
-          </div>
-          <div>
-            <label htmlFor={sortId} className="field-label">
-              Sort by
-            </label>
-            <select
-              id={sortId}
-              name="sort"
-              defaultValue={list.page.sort}
-              onChange={(event) => go(list.search, event.currentTarget.value)}
-              className="field-input"
-            >
-              {category.sort_options.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="flex gap-2">
-            <button type="submit" className="btn-primary">
-              <Search className="h-4 w-4" aria-hidden="true" />
-              Search
-            </button>
-            {list.search ? (
-              <Link
-                to={listHref(path, { tab, list: listParam, sort: sortParam })}
-                preventScrollReset
-                className="btn-outline"
-              >
-                Clear
-              </Link>
-            ) : null}
-          </div>
-        </form>
-      </search>
+      <Island
+        name="papers-search"
+        component={PapersSearch}
+        props={{
+          path,
+          tab,
+          list: listParam,
+          search: list.search,
+          sort: list.page.sort,
+          defaultSort: category.default_sort,
+          sortOptions: category.sort_options,
+          anchor,
+          categoryName: category.name,
+        }}
+      />
       {list.badSort ? (
         <Notice tone="error" className="mt-3">
           This list cannot be sorted by “{list.badSort}”, so it is shown in its default order.
@@ -234,7 +179,7 @@ export function PapersList({
           {list.search ? "No document matches. Try other or fewer words." : "There are no documents here yet."}
         </p>
       ) : (
-        <ul className="mt-3 space-y-4">
+        <ul id={`${anchor}-items`} className="mt-3 space-y-4">
           {more.items.map((paper) => (
             <PaperItem key={paper.id} paper={paper} viewType={category.view_type} />
           ))}
@@ -242,15 +187,11 @@ export function PapersList({
       )}
       {more.hasMore ? (
         <div className="mt-6 text-center">
-          <LoadMoreLink
-            href={listHref(
-              path,
-              { tab, list: listParam, search: list.search, sort: sortParam, page: more.nextPage },
-              anchor,
-            )}
-            loading={more.loading}
-            onLoad={(href) => more.load(href.split("#")[0])}
-          />
+          {islands ? (
+            <Island name="load-more" component={LoadMoreIsland} props={{ href: nextHref, list: `${anchor}-items` }} />
+          ) : (
+            <LoadMoreLink href={nextHref} loading={more.loading} onLoad={(href) => more.load(href.split("#")[0])} />
+          )}
         </div>
       ) : null}
     </section>

@@ -6,13 +6,14 @@ import { meetingDescription } from "../../components/events/format";
 import { MeetingPage } from "../../components/events/meeting-page";
 import { PageHero } from "../../components/layout/page-hero";
 import { getRequestContext } from "../../context";
+import { SERVED_AS_ISLANDS } from "../../islands/island";
 import { seoMeta } from "../../lib/seo";
 import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import type { Route } from "./+types/featured";
 import { meetingView } from "./meeting-view.server";
 
 /** Rendered once per role for signed-in users (decision 0032). */
-export const handle = SHARED_WHEN_SIGNED_IN;
+export const handle = { ...SHARED_WHEN_SIGNED_IN, ...SERVED_AS_ISLANDS };
 
 /** /conference and /workshop: the next edition of that type, else the most recent one (decision 0007). */
 export async function loader({ context, url }: Route.LoaderArgs) {

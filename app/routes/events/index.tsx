@@ -2,13 +2,14 @@ import type { Viewer } from "../../../core/meetings/meetings.service";
 import { CalendarView } from "../../components/events/calendar-view";
 import { PageHero } from "../../components/layout/page-hero";
 import { getRequestContext } from "../../context";
+import { SERVED_AS_ISLANDS } from "../../islands/island";
 import { seoMeta } from "../../lib/seo";
 import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import type { Route } from "./+types/index";
 import { loadCalendar } from "./calendar.server";
 
 /** Rendered once per role for signed-in users (decision 0032). */
-export const handle = SHARED_WHEN_SIGNED_IN;
+export const handle = { ...SHARED_WHEN_SIGNED_IN, ...SERVED_AS_ISLANDS };
 
 /** /events is the public calendar (cached for visitors); members see theirs at /dashboard/events. */
 const VISITOR: Viewer = { signedIn: false };

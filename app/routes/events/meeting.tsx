@@ -5,13 +5,14 @@ import { htmlToText } from "../../../lib/html";
 import { meetingDescription } from "../../components/events/format";
 import { MeetingPage } from "../../components/events/meeting-page";
 import { getRequestContext } from "../../context";
+import { SERVED_AS_ISLANDS } from "../../islands/island";
 import { seoMeta } from "../../lib/seo";
 import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import type { Route } from "./+types/meeting";
 import { meetingView } from "./meeting-view.server";
 
 /** Rendered once per role for signed-in users (decision 0032). */
-export const handle = SHARED_WHEN_SIGNED_IN;
+export const handle = { ...SHARED_WHEN_SIGNED_IN, ...SERVED_AS_ISLANDS };
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const ctx = getRequestContext(context);

@@ -3,9 +3,12 @@ import { Link } from "react-router";
 import { safeRedirectPath } from "../../../core/auth/auth.schema";
 import { thanksFor } from "../../../core/join/join.values";
 import { PageHero } from "../../components/layout/page-hero";
+import { SERVED_AS_ISLANDS } from "../../islands/island";
 import type { Route } from "./+types/join-thanks";
 
 /** The thank-you page of the join form without JavaScript; the text follows the page it was sent from. */
+export const handle = SERVED_AS_ISLANDS;
+
 export function loader({ url }: Route.LoaderArgs) {
   const back = safeRedirectPath(url.searchParams.get("from"), "/");
   return { back, text: thanksFor(back) };

@@ -6,6 +6,7 @@ import { JoinForm } from "../../components/join/join-form";
 import { PageHero } from "../../components/layout/page-hero";
 import { Notice } from "../../components/ui/notice";
 import { getRequestContext } from "../../context";
+import { Island, SERVED_AS_ISLANDS } from "../../islands/island";
 import { fieldFailureOf, firstMessages, rateLimitOf } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
 import { seoMeta } from "../../lib/seo";
@@ -16,6 +17,8 @@ import type { Route } from "./+types/join";
  * /api/join and thanks in a modal). Errors come back on this page with the
  * visitor's values; a stored request leads to the thank-you page.
  */
+export const handle = SERVED_AS_ISLANDS;
+
 export async function loader() {
   return { renderedAt: Date.now() };
 }
@@ -64,12 +67,16 @@ export default function Join({ loaderData, actionData }: Route.ComponentProps) {
           </Notice>
         ) : null}
         <div className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
-          <JoinForm
-            user={null}
-            idPrefix="join-page"
-            initialValues={actionData?.values}
-            serverErrors={actionData?.errors}
-            startedAt={actionData?.renderedAt ?? loaderData.renderedAt}
+          <Island
+            name="join-page-form"
+            component={JoinForm}
+            props={{
+              user: null,
+              idPrefix: "join-page",
+              initialValues: actionData?.values,
+              serverErrors: actionData?.errors,
+              startedAt: actionData?.renderedAt ?? loaderData.renderedAt,
+            }}
           />
         </div>
       </div>

@@ -1,10 +1,16 @@
 import { Outlet } from "react-router";
 import { DEFAULT_SETTINGS } from "../../../core/settings/settings.defaults";
 import { PublicFooter } from "../../components/layout/public-footer";
-import { ProgressBar, RouteCover, ScrollToTop } from "../../components/layout/route-feedback";
-import { SiteHeader } from "../../components/layout/site-header";
+import { HeaderIsland } from "../../components/layout/public-islands";
+import {
+  DocumentCover,
+  DocumentFeedback,
+  ProgressBar,
+  RouteCover,
+  ScrollToTop,
+} from "../../components/layout/route-feedback";
+import { Island, useIslands } from "../../islands/island";
 import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
-import { useSignedInUser } from "../../lib/use-signed-in-user";
 import { useRootData } from "../../root";
 
 /** Rendered once per role for signed-in users (decision 0032). */
@@ -14,7 +20,7 @@ export const handle = SHARED_WHEN_SIGNED_IN;
 export default function PublicLayout() {
   const root = useRootData();
   const settings = root?.settings ?? DEFAULT_SETTINGS;
-  const user = useSignedInUser();
+  const islands = useIslands();
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -23,14 +29,23 @@ export default function PublicLayout() {
       >
         Skip to content
       </a>
-      <ProgressBar />
-      <RouteCover />
-      <SiteHeader settings={settings} user={user} />
+      {islands ? (
+        <>
+          <Island name="route-feedback" component={DocumentFeedback} props={{}} />
+          <DocumentCover />
+        </>
+      ) : (
+        <>
+          <ProgressBar />
+          <RouteCover />
+        </>
+      )}
+      <Island name="site-header" component={HeaderIsland} props={{ settings }} />
       <main id="main" className="flex-1">
         <Outlet />
       </main>
-      <PublicFooter settings={settings} user={user} renderedAt={root?.renderedAt ?? 0} />
-      <ScrollToTop />
+      <PublicFooter settings={settings} renderedAt={root?.renderedAt ?? 0} />
+      {islands ? null : <ScrollToTop />}
     </div>
   );
 }

@@ -1,13 +1,14 @@
 import { htmlToText } from "../../../lib/html";
 import { CategoryView } from "../../components/library/category-view";
 import { getRequestContext } from "../../context";
+import { SERVED_AS_ISLANDS } from "../../islands/island";
 import { seoMeta } from "../../lib/seo";
 import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import type { Route } from "./+types/category";
 import { loadCategoryScreen } from "./category.server";
 
 /** Rendered once per role for signed-in users (decision 0032). */
-export const handle = SHARED_WHEN_SIGNED_IN;
+export const handle = { ...SHARED_WHEN_SIGNED_IN, ...SERVED_AS_ISLANDS };
 
 /**
  * /library/{slug}: a public category, read as a visitor reads it whoever asks (one page for all);

@@ -2,12 +2,13 @@ import { Link } from "react-router";
 import { PageHero } from "../../components/layout/page-hero";
 import { CategoryCards } from "../../components/library/category-cards";
 import { getRequestContext } from "../../context";
+import { SERVED_AS_ISLANDS } from "../../islands/island";
 import { seoMeta } from "../../lib/seo";
 import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import type { Route } from "./+types/index";
 
 /** Rendered once per role for signed-in users (decision 0032). */
-export const handle = SHARED_WHEN_SIGNED_IN;
+export const handle = { ...SHARED_WHEN_SIGNED_IN, ...SERVED_AS_ISLANDS };
 
 /** /library: the public document library, its highest public categories (the same for everyone). */
 export async function loader({ context }: Route.LoaderArgs) {

@@ -1,12 +1,13 @@
 import { PageHero } from "../../components/layout/page-hero";
 import { getRequestContext } from "../../context";
+import { SERVED_AS_ISLANDS } from "../../islands/island";
 import { optionalPage } from "../../lib/cms";
 import { seoMeta } from "../../lib/seo";
 import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import type { Route } from "./+types/members-join";
 
 /** Rendered once per role for signed-in users (decision 0032). */
-export const handle = SHARED_WHEN_SIGNED_IN;
+export const handle = { ...SHARED_WHEN_SIGNED_IN, ...SERVED_AS_ISLANDS };
 
 /** The membership page: why and how to join; the join form sits below it (the footer's contact block). */
 export async function loader({ context }: Route.LoaderArgs) {

@@ -3,13 +3,14 @@ import { Form, Link } from "react-router";
 import { uploadUrl } from "../../../lib/uploads";
 import { PageHero } from "../../components/layout/page-hero";
 import { getRequestContext } from "../../context";
+import { SERVED_AS_ISLANDS } from "../../islands/island";
 import { optionalPage } from "../../lib/cms";
 import { seoMeta } from "../../lib/seo";
 import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import type { Route } from "./+types/members-list";
 
 /** Rendered once per role for signed-in users (decision 0032). */
-export const handle = SHARED_WHEN_SIGNED_IN;
+export const handle = { ...SHARED_WHEN_SIGNED_IN, ...SERVED_AS_ISLANDS };
 
 /** The member companies (name, country, website, logo) with a filter that lives in the URL. */
 export async function loader({ context, url }: Route.LoaderArgs) {

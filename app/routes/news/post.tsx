@@ -4,12 +4,13 @@ import { postUrl } from "../../../core/news/news.values";
 import { isAppError } from "../../../lib/errors";
 import { formatDate, PostCard } from "../../components/news/post-card";
 import { getRequestContext } from "../../context";
+import { SERVED_AS_ISLANDS } from "../../islands/island";
 import { seoMeta } from "../../lib/seo";
 import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import type { Route } from "./+types/post";
 
 /** Rendered once per role for signed-in users (decision 0032). */
-export const handle = SHARED_WHEN_SIGNED_IN;
+export const handle = { ...SHARED_WHEN_SIGNED_IN, ...SERVED_AS_ISLANDS };
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { services } = getRequestContext(context);

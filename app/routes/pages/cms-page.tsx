@@ -4,13 +4,14 @@ import { AppError } from "../../../lib/errors";
 import { htmlToText } from "../../../lib/html";
 import { PageHero } from "../../components/layout/page-hero";
 import { getRequestContext } from "../../context";
+import { SERVED_AS_ISLANDS } from "../../islands/island";
 import { seoMeta } from "../../lib/seo";
 import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import { isActive } from "../../lib/site-map";
 import type { Route } from "./+types/cms-page";
 
 /** Rendered once per role for signed-in users (decision 0032). */
-export const handle = SHARED_WHEN_SIGNED_IN;
+export const handle = { ...SHARED_WHEN_SIGNED_IN, ...SERVED_AS_ISLANDS };
 
 /** The shared screen of the about pages, the services pages, tributes and the privacy policy. */
 export async function loader({ context, url }: Route.LoaderArgs) {

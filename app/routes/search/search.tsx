@@ -2,12 +2,13 @@ import { Search } from "lucide-react";
 import { Form, Link } from "react-router";
 import { isPaperFileUrl } from "../../../core/library/library.values";
 import { getRequestContext } from "../../context";
+import { SERVED_AS_ISLANDS } from "../../islands/island";
 import { seoMeta } from "../../lib/seo";
 import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import type { Route } from "./+types/search";
 
 /** Rendered once per role for signed-in users (decision 0032). */
-export const handle = SHARED_WHEN_SIGNED_IN;
+export const handle = { ...SHARED_WHEN_SIGNED_IN, ...SERVED_AS_ISLANDS };
 
 /** The full results page: Enter in the search box, or the search form without JavaScript. */
 export async function loader({ context, url }: Route.LoaderArgs) {

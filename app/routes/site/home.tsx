@@ -4,13 +4,14 @@ import { DEFAULT_SETTINGS } from "../../../core/settings/settings.defaults";
 import { UpcomingMeetings } from "../../components/events/upcoming-meetings";
 import { PostCard } from "../../components/news/post-card";
 import { getRequestContext } from "../../context";
+import { SERVED_AS_ISLANDS } from "../../islands/island";
 import { seoMeta } from "../../lib/seo";
 import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import { useRootData } from "../../root";
 import type { Route } from "./+types/home";
 
 /** Rendered once per role for signed-in users (decision 0032). */
-export const handle = SHARED_WHEN_SIGNED_IN;
+export const handle = { ...SHARED_WHEN_SIGNED_IN, ...SERVED_AS_ISLANDS };
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = getRequestContext(context);

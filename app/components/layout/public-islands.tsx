@@ -1,0 +1,22 @@
+import type { SiteSettings } from "../../../core/settings/settings.schema";
+import { useSignedInUser } from "../../lib/use-signed-in-user";
+import { UserMenu } from "../account/user-menu";
+import { JoinForm } from "../join/join-form";
+import { SiteHeader } from "./site-header";
+
+/**
+ * The public layout's parts that run in the browser, each taking the signed-in user itself
+ * (from the root's data: on a page shared by a role, the browser fetches the person), so that
+ * an islands page (decision 0033) writes no personal detail into its props.
+ */
+export function HeaderIsland({ settings }: { settings: SiteSettings }) {
+  return <SiteHeader settings={settings} user={useSignedInUser()} />;
+}
+
+export function JoinFormIsland({ startedAt }: { startedAt: number }) {
+  return <JoinForm user={useSignedInUser()} startedAt={startedAt} />;
+}
+
+export function UserMenuIsland() {
+  return <UserMenu user={useSignedInUser()} />;
+}

@@ -1,0 +1,30 @@
+/**
+ * The parts of a public page that run in the browser when the page is served as islands
+ * (decision 0033): the names the server writes into the page and the browser's loader reads.
+ */
+export const ISLAND_NAMES = [
+  "site-header",
+  "route-feedback",
+  "join-form",
+  "privacy-dialog",
+  "user-menu",
+  "load-more",
+  "news-filter",
+  "join-page-form",
+  "calendar-filters",
+  "local-time",
+  "papers-search",
+  "open-linked-paper",
+] as const;
+export type IslandName = (typeof ISLAND_NAMES)[number];
+
+/** Facts from the root loader that islands read through `useRootData` in the browser. */
+export type IslandRootData = {
+  user: import("../../core/accounts/accounts.schema").PublicUser | null;
+  roleOnly: boolean;
+  renderedAt: number;
+  publicConfig: { recaptchaSiteKey: string | null; gtmId: string | null };
+};
+
+/** The id of the JSON script holding `IslandRootData` in an islands page. */
+export const ISLAND_ROOT_DATA_ID = "island-root-data";
