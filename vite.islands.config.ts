@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { defineConfig, type Plugin } from "vite";
+import { ISLAND_NAMES } from "./app/islands/names";
 import { ISLANDS_MANIFEST_FILE, type IslandsManifest } from "./lib/islands-manifest";
 import { pureDefinitions } from "./scripts/vite/pure-definitions";
 
@@ -52,6 +53,8 @@ function islandsManifest(): Plugin {
           .filter((file) => !entryFiles.has(file))
           .map(url);
       }
+      const missing = ISLAND_NAMES.filter((name) => !islands[name]);
+      if (missing.length > 0) throw new Error(`islands build: no entry in app/islands/entry.ts for ${missing.join(", ")}`);
       const manifest: IslandsManifest = {
         entry: url(entry.fileName),
         entryImports: [...entryFiles].filter((file) => file !== entry.fileName).map(url),
@@ -66,7 +69,7 @@ function islandsManifest(): Plugin {
 /** Each island of app/islands/entry.ts's table, with the module its component comes from. */
 function islandModules(): [string, string][] {
   const source = fs.readFileSync(app("islands/entry.ts"), "utf8");
-  return Array.from(source.matchAll(/"([\w-]+)":\s*\(\)\s*=>\s*import\(\s*"([^"]+)"\s*\)/g), (match) => {
+  return Array.from(source.matchAll(/"?([\w-]+)"?:\s*\(\)\s*=>\s*import\(\s*"([^"]+)"\s*\)/g), (match) => {
     const base = path.resolve(app("islands"), match[2]);
     const file = [".tsx", ".ts"].map((extension) => base + extension).find((candidate) => fs.existsSync(candidate));
     if (!file) throw new Error(`islands build: cannot find ${match[2]}`);

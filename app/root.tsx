@@ -17,7 +17,7 @@ import { LogoMark } from "./components/layout/logo";
 import { IconSprite } from "./components/ui/icon-sprite";
 import { Toaster } from "./components/ui/toast";
 import { getRequestContext } from "./context";
-import { useIslands } from "./islands/island";
+import { Island, useIslands } from "./islands/island";
 import { ISLAND_ROOT_DATA_ID, type IslandRootData } from "./islands/names";
 import { ROUTE_CHANGE_SCRIPT } from "./islands/route-change";
 import { CHUNK_RELOAD_KEY, shouldReloadForChunkError } from "./lib/chunk-reload";
@@ -66,7 +66,11 @@ export function Layout({ children }: { children: ReactNode }) {
       <body className="min-h-screen">
         <IconSprite />
         {children}
-        <Toaster position="top-right" richColors closeButton />
+        <Island
+          name="toaster"
+          component={Toaster}
+          props={{ position: "top-right", richColors: true, closeButton: true }}
+        />
         {islands ? (
           <IslandScripts manifest={islands} nonce={nonce} />
         ) : (

@@ -64,11 +64,17 @@ function staticFiles(options: ServeStaticOptions<AppEnv>, headers: Record<string
 
 /** The same request at the address the visitor used (see publicUrl); the body is passed on unread. */
 function asPublicRequest(request: Request, url: string): Request {
-  if (request.url === url) return request;
+  // A form posted from a page whose referrer policy is no-referrer (the password links) says
+  // `Origin: null`. Our CSRF check has judged it already (by Sec-Fetch-Site); React Router's own
+  // would refuse it (400) for not matching the address, so it does not see that header.
+  const opaqueOrigin = request.headers.get("origin") === "null";
+  if (request.url === url && !opaqueOrigin) return request;
+  const headers = opaqueOrigin ? new Headers(request.headers) : request.headers;
+  if (opaqueOrigin) headers.delete("origin");
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
   return new Request(url, {
     method: request.method,
-    headers: request.headers,
+    headers,
     body: hasBody ? request.body : null,
     signal: request.signal,
     // @ts-expect-error Node's fetch needs duplex for a streamed body; the DOM typings do not know it

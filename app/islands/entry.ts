@@ -30,6 +30,8 @@ const ISLANDS: Record<IslandName, () => Promise<unknown>> = {
   "local-time": () => import("../components/events/local-time").then((m) => m.LocalTime),
   "papers-search": () => import("../components/library/papers-search").then((m) => m.PapersSearch),
   "open-linked-paper": () => import("../components/library/open-linked-paper").then((m) => m.OpenLinkedPaper),
+  "login-form": () => import("../components/account/login-form").then((m) => m.LoginForm),
+  toaster: () => import("../components/ui/toast").then((m) => m.Toaster),
 };
 
 /** SPEC §4, §9: a part of the page that fails to load reloads the page, at most once per 60 s. */

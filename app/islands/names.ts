@@ -15,6 +15,8 @@ export const ISLAND_NAMES = [
   "local-time",
   "papers-search",
   "open-linked-paper",
+  "login-form",
+  "toaster",
 ] as const;
 export type IslandName = (typeof ISLAND_NAMES)[number];
 

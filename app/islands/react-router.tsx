@@ -81,8 +81,32 @@ export function useLocation() {
   return location;
 }
 
-const IDLE = { state: "idle" as const, location: undefined, formMethod: undefined, formAction: undefined };
-export const useNavigation = () => IDLE;
+/**
+ * "submitting" from the moment a form on the page is sent the browser's way (no handler stopped
+ * it) until a page is shown, as React Router says while its own form is on its way: a button can
+ * say "Signing in…" and refuse a second press. Otherwise idle: moving to another page is the
+ * progress bar's business (DocumentFeedback).
+ */
+type Navigation = { state: "idle" | "submitting"; location: undefined; formMethod: undefined; formAction: undefined };
+const IDLE: Navigation = { state: "idle", location: undefined, formMethod: undefined, formAction: undefined };
+const SUBMITTING: Navigation = { ...IDLE, state: "submitting" };
+export function useNavigation(): Navigation {
+  const [navigation, setNavigation] = useState(IDLE);
+  useEffect(() => {
+    const onSubmit = (event: Event) => {
+      const form = event.target as HTMLFormElement;
+      if (!event.defaultPrevented && (!form.target || form.target === "_self")) setNavigation(SUBMITTING);
+    };
+    const onShow = () => setNavigation(IDLE);
+    document.addEventListener("submit", onSubmit);
+    window.addEventListener("pageshow", onShow);
+    return () => {
+      document.removeEventListener("submit", onSubmit);
+      window.removeEventListener("pageshow", onShow);
+    };
+  }, []);
+  return navigation;
+}
 
 export function useNavigate() {
   return (to: To | number) => {

@@ -168,7 +168,7 @@ test.describe("without JavaScript", () => {
   test("the same forms post to the page and come back with a notice", async ({ page }) => {
     const name = "Harbour plain-form notes";
     await page.goto("/login?redirect=%2Fmanager%2Flibrary");
-    await signIn(page, ADMIN);
+    await signIn(page, ADMIN, { javaScript: false });
     await expect(page.getByRole("heading", { level: 1, name: "Categories and papers" })).toBeVisible();
     await page.getByRole("link", { name: "New category" }).click();
     const create = page.getByRole("form", { name: "New top-level category" });

@@ -162,7 +162,7 @@ test.describe("without JavaScript", () => {
 
   test("the meeting form and the programme work as plain forms", async ({ page }) => {
     await page.goto("/login?redirect=%2Fmanage-events%2Fnew");
-    await signIn(page, ADMIN);
+    await signIn(page, ADMIN, { javaScript: false });
     await expect(page.getByRole("heading", { level: 1, name: "New meeting" })).toBeVisible();
 
     // A refusal keeps what was typed, with the message beside the field.

@@ -7,10 +7,22 @@ import { test as base, expect, type Page } from "@playwright/test";
 export const ADMIN = { email: "e2e-admin@masthead.example", password: "e2e-admin-password" };
 export const MEMBER = { email: "e2e-member@masthead.example", password: "e2e-member-password" };
 
-export async function signIn(page: Page, account: { email: string; password: string }) {
+/**
+ * Signs in on the login page. The login is a form posted as a document (decision 0033): this waits
+ * for the page it leads to (the next one, or the login again with its refusal) and, with
+ * JavaScript, for that page's script, so that the test's next click is not lost.
+ */
+export async function signIn(
+  page: Page,
+  account: { email: string; password: string },
+  { javaScript = true }: { javaScript?: boolean } = {},
+) {
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Password").fill(account.password);
+  const loaded = page.waitForEvent("load");
   await page.getByRole("button", { name: "Login" }).click();
+  await loaded;
+  if (javaScript) await waitForHydration(page);
 }
 
 /** The e2e server keeps its data per port (scripts/e2e-server.ts). */

@@ -127,7 +127,7 @@ test("an admin works through the inbox: filter, mark handled, delete after confi
   page,
 }) => {
   await page.goto("/login?redirect=%2Fmanager%2Frequests");
-  await signIn(page, ADMIN);
+  await signIn(page, ADMIN, { javaScript: false });
   await expect(page.getByRole("heading", { level: 1, name: "Join requests" })).toBeVisible();
   await expectAccessible(page);
 

@@ -114,3 +114,25 @@ describe("the meeting editor without JavaScript", () => {
     expect(unknown.status).toBe(400);
   });
 });
+
+describe("the password links' forms without JavaScript", () => {
+  it("answers a form a no-referrer page posts (Origin: null, same-origin) with the page, not a 400", async () => {
+    // The reset page sets `referrer: no-referrer`, so a browser posts its form with `Origin: null`.
+    const response = await fetch(`${server.url}/reset-password?token=not-a-real-token`, {
+      method: "POST",
+      headers: { origin: "null", "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: "not-a-real-token", password: "short", password_confirmation: "short" }),
+    });
+    expect(response.status).toBe(422);
+    expect(await response.text()).toContain("Choose a new password");
+  });
+
+  it("still refuses the same form from another site", async () => {
+    const response = await fetch(`${server.url}/reset-password?token=not-a-real-token`, {
+      method: "POST",
+      headers: { origin: "null", "sec-fetch-site": "cross-site", "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: "not-a-real-token", password: "short", password_confirmation: "short" }),
+    });
+    expect(response.status).toBe(403);
+  });
+});

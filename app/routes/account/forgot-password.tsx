@@ -5,6 +5,7 @@ import { AuthCard } from "../../components/account/auth-card";
 import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
+import { SERVED_AS_ISLANDS } from "../../islands/island";
 import { fieldFailureOf, firstMessages, rateLimitOf } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
 import type { Route } from "./+types/forgot-password";
@@ -15,6 +16,9 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 type ActionData = { sent?: string; error?: string; email: string };
+
+/** Served as islands (decision 0033): a plain form, posted to the server. */
+export const handle = SERVED_AS_ISLANDS;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { services, client, origin } = getRequestContext(context);

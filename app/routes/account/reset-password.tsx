@@ -6,6 +6,7 @@ import { AuthCard } from "../../components/account/auth-card";
 import { NewPasswordFields } from "../../components/account/new-password-fields";
 import { Notice } from "../../components/ui/notice";
 import { getRequestContext } from "../../context";
+import { SERVED_AS_ISLANDS } from "../../islands/island";
 import { fieldErrorsOf, firstMessages } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
 import type { Route } from "./+types/reset-password";
@@ -19,6 +20,9 @@ export const meta: Route.MetaFunction = () => [
 
 // Never cached anywhere: the address carries the token.
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+/** Served as islands (decision 0033): a plain form, posted to the server. */
+export const handle = SERVED_AS_ISLANDS;
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const token = url.searchParams.get("token") ?? "";

@@ -1,0 +1,167 @@
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { Form, Link, useNavigation } from "react-router";
+import { VALIDATION_SUMMARY } from "../../../core/auth/auth.values";
+import { Notice } from "../ui/notice";
+import { TextField } from "../ui/text-field";
+import { toast } from "../ui/toast";
+import type { fieldErrors as FieldErrors } from "./login-validation";
+
+/** What the login action answers when it does not sign in (app/routes/account/login.tsx). */
+export type LoginActionData =
+  | { kind: "invalid"; errors: Record<string, string[]>; email?: string }
+  | { kind: "failed"; message: string; retryAfter?: number; email?: string };
+
+type Fields = { email: string; password: string };
+
+type Check = typeof FieldErrors;
+/** The checks load with the first focus on the form, or at the latest on submit (decision 0028). */
+let loadedCheck: Check | null = null;
+async function loadCheck(): Promise<Check> {
+  loadedCheck ??= (await import("./login-validation")).fieldErrors;
+  return loadedCheck;
+}
+
+/**
+ * SPEC §2 'Login screen': e-mail, password, remember me. Errors show after a submit attempt and
+ * then follow the typing; a refusal is a toast. Without JavaScript it is a plain POST whose answer
+ * shows the same messages on the page.
+ */
+export function LoginForm({
+  actionData,
+  notice,
+  redirect,
+}: {
+  actionData: LoginActionData | null;
+  notice: string | null;
+  /** Where to go once signed in (the `redirect` parameter). */
+  redirect: string;
+}) {
+  const navigation = useNavigation();
+  const [hydrated, setHydrated] = useState(false);
+  const [attempted, setAttempted] = useState(false);
+  // A page answering a failed attempt (served as islands, decision 0033) keeps the e-mail typed.
+  const [values, setValues] = useState<Fields>({ email: actionData?.email ?? "", password: "" });
+  const [redirectTo, setRedirectTo] = useState(redirect);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const submitting = navigation.state === "submitting";
+
+  useEffect(() => {
+    setHydrated(true);
+    // The fragment never reaches the server; carry it through the login by hand.
+    const param = new URLSearchParams(window.location.search).get("redirect");
+    if (param && !param.includes("#") && window.location.hash) setRedirectTo(param + window.location.hash);
+  }, []);
+
+  useEffect(() => {
+    if (actionData?.kind === "failed") {
+      toast.error(actionData.message, { duration: 5000 });
+    }
+  }, [actionData]);
+
+  // Errors show only after a submit attempt, then follow the user's corrections live.
+  const [check, setCheck] = useState<Check | null>(() => loadedCheck);
+  const prepare = () => loadCheck().then((loaded) => setCheck(() => loaded));
+  const clientErrors = attempted && check ? check(values) : {};
+  const serverErrors = actionData?.kind === "invalid" && !hydrated ? actionData.errors : {};
+  const errors = hydrated ? clientErrors : serverErrors;
+  const hasErrors = Object.keys(errors).length > 0;
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    // The e-mail only: a password is used exactly as typed, spaces included.
+    const trimmed = { email: values.email.trim(), password: values.password };
+    setValues(trimmed);
+    setAttempted(true);
+    if (!loadedCheck) {
+      // Submitted before the checks arrived: check once they are here, then send it again.
+      event.preventDefault();
+      const form = event.currentTarget;
+      void prepare().then(() => {
+        const found = loadedCheck?.(trimmed) ?? {};
+        if (Object.keys(found).length === 0) form.requestSubmit();
+        else (found.email ? emailRef : passwordRef).current?.focus();
+      });
+      return;
+    }
+    const found = loadedCheck(trimmed);
+    if (Object.keys(found).length > 0) {
+      event.preventDefault();
+      (found.email ? emailRef : passwordRef).current?.focus();
+    }
+  }
+
+  const failedMessage = actionData?.kind === "failed" && !hydrated ? actionData.message : null;
+
+  return (
+    <Form
+      method="post"
+      noValidate
+      onSubmit={onSubmit}
+      onFocus={() => {
+        if (!check) void prepare();
+      }}
+      className="mt-8 space-y-5"
+      aria-describedby={hasErrors ? "login-summary" : undefined}
+    >
+      <input type="hidden" name="redirect" value={redirectTo} />
+      {hasErrors ? (
+        <p
+          id="login-summary"
+          role="alert"
+          className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
+        >
+          {VALIDATION_SUMMARY}
+        </p>
+      ) : null}
+      {notice && !actionData ? <Notice tone="success">{notice}</Notice> : null}
+      {failedMessage ? (
+        <p
+          role="alert"
+          className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
+        >
+          {failedMessage}
+        </p>
+      ) : null}
+      <TextField
+        inputRef={emailRef}
+        id="email"
+        name="email"
+        label="Email"
+        type="email"
+        autoComplete="username"
+        inputMode="email"
+        value={values.email}
+        onChange={(e) => setValues((v) => ({ ...v, email: e.target.value }))}
+        error={errors.email?.[0]}
+      />
+      <TextField
+        inputRef={passwordRef}
+        id="password"
+        name="password"
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        value={values.password}
+        onChange={(e) => setValues((v) => ({ ...v, password: e.target.value }))}
+        error={errors.password?.[0]}
+      />
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <label className="flex items-center gap-2 text-sm text-slate-700">
+          <input
+            type="checkbox"
+            name="remember"
+            value="on"
+            className="h-4 w-4 rounded border-slate-300 accent-navy-900"
+          />
+          Remember me
+        </label>
+        <Link to="/forgot-password" className="text-sm font-semibold text-sea-600 hover:text-navy-900 hover:underline">
+          Forgot password
+        </Link>
+      </div>
+      <button type="submit" className="btn-primary w-full py-3 text-base" disabled={submitting}>
+        {submitting ? "Signing in…" : "Login"}
+      </button>
+    </Form>
+  );
+}
