@@ -54,7 +54,8 @@ function islandsManifest(): Plugin {
           .map(url);
       }
       const missing = ISLAND_NAMES.filter((name) => !islands[name]);
-      if (missing.length > 0) throw new Error(`islands build: no entry in app/islands/entry.ts for ${missing.join(", ")}`);
+      if (missing.length > 0)
+        throw new Error(`islands build: no entry in app/islands/entry.ts for ${missing.join(", ")}`);
       const manifest: IslandsManifest = {
         entry: url(entry.fileName),
         entryImports: [...entryFiles].filter((file) => file !== entry.fileName).map(url),
