@@ -265,6 +265,25 @@ test("a start date lists the events from that day on, with the type, in the URL"
   await expect(page).toHaveURL(/\/events$/);
 });
 
+test("from a start date, Load more appends the next events into their months, each month once", async ({ page }) => {
+  // Every event of the demo, more than one page of them.
+  await page.goto("/events?start_date=2000-01-01");
+  const list = section(page, /^Events from /);
+  const shown = await list.locator("article").count();
+  await page.getByRole("link", { name: "Load more" }).click();
+  await expect.poll(() => list.locator("article").count()).toBeGreaterThan(shown);
+  await expect(page).toHaveURL(/\/events\?start_date=2000-01-01$/);
+  const months = await list.locator("section > h3").allTextContents();
+  expect(new Set(months).size).toBe(months.length);
+  const dates = await list.locator("article time").evaluateAll((els) => els.map((el) => el.getAttribute("datetime")));
+  expect(dates).toEqual([...dates].sort());
+  // No event twice: the next page's entries join the list, they do not repeat it.
+  const links = await list
+    .locator("article a[href^='/events/']")
+    .evaluateAll((els) => els.map((el) => el.getAttribute("href")));
+  expect(new Set(links).size).toBe(await list.locator("article").count());
+});
+
 test("a visitor opens the conference from the calendar, sees Add to calendar and registers", async ({ page }) => {
   await page.goto("/events?type=conference");
   await cards(page, "Upcoming events").first().getByRole("link").click();
