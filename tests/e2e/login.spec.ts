@@ -112,6 +112,25 @@ test.describe("member login (SPEC §2, §5, §8)", () => {
     await expect(page).toHaveURL(/\/login\?redirect=%2Fdashboard$/);
   });
 
+  test("on a public page (served as islands) the member menu opens, names its items and logs out", async ({ page }) => {
+    await page.goto("/login?redirect=%2Fnews");
+    await signIn(page, MEMBER);
+    await expect(page).toHaveURL(/\/news$/);
+    const menu = page.getByRole("banner").getByRole("button", { name: "User Profile" });
+    await expect(menu).toContainText("MM");
+    await menu.click();
+    await expect(page.getByRole("menuitem", { name: "Settings" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("menuitem", { name: "Settings" })).toBeHidden();
+    await expect(menu).toBeFocused();
+    await menu.click();
+    await page.getByRole("menuitem", { name: "Logout" }).click();
+    await page.getByRole("dialog", { name: "Logout?" }).getByRole("button", { name: "Confirm" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto("/dashboard");
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fdashboard$/);
+  });
+
   test("logout from the admin header returns to /login", async ({ page }) => {
     await page.goto("/login");
     await signIn(page, ADMIN);
