@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, MEMBER, signIn, test } from "./fixtures";
+import { ADMIN, expect, expectAccessible, MEMBER, signIn, test, waitForHydration } from "./fixtures";
 
 /**
  * The document library (issue 14 'Browse') on the demo content: a member goes from the members'
@@ -171,6 +171,62 @@ test("a visitor reads a public category and is refused a members-only file and c
   const hidden = await page.goto("/library/policies");
   expect(hidden?.status()).toBe(404);
   await expect(page.getByText("This page could not be found")).toBeVisible();
+});
+
+test("a visitor loads more of a long public list in place, each paper once, and a search keeps its own pages", async ({
+  page,
+  request,
+}) => {
+  // A public category longer than one page (20), built through the admin API and removed again.
+  const login = await request.post("/api/login", { data: ADMIN, headers: { Accept: "application/json" } });
+  const admin = { Authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}` };
+  const created = await request.post("/api/dashboard/papers-categories", {
+    data: { name: "E2E long public list", is_public: true },
+    headers: admin,
+  });
+  expect(created.status()).toBe(201);
+  const { id, slug } = ((await created.json()) as { category: { id: number; slug: string } }).category;
+  const paperIds: number[] = [];
+  try {
+    for (let n = 1; n <= 27; n++) {
+      const paper = await request.post("/api/dashboard/papers", {
+        data: {
+          papers_category_id: id,
+          name: `Long list paper ${String(n).padStart(2, "0")} ${n % 9 === 0 ? "withdrawn" : "current"}`,
+          number: `LL-${n}`,
+          organization: "E2E Standards Body",
+        },
+        headers: admin,
+      });
+      expect(paper.status()).toBe(201);
+      paperIds.push(((await paper.json()) as { paper: { id: number } }).paper.id);
+    }
+
+    await page.goto(`/library/${slug}`);
+    await waitForHydration(page);
+    const papers = page.locator('li[id^="paper-"]');
+    await expect(papers).toHaveCount(20);
+    await page.getByRole("link", { name: "Load more" }).click();
+    await expect(papers).toHaveCount(27);
+    await expect(page.getByRole("link", { name: "Load more" })).toHaveCount(0);
+    await expect(page).toHaveURL(new RegExp(`/library/${slug}$`));
+    const shown = await papers.evaluateAll((items) => items.map((item) => item.id));
+    expect(new Set(shown).size).toBe(27);
+    expect(shown.sort()).toEqual(paperIds.map((paperId) => `paper-${paperId}`).sort());
+
+    // A search that still needs a second page: Load more brings only its matches.
+    await page.goto(`/library/${slug}?search=current`);
+    await waitForHydration(page);
+    await expect(papers).toHaveCount(20);
+    await page.getByRole("link", { name: "Load more" }).click();
+    await expect(papers).toHaveCount(24);
+    await expect(papers.filter({ hasText: "withdrawn" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Load more" })).toHaveCount(0);
+    await expect(page).toHaveURL(new RegExp(`/library/${slug}\\?search=current$`));
+  } finally {
+    for (const paperId of paperIds) await request.delete(`/api/dashboard/papers/${paperId}`, { headers: admin });
+    await request.post(`/api/dashboard/papers-categories-delete/${id}`, { headers: admin });
+  }
 });
 
 test.describe("without JavaScript", () => {
