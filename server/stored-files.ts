@@ -110,12 +110,19 @@ const REDIRECT_CACHE = "public, max-age=3600";
 export function serveUploads(storage: ReadableFileStorage, publicUrl?: string) {
   return async (c: Context<AppEnv>) => {
     const notFound = () => c.text("Not found", 404);
-    let key: string;
+    // Decoded a segment at a time: an encoded slash (news%2Fa.webp) would name the same file at
+    // a second address, and so a second entry in every cache in front of us.
+    let segments: string[];
     try {
-      key = decodeURIComponent(new URL(c.req.url).pathname.slice(UPLOADS_PATH.length + 1));
+      segments = new URL(c.req.url).pathname
+        .slice(UPLOADS_PATH.length + 1)
+        .split("/")
+        .map(decodeURIComponent);
     } catch {
       return notFound();
     }
+    if (segments.some((segment) => segment.includes("/"))) return notFound();
+    const key = segments.join("/");
     if (!isSafeStorageKey(key)) return notFound();
     if (publicUrl) {
       c.header("Cache-Control", REDIRECT_CACHE);

@@ -29,6 +29,12 @@ describe("uploaded files", () => {
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
+  it("have one address: an encoded slash is not a folder, other escapes are decoded", async () => {
+    expect((await t.app.request("/uploads/news%2Fharbour.png")).status).toBe(404);
+    expect((await t.app.request("/uploads/news%2fharbour.png")).status).toBe(404);
+    expect((await t.app.request("/uploads/news/harb%6Fur.png")).status).toBe(200);
+  });
+
   it.each([
     "/uploads/../secret.txt",
     "/uploads/..%2fsecret.txt",
