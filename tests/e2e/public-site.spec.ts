@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { LEGACY_REDIRECTS, MEETINGS_PAGES } from "../../app/lib/site-map";
 import { ABOUT_PAGES, SERVICES_PAGES } from "../../core/pages/fixed-pages";
-import { expect, expectAccessible, test, waitForHydration } from "./fixtures";
+import { expect, expectAccessible, MEMBER, signIn, test, waitForHydration } from "./fixtures";
 
 const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });
 
@@ -139,6 +139,49 @@ test.describe("layout behaviour (SPEC §2, §9)", () => {
       "data-visible",
       "false",
     );
+  });
+
+  test("from the members' area a public page is a client navigation: it runs hydrated, and its next route change shows the cover", async ({
+    page,
+  }) => {
+    // Decision 0033: links from a hydrated page stay React Router navigations, so the public
+    // layout then runs as an app (the router's progress bar and cover), not as islands.
+    await page.goto("/login");
+    await signIn(page, MEMBER);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.evaluate(() => {
+      (window as Window & { sameDocument?: boolean }).sameDocument = true;
+    });
+    const sameDocument = () => page.evaluate(() => (window as Window & { sameDocument?: boolean }).sameDocument);
+    await page.getByRole("navigation", { name: "Footer" }).getByRole("link", { name: "Home" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(mainNav(page)).toBeVisible();
+    expect(await sameDocument()).toBe(true);
+    // The first public page after the members' area has no cover: it is the layout's first render.
+    await expect(page.getByTestId("route-cover")).toBeHidden();
+
+    await mainNav(page).getByRole("button", { name: "Services" }).click();
+    await mainNav(page).getByRole("link", { name: "SECOM" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "SECOM" })).toBeVisible();
+    await expect(page.getByTestId("route-cover")).toBeVisible();
+    await expect(page.getByTestId("route-cover")).toBeHidden({ timeout: 4000 });
+    expect(await sameDocument()).toBe(true);
+    // The header's user menu is the hydrated one, with the member's initials.
+    const menu = page.getByRole("banner").getByRole("button", { name: "User Profile" });
+    await expect(menu).toContainText("MM");
+    await menu.click();
+    await expect(page.getByRole("menuitem", { name: "Settings" })).toBeVisible();
+    await page.keyboard.press("Escape");
+
+    // Load more appends through the router's data on a hydrated /news.
+    await mainNav(page).getByRole("link", { name: "News", exact: true }).click();
+    await expect(page).toHaveURL(/\/news$/);
+    const cards = page.locator("main ul > li article");
+    const before = await cards.count();
+    await page.getByRole("link", { name: "Load more" }).click();
+    await expect.poll(() => cards.count()).toBeGreaterThan(before);
+    await expect(page).toHaveURL(/\/news$/);
+    expect(await sameDocument()).toBe(true);
   });
 
   test("a link within the page, a new tab or a download starts no progress bar and leaves no cover behind", async ({
