@@ -19,6 +19,8 @@ export type VersionedStore<T extends Stored> = {
   get: (key: string, version: number) => T | null;
   /** Keeps `entry` if it was made under the version the store holds and fits a quarter of the budget. */
   set: (key: string, entry: T, version: number) => void;
+  /** Whether `entry` is still the one kept for `key` (not replaced, dropped or emptied out); no LRU touch. */
+  holds: (key: string, entry: T) => boolean;
 };
 
 export function createVersionedStore<T extends Stored>(options: {
@@ -65,6 +67,9 @@ export function createVersionedStore<T extends Stored>(options: {
         if (bytes <= options.maxBytes) break;
         forget(oldest);
       }
+    },
+    holds(key, entry) {
+      return entries.get(key)?.entry === entry;
     },
   };
 }

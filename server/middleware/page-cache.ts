@@ -11,7 +11,7 @@ import { ANSWER_CACHE_HEADER } from "../cache/answer-cache";
 import { createVersionedStore } from "../cache/versioned-store";
 import type { AppEnv } from "../env";
 import { clientIp } from "./client";
-import { compressBody, encodeResponse, negotiateEncoding } from "./compress";
+import { compressBody, encodeResponse, improveLater, negotiateEncoding } from "./compress";
 import { crossSite } from "./csrf";
 import { replaceResponse } from "./replace-response";
 import { acceptedRequestId, CLIENT_CLOSED_REQUEST } from "./request-log";
@@ -291,11 +291,20 @@ function roleOnly(auth: Authenticated): Authenticated {
   };
 }
 
-/** Encodes a rendered page once in each encoding, off the main thread, and lays out its headers. */
-async function makeEntry(response: Response, nonce: string, storedAt: number): Promise<Entry> {
+/**
+ * Encodes a rendered page once in each encoding, off the main thread, and lays out its headers.
+ * Its brotli is replaced by a smaller one later (improveLater) while `kept(entry)` says the cache
+ * still holds it; the ETag names the content in that encoding, not the compressor's bytes.
+ */
+async function makeEntry(
+  response: Response,
+  nonce: string,
+  storedAt: number,
+  kept: (entry: Entry) => boolean,
+): Promise<Entry> {
   const identity = Buffer.from(await response.arrayBuffer());
   const [br, gz] = await Promise.all([
-    compressBody(identity, "br", "stored"),
+    compressBody(identity, "br", "request"),
     compressBody(identity, "gzip", "stored"),
   ]);
   // The validator ignores the nonce, so a page rendered again unchanged (another process, a later render) still matches.
@@ -346,12 +355,20 @@ async function makeEntry(response: Response, nonce: string, storedAt: number): P
     br: variant(br, "br", etags.br),
     gzip: variant(gz, "gzip", etags.gzip),
   };
-  return {
+  const entry: Entry = {
     variants,
     etags: Object.values(etags),
+    // The quick brotli's length: the smaller one that replaces it leaves the budget counted high, not low.
     bytes: identity.length + br.length + gz.length,
     storedAt,
   };
+  improveLater(identity, br.length, {
+    wanted: () => kept(entry),
+    use: (best) => {
+      variants.br = variant(best, "br", etags.br);
+    },
+  });
+  return entry;
 }
 
 /** The entry as a fetch Response (the middleware's door). */
@@ -374,6 +391,13 @@ export function createPageCache(
 ): PageCache {
   const now = options.now ?? Date.now;
   const store = createVersionedStore<Entry>({ maxBytes: options.maxBytes, ttlMs: options.ttlMs, now });
+
+  /** The response the chain made for `key`, as an entry kept under `version`. */
+  async function keep(c: Context<AppEnv>, key: string, version: number): Promise<Entry> {
+    const entry = await makeEntry(c.res, c.get("secureHeadersNonce") ?? "", now(), (kept) => store.holds(key, kept));
+    store.set(key, entry, version);
+    return entry;
+  }
   // Concurrent misses for one URL share one render instead of all rendering it.
   const rendering = new Map<string, Promise<Entry | null>>();
 
@@ -602,8 +626,7 @@ export function createPageCache(
         if (encoded !== c.res) replaceResponse(c, encoded);
         return;
       }
-      const entry = await makeEntry(c.res, c.get("secureHeadersNonce") ?? "", now());
-      store.set(key, entry, current);
+      const entry = await keep(c, key, current);
       settle(entry);
       replaceResponse(c, asResponse(entry, c, c.get("requestId"), "miss"));
     } catch (error) {
@@ -640,8 +663,7 @@ export function createPageCache(
       if (encoded !== c.res) replaceResponse(c, encoded);
       return;
     }
-    const entry = await makeEntry(c.res, c.get("secureHeadersNonce") ?? "", now());
-    store.set(apiKey(auth?.user.role.name ?? "visitor", method, target, body), entry, current);
+    const entry = await keep(c, apiKey(auth?.user.role.name ?? "visitor", method, target, body), current);
     replaceResponse(c, asResponse(entry, c, c.get("requestId"), "miss"));
   }
 
@@ -654,8 +676,7 @@ export function createPageCache(
       if (encoded !== c.res) replaceResponse(c, encoded);
       return;
     }
-    const entry = await makeEntry(c.res, c.get("secureHeadersNonce") ?? "", now());
-    store.set(shared.key, entry, shared.version);
+    const entry = await keep(c, shared.key, shared.version);
     replaceResponse(c, asResponse(entry, c, c.get("requestId"), "miss"));
   }
 

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { createSlots } from "../../lib/slots";
 
 /**
  * At most `size` page renders at a time; the rest wait in arrival order.
@@ -9,18 +10,6 @@ import type { MiddlewareHandler } from "hono";
  * Cached pages never reach this queue.
  */
 export function renderSlots(size: number): MiddlewareHandler {
-  let busy = 0;
-  const waiting: (() => void)[] = [];
-  return async (_c, next) => {
-    if (busy < size) busy += 1;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-    try {
-      await next();
-    } finally {
-      // The slot passes straight to the next in line, or is freed.
-      const following = waiting.shift();
-      if (following) following();
-      else busy -= 1;
-    }
-  };
+  const slots = createSlots(size);
+  return (_c, next) => slots.run(next);
 }

@@ -1,11 +1,12 @@
 import { Hono } from "hono";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createLogger } from "../../lib/logger";
 import { createApi } from "../../server/api";
 import { ANSWER_CACHE_HEADER } from "../../server/cache/answer-cache";
 import { EXPIRY_SPREAD } from "../../server/cache/versioned-store";
 import type { AppEnv } from "../../server/env";
 import { handleError } from "../../server/errors";
+import { compressBody } from "../../server/middleware/compress";
 import { csrf } from "../../server/middleware/csrf";
 import { createPageCache, PAGE_CACHE_HEADER } from "../../server/middleware/page-cache";
 import { securityHeaders } from "../../server/middleware/security";
@@ -59,6 +60,14 @@ function pageApp(options: { ttlMs?: number; maxBytes?: number; now?: () => numbe
   app.get("/missing", (c) => {
     renders += 1;
     return c.html("<p>not here</p>", 404);
+  });
+  app.get("/article", (c) => {
+    renders += 1;
+    const items = Array.from(
+      { length: 300 },
+      (_, i) => `<li><a href="/post/${i}">Radar note ${(i * 7919) % 1000}</a></li>`,
+    );
+    return c.html(`<article><h1>Render ${renders}</h1><ul>${items.join("")}</ul></article>`);
   });
   app.get("/big", (c) => {
     renders += 1;
@@ -124,6 +133,30 @@ describe("page cache for anonymous visitors", () => {
     expect(again.headers.get("content-security-policy")).toBeNull();
     const stale = await app.request(page, { headers: { "if-none-match": '"something-else"' } });
     expect(stale.status).toBe(200);
+  });
+
+  it("sends a quick brotli at first, then the highest quality's smaller bytes made in the background, under the same ETag", async () => {
+    const { app, renders } = pageApp();
+    const { brotliDecompressSync } = await import("node:zlib");
+    const ask = async () => {
+      const res = await app.request("/article", { headers: { "accept-encoding": "br" } });
+      return {
+        etag: res.headers.get("etag"),
+        length: res.headers.get("content-length"),
+        body: Buffer.from(await res.arrayBuffer()),
+      };
+    };
+    const first = await ask();
+    const plain = brotliDecompressSync(first.body);
+    expect(plain.toString()).toContain("<h1>Render 1</h1>");
+    expect(first.body.equals(await compressBody(plain, "br", "request"))).toBe(true);
+    const best = await compressBody(plain, "br", "stored");
+    expect(best.length).toBeLessThan(first.body.length);
+    await vi.waitFor(async () => expect((await ask()).body.equals(best)).toBe(true));
+    const later = await ask();
+    expect(later.etag).toBe(first.etag);
+    expect(later.length).toBe(String(best.length));
+    expect(renders()).toBe(1);
   });
 
   it("keys on the path and query string, and on bots apart from browsers", async () => {
