@@ -384,7 +384,7 @@ async function main(): Promise<number> {
       progress(label, server.name === "after" && !before ? "app" : server.name, figures);
       const problem = loadProblem(figures);
       if (problem) failures.push(`${describeCase(c)} on ${server.name}: ${problem}`);
-      sides.set(server.name, { figures, bytes: server.bytes });
+      sides.set(server.name, { figures, bytes: figures.sentBytes ?? server.bytes });
     }
     const afterSide = sides.get("after");
     const baselineSide = sides.get("baseline");

@@ -125,6 +125,12 @@ export type LoadFigures = {
   cpuMsPerRequest: number | null;
   /** Highest RSS sampled during the measured run, in bytes (null without /proc). */
   peakRss: number | null;
+  /**
+   * The body's length when the request is sent once more after the measured run (null unless 2xx):
+   * what the server sends once loaded, e.g. a cached page's brotli after the app has replaced its
+   * first, quick encoding with the smaller one (server/middleware/compress.ts, improveLater).
+   */
+  sentBytes: number | null;
   requests: number;
   non2xx: number;
   firstNon2xxStatus: number;
@@ -167,6 +173,7 @@ export async function measure(
   }
   const cpuAfter = server.cpuMs();
   sample();
+  const sent = await rawRequest(server.origin, request);
   return {
     requestsPerSecond: run.durationSeconds > 0 ? run.requests / run.durationSeconds : 0,
     p50Ms: run.p50Ms,
@@ -174,6 +181,7 @@ export async function measure(
     cpuMsPerRequest:
       cpuBefore !== null && cpuAfter !== null && run.requests > 0 ? (cpuAfter - cpuBefore) / run.requests : null,
     peakRss,
+    sentBytes: sent.status >= 200 && sent.status <= 299 ? sent.body.length : null,
     requests: run.requests,
     non2xx: run.non2xx,
     firstNon2xxStatus: run.firstNon2xxStatus,

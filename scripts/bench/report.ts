@@ -337,8 +337,10 @@ const READING = `## Reading the figures
   the app's bytes for identity rows, and for br rows the app's identity bytes of that page compressed
   once at start with brotli quality 11 and sent with \`Content-Encoding: br\`, as a server with
   precompressed pages would. It is the ceiling for one Node process on this machine; the gap is what
-  our code costs. **Bytes** are the response bodies each side sent; br bodies differ in size where
-  the app compresses at another quality. The baseline sends none of the app's headers (security
+  our code costs. **Bytes** are the response bodies each side sent, read from the row's request
+  sent once more after the measured run (the app first stores a page's brotli at quality 3 and
+  replaces it with quality 11 in the background); br bodies differ in size where the app
+  compresses at another quality. The baseline sends none of the app's headers (security
   headers, request id), which matters most for small responses such as the API calls.
 - **req/s** is requests completed ÷ the measured duration. **p50/p99** are latencies under saturation
   with all connections always busy, so they are roughly connections ÷ throughput, not the latency of a
