@@ -68,6 +68,12 @@ export function compressBody(data: Uint8Array, encoding: "br" | "gzip", effort: 
 
 /** Highest-quality brotli encodings of stored bodies, made in the background one at a time (improveLater). */
 export const bestBrotli = createSlots(1);
+/**
+ * Bodies waiting for it at most: each waiting one is held in memory, and anonymous visitors can
+ * have pages stored faster than they are encoded (a crawler, or query strings made up to miss the
+ * cache). Past this, a body keeps its quick encoding.
+ */
+export const BEST_BROTLI_MAX_WAITING = 16;
 
 /**
  * Brotli at its highest quality for a body kept in memory and sent many times,
@@ -83,7 +89,8 @@ export const bestBrotli = createSlots(1);
  * and this replaces it: the same content, some 15 % smaller.
  *
  * The work starts on a later turn of the event loop, after the caller has kept
- * the body (so that `wanted()` can say so).
+ * the body (so that `wanted()` can say so), unless BEST_BROTLI_MAX_WAITING bodies
+ * wait already.
  */
 export function improveLater(
   data: Uint8Array,
@@ -91,6 +98,7 @@ export function improveLater(
   hooks: { wanted: () => boolean; use: (best: Buffer) => void },
 ): void {
   setImmediate(() => {
+    if (bestBrotli.waiting >= BEST_BROTLI_MAX_WAITING) return;
     bestBrotli
       .run(async () => {
         if (!hooks.wanted()) return;

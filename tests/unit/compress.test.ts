@@ -1,6 +1,12 @@
 import zlib from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
-import { bestBrotli, compressBody, encodeStored, improveLater } from "../../server/middleware/compress";
+import {
+  BEST_BROTLI_MAX_WAITING,
+  bestBrotli,
+  compressBody,
+  encodeStored,
+  improveLater,
+} from "../../server/middleware/compress";
 
 const page = (n: number) =>
   Buffer.from(
@@ -40,6 +46,21 @@ describe("improveLater", () => {
     await vi.waitFor(() => expect(wanted).toHaveBeenCalled());
     await vi.waitFor(() => expect(bestBrotli.busy).toBe(0));
     expect(use).not.toHaveBeenCalled();
+  });
+
+  it("holds at most BEST_BROTLI_MAX_WAITING bodies waiting: past that a body keeps its quick encoding", async () => {
+    const count = BEST_BROTLI_MAX_WAITING + 4;
+    const improved = new Set<number>();
+    for (let n = 0; n < count; n++) {
+      improveLater(page(100 + n), Number.POSITIVE_INFINITY, { wanted: () => true, use: () => improved.add(n) });
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([bestBrotli.busy, bestBrotli.waiting]).toEqual([1, BEST_BROTLI_MAX_WAITING]);
+    await vi.waitFor(() => expect(bestBrotli.busy).toBe(0), { timeout: 20_000 });
+    // The first runs at once, the next BEST_BROTLI_MAX_WAITING wait their turn, the last three are left.
+    expect([...improved].sort((a, b) => a - b)).toEqual(
+      Array.from({ length: BEST_BROTLI_MAX_WAITING + 1 }, (_, n) => n),
+    );
   });
 });
 
