@@ -61,6 +61,8 @@ export function createAnswerCache(
         bytes: 2 * body.byteLength + key.length,
         storedAt: now(),
         encoded: {},
+        // An answer dropped before its turn for brotli's highest quality is not encoded again.
+        kept: () => store.holds(key, answer),
       };
       store.set(key, answer, version);
       return respond(answer, "miss", acceptEncoding);

@@ -110,14 +110,22 @@ export function improveLater(
   });
 }
 
-/** A body kept in memory and sent many times, with each encoding made once, when first asked for. */
-export type StoredBody = { body: Uint8Array; encoded: { br?: Promise<Buffer>; gzip?: Promise<Buffer> } };
+/**
+ * A body kept in memory and sent many times, with each encoding made once, when first asked for.
+ * `kept`: whether its holder still keeps it (for improveLater; kept as long as referenced if absent).
+ */
+export type StoredBody = {
+  body: Uint8Array;
+  encoded: { br?: Promise<Buffer>; gzip?: Promise<Buffer> };
+  kept?: () => boolean;
+};
 
 /**
- * A stored body as a client whose Accept-Encoding is `acceptEncoding` takes it: gzip at its highest
- * level, or brotli quick and later at its highest quality (improveLater), started by the first request that asks for that encoding (those
- * arriving meanwhile wait for the same work), or as it is. `varies`: whether the answer depends on
- * Accept-Encoding (the body is long enough to be compressed), for the Vary header.
+ * A stored body as a client whose Accept-Encoding is `acceptEncoding` takes it: gzip at its
+ * highest level, or brotli quick and later at its highest quality (improveLater), started by the
+ * first request that asks for that encoding (those arriving meanwhile wait for the same work), or
+ * as it is. `varies`: whether the answer depends on Accept-Encoding (the body is long enough to be
+ * compressed), for the Vary header.
  */
 export async function encodeStored(
   stored: StoredBody,
@@ -131,7 +139,7 @@ export async function encodeStored(
       ? compressBody(stored.body, "gzip", "stored")
       : compressBody(stored.body, "br", "request").then((quick) => {
           improveLater(stored.body, quick.length, {
-            wanted: () => true,
+            wanted: stored.kept ?? (() => true),
             use: (best) => {
               stored.encoded.br = Promise.resolve(best);
             },

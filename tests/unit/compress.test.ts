@@ -76,4 +76,14 @@ describe("encodeStored", () => {
     await vi.waitFor(async () => expect(Buffer.from((await encodeStored(stored, "br")).body).equals(best)).toBe(true));
     expect(zlib.brotliDecompressSync(best).equals(stored.body)).toBe(true);
   });
+
+  it("leaves the quick brotli of a body its holder no longer keeps", async () => {
+    let kept = true;
+    const stored = { body: page(7), encoded: {}, kept: () => kept };
+    const first = await encodeStored(stored, "br");
+    kept = false;
+    await new Promise((resolve) => setImmediate(resolve));
+    await vi.waitFor(() => expect(bestBrotli.busy + bestBrotli.waiting).toBe(0));
+    expect(Buffer.from((await encodeStored(stored, "br")).body).equals(Buffer.from(first.body))).toBe(true);
+  });
 });
