@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { isUndiciFormDataWriteAfterCancel } from "./tests/support/undici-form-data";
 
 export default defineConfig({
   test: {
@@ -11,5 +12,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     restoreMocks: true,
+    // Node 24's fetch throws this one after a FormData body was cancelled (tests/support/undici-form-data.ts).
+    onUnhandledError: (error) => !isUndiciFormDataWriteAfterCancel(error),
   },
 });

@@ -3,6 +3,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import type { RequestContext } from "../core/request-context";
+import { loggedPath } from "../lib/logged-path";
 import { getRequestContext } from "./context";
 import { IslandsProvider, servedAsIslands } from "./islands/island";
 import { NonceProvider } from "./lib/nonce";
@@ -34,7 +35,7 @@ function logPageError(error: unknown, request: Request, context: unknown) {
   } catch {
     // An error before our context was set: no logger to use.
   }
-  const path = new URL(request.url).pathname;
+  const path = loggedPath(new URL(request.url).pathname);
   if (logger) logger.error({ req_id: requestId, method: request.method, path, err: error }, "page error");
   else console.error(error);
 }

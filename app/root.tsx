@@ -30,12 +30,13 @@ export const handle = SHARED_WHEN_SIGNED_IN;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, auth, origin, publicConfig, sharedRender } = getRequestContext(context);
-  const settings = await services.settings.getAll();
-  // renderedAt: when the page was made, for the join form's fill-time check without JavaScript.
+  const [settings, formTimes] = await Promise.all([services.settings.getAll(), services.join.formTimes()]);
+  // formTimes: when the page was made, signed for each public form (decision 0039), which sends it
+  // back for the server's "too fast" check, with or without JavaScript.
   // roleOnly: the page is shared by the role's users (decision 0032); `user` holds the role alone,
   // and useSignedInUser fetches the rest.
   const roleOnly = Boolean(auth && sharedRender);
-  return { settings, user: auth?.user ?? null, roleOnly, origin, renderedAt: Date.now(), publicConfig };
+  return { settings, user: auth?.user ?? null, roleOnly, origin, formTimes, publicConfig };
 }
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
@@ -66,10 +67,11 @@ export function Layout({ children }: { children: ReactNode }) {
       <body className="min-h-screen">
         <IconSprite />
         {children}
+        {/* At the foot of the screen, where no header button sits (decision 0041); saves say so inline, not here. */}
         <Island
           name="toaster"
           component={Toaster}
-          props={{ position: "top-right", richColors: true, closeButton: true }}
+          props={{ position: "bottom-right", richColors: true, closeButton: true }}
         />
         {islands ? (
           <IslandScripts manifest={islands} nonce={nonce} />
@@ -94,7 +96,7 @@ function IslandScripts({ manifest, nonce }: { manifest: IslandsManifest; nonce: 
   const data: IslandRootData = {
     user: root?.user ?? null,
     roleOnly: root?.roleOnly ?? false,
-    renderedAt: root?.renderedAt ?? 0,
+    formTimes: root?.formTimes ?? { join: "", message: "" },
     publicConfig: root?.publicConfig ?? { recaptchaSiteKey: null, gtmId: null },
   };
   return (

@@ -7,6 +7,8 @@ const slug = (path: string) => path.replace(/^\//, "");
 /**
  * The route table. Guards are declared by name in the layout modules:
  * layouts/member.tsx → guards("auth"), layouts/admin.tsx → guards("auth", "admin").
+ * Each route is classified (public, member, admin…) in tests/integration/authorization.test.ts,
+ * which tries it for a visitor, a member and an admin: a route added here without one fails it.
  */
 export default [
   layout("routes/layouts/public.tsx", [
@@ -19,9 +21,11 @@ export default [
     route("conference", "routes/events/featured.tsx", { id: "featured-conference" }),
     route("workshop", "routes/events/featured.tsx", { id: "featured-workshop" }),
     route("members-list", "routes/members/members-list.tsx"),
+    route("members-list/:slug", "routes/members/member-company.tsx"),
     route("members-join", "routes/members/members-join.tsx"),
     route("join", "routes/join/join.tsx"),
     route("join/thank-you", "routes/join/join-thanks.tsx"),
+    route("message", "routes/join/message.tsx"),
     route("library", "routes/library/index.tsx"),
     route("library/:slug", "routes/library/category.tsx"),
     // One shared screen for the about, services, tributes and privacy pages (content from the CMS).
@@ -48,6 +52,7 @@ export default [
     route("dashboard/user-settings", "routes/account/user-settings.tsx"),
     route("dashboard/events", "routes/events/members-calendar.tsx"),
     route("dashboard/events/:slug", "routes/events/members-meeting.tsx"),
+    route("dashboard/company", "routes/members/company.tsx"),
     // Library categories; the fixed pages above win over a slug of the same name.
     route("dashboard/:slug", "routes/library/members-category.tsx"),
   ]),
@@ -58,6 +63,9 @@ export default [
     route("manager/settings", "routes/admin/settings.tsx"),
     route("manager/requests", "routes/join/manage-requests.tsx"),
     route("manager/users", "routes/account/manage-users.tsx"),
+    route("manager/members", "routes/members/manage-members.tsx"),
+    route("manager/members/new", "routes/members/manage-member.tsx", { id: "manage-member-new" }),
+    route("manager/members/:id", "routes/members/manage-member.tsx", { id: "manage-member-edit" }),
     route("manage-news", "routes/news/manage-news.tsx"),
     route("manage-news/new", "routes/news/manage-news-edit.tsx", { id: "manage-news-new" }),
     route("manage-news/:id/edit", "routes/news/manage-news-edit.tsx", { id: "manage-news-edit" }),

@@ -18,8 +18,11 @@ export type RequestContext = {
   /** The public origin (BASE_URL), for canonical links, the sitemap and sharing cards. */
   origin: string;
   logger: Logger;
-  /** Configuration the browser may see: the captcha's site key and the tag manager container. */
-  publicConfig: { recaptchaSiteKey: string | null; gtmId: string | null };
+  /**
+   * Configuration the browser may see: the captcha's site key (and whether it is a reCAPTCHA
+   * Enterprise key, decision 0040) and the tag manager container.
+   */
+  publicConfig: { recaptchaSiteKey: string | null; recaptchaEnterprise?: boolean; gtmId: string | null };
   /**
    * The page is rendered once for every signed-in user of the role (decision 0032): `auth.user`
    * holds the role alone, and the browser fetches the rest.

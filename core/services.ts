@@ -14,9 +14,10 @@ import { createProfileService } from "./accounts/profile.service";
 import { createTokensRepository } from "./accounts/tokens.repository";
 import { createUsersRepository } from "./accounts/users.repository";
 import { createAuthRepository } from "./auth/auth.repository";
-import { createAuthService } from "./auth/auth.service";
+import { createAuthService, type IdleSeconds } from "./auth/auth.service";
 import { createContentVersionRepository } from "./content-version/content-version.repository";
 import { createContentVersionService } from "./content-version/content-version.service";
+import { createApplicationsService } from "./join/applications.service";
 import { createJoinRepository } from "./join/join.repository";
 import { type CaptchaCheck, createJoinService } from "./join/join.service";
 import { createLibraryRepository } from "./library/library.repository";
@@ -28,13 +29,18 @@ import { createMediaService } from "./media/media.service";
 import { createMeetingsRepository } from "./meetings/meetings.repository";
 import { createMeetingsService } from "./meetings/meetings.service";
 import { createMeetingsAdminService } from "./meetings/meetings-admin.service";
-import { createMembersRepository } from "./members/members.repository";
+import { isCurrentCompany } from "./members/current";
 import { createMembersService } from "./members/members.service";
+import { COMPANY_SEARCH_KIND } from "./members/members.values";
+import { createMembershipDay } from "./members/membership-day";
+import { createRenewalsService } from "./members/renewals.service";
 import { createNewsService } from "./news/news.service";
 import { createPagesService } from "./pages/pages.service";
 import { createRateLimitRepository } from "./rate-limit/rate-limit.repository";
 import { createRateLimitService } from "./rate-limit/rate-limit.service";
 import { createSearchService } from "./search/search.service";
+import { createSecretsRepository } from "./secrets/secrets.repository";
+import { createSecretsService } from "./secrets/secrets.service";
 import { createSettingsRepository } from "./settings/settings.repository";
 import { createSettingsService } from "./settings/settings.service";
 
@@ -50,8 +56,8 @@ export function createServices(deps: {
   /** Members-only files (paper files), served through an access check (decision 0024). */
   privateStorage: ReadableFileStorage;
   sessionTtlSeconds: number;
-  /** SESSION_IDLE_TIMEOUT and SESSION_REMEMBER_IDLE_TIMEOUT; the defaults without. */
-  sessionIdleSeconds?: { short: number; remembered: number };
+  /** SESSION_IDLE_TIMEOUT, SESSION_ADMIN_IDLE_TIMEOUT and SESSION_REMEMBER_IDLE_TIMEOUT; the defaults without. */
+  sessionIdleSeconds?: IdleSeconds;
   /** Where services log security events (sign-in failures); silent without one. */
   logger?: Logger;
   clock?: Clock;
@@ -71,8 +77,24 @@ export function createServices(deps: {
   const users = createUsersRepository(deps.db, deps.dialect);
   const tokens = createTokensRepository(deps.db);
   const rateLimit = createRateLimitService({ repository: createRateLimitRepository(deps.db), clock });
-  const search = createSearchService({ db: deps.db, dialect: deps.dialect, clock });
+  const search = createSearchService({
+    db: deps.db,
+    dialect: deps.dialect,
+    clock,
+    // A member company's entry is found while the company is current (decisions 0044, 0046).
+    shownWhen: async () => {
+      const { cutoff } = await membershipDay();
+      return { [COMPANY_SEARCH_KIND]: (id) => isCurrentCompany(id, cutoff) };
+    },
+  });
   const settings = createSettingsService({ repository: createSettingsRepository(deps.db), clock });
+  const secrets = createSecretsService({ repository: createSecretsRepository(deps.db), clock });
+  const contentVersion = createContentVersionService({
+    repository: createContentVersionRepository(deps.db, { sqlite: deps.sqlite, notifications: deps.notifications }),
+    onError: (error) => deps.logger?.warn({ err: error }, "content version announcements not heard; polling meanwhile"),
+  });
+  /** Today and the grace period: what "current" is measured against (decision 0044). */
+  const membershipDay = createMembershipDay({ settings, clock, version: () => contentVersion.known() });
   const auth = createAuthService({
     repository: createAuthRepository(deps.db),
     rateLimit,
@@ -80,6 +102,7 @@ export function createServices(deps: {
     sessionTtlSeconds: deps.sessionTtlSeconds,
     idleSeconds: deps.sessionIdleSeconds,
     logger: deps.logger,
+    membershipCutoff: async () => (await membershipDay()).cutoff,
   });
   const library = createLibraryService({
     repository: createLibraryRepository(deps.db),
@@ -98,6 +121,27 @@ export function createServices(deps: {
     clock,
     onError: deps.onMailError,
   });
+  const invitations = createInvitationService({
+    users,
+    tokens,
+    mail,
+    settings,
+    transaction,
+    dialect: deps.dialect,
+    clock,
+  });
+  const members = createMembersService({
+    db: deps.db,
+    dialect: deps.dialect,
+    storage: deps.storage,
+    clock,
+    day: membershipDay,
+    search,
+    invitations,
+    mail,
+    settings,
+  });
+  const joinRepository = createJoinRepository(deps.db);
   return {
     accounts: createAccountsService({
       users,
@@ -106,21 +150,17 @@ export function createServices(deps: {
       revokeSessions,
       clock,
     }),
-    invitations: createInvitationService({
-      users,
-      tokens,
-      mail,
-      settings,
-      transaction,
-      dialect: deps.dialect,
-      clock,
-    }),
+    invitations,
     auth,
     profile: createProfileService({
       users,
       storage: deps.storage,
       rateLimit,
-      revokeOtherSessions: (userId, keepSessionId) => auth.revokeUserSessions(userId, keepSessionId),
+      mail,
+      settings,
+      revokeOtherSessions: (userId, keepSessionId, trx) => auth.revokeUserSessions(userId, keepSessionId, trx),
+      transaction,
+      dialect: deps.dialect,
       clock,
     }),
     passwordReset: createPasswordResetService({
@@ -134,15 +174,11 @@ export function createServices(deps: {
       dialect: deps.dialect,
       clock,
     }),
-    contentVersion: createContentVersionService({
-      repository: createContentVersionRepository(deps.db, { sqlite: deps.sqlite, notifications: deps.notifications }),
-      onError: (error) =>
-        deps.logger?.warn({ err: error }, "content version announcements not heard; polling meanwhile"),
-    }),
+    contentVersion,
     rateLimit,
     search,
-    news: createNewsService({ db: deps.db, search, storage: deps.storage, clock }),
-    media: createMediaService({ storage: deps.storage }),
+    news: createNewsService({ db: deps.db, dialect: deps.dialect, search, storage: deps.storage, clock }),
+    media: createMediaService({ storage: deps.storage, db: deps.db }),
     meetings,
     meetingsAdmin: createMeetingsAdminService({
       db: deps.db,
@@ -152,7 +188,9 @@ export function createServices(deps: {
       defaultTimeZone: async () => (await settings.getAll())["site.timezone"],
       read: (row) => meetings.whole(row),
     }),
-    members: createMembersService({ repository: createMembersRepository(deps.db) }),
+    members,
+    /** Renewal reminders and lapse notices (decision 0049): the membership-renewals job calls it. */
+    renewals: createRenewalsService({ db: deps.db, clock, day: membershipDay, settings, mail }),
     pages: createPagesService({ db: deps.db, search, clock }),
     library,
     libraryAdmin: createLibraryAdminService({
@@ -167,8 +205,16 @@ export function createServices(deps: {
     }),
     settings,
     mail,
+    applications: createApplicationsService({
+      db: deps.db,
+      repository: joinRepository,
+      members,
+      mail,
+      settings,
+      clock,
+    }),
     join: createJoinService({
-      repository: createJoinRepository(deps.db),
+      repository: joinRepository,
       transaction,
       mail,
       settings,
@@ -176,6 +222,7 @@ export function createServices(deps: {
       clock,
       ratePerHour: deps.joinRatePerHour ?? 30,
       captcha: deps.captcha,
+      formKey: () => secrets.key("form-time"),
       meetingFor: (pagePath, viewer) => meetings.forRegistrationPath(pagePath, viewer),
     }),
   };

@@ -172,7 +172,10 @@ export function openSqlite(file: string): DatabaseHandle {
   database.pragma("journal_mode = WAL");
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
-  database.pragma("synchronous = NORMAL");
+  // Every commit is on disk before it is answered (decision 0036): a registration or a request a
+  // person was told is saved survives a power cut, as with PostgreSQL's default. NORMAL would
+  // keep the database consistent but could lose the last commits since the WAL was last synced.
+  database.pragma("synchronous = FULL");
   // Unicode lower case for searches (migration 0004 gives PostgreSQL the same function).
   database.function("casefold", { deterministic: true }, (value: unknown) =>
     typeof value === "string" ? value.toLowerCase() : value,

@@ -167,6 +167,9 @@ export interface MeetingImagesTable {
   width: number | null;
   height: number | null;
   position: number;
+  /** The picture's alt text; '' when decorative or not described yet (migration 0011). */
+  alt: Generated<string>;
+  decorative: Generated<Flag>;
   created_at: Timestamp;
 }
 
@@ -201,6 +204,9 @@ export interface NewsPostsTable {
   image: string | null;
   image_width: number | null;
   image_height: number | null;
+  /** The image's alt text; '' when decorative, without an image or not described yet (migration 0011). */
+  image_alt: Generated<string>;
+  image_decorative: Generated<Flag>;
   published_at: Timestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -208,27 +214,95 @@ export interface NewsPostsTable {
 
 export interface JoinRequestsTable {
   id: Generated<number>;
-  kind: "join" | "registration";
+  kind: "join" | "registration" | "message";
   meeting_id: number | null;
-  company_name: string;
+  /** Null for a message (kind 'message'), which asks for neither (migration 0010). */
+  company_name: string | null;
   representative_name: string;
   email: string;
-  phone_number: string;
+  phone_number: string | null;
   page_path: string | null;
   ip: string | null;
   handled_at: Timestamp | null;
   created_at: Timestamp;
+  /** A message's subject and text; null for the other kinds. */
+  subject: string | null;
+  message: string | null;
+  /** Why the request was judged probable spam (kept, never dropped; decision 0039), null otherwise. */
+  spam_reason: "honeypot" | "too_fast" | "no_form_time" | null;
+  /** A membership application's state (migration 0016); null for registrations and messages. */
+  status: "new" | "approved" | "declined" | null;
 }
 
+/** See migration 0016: what happened to a join request after it arrived (decision 0047). */
+export interface JoinRequestEventsTable {
+  id: Generated<number>;
+  join_request_id: number;
+  event: "approved" | "declined";
+  /** Who did it; null once their account is deleted (user_name stays). */
+  user_id: number | null;
+  user_name: string;
+  /** The company an application was approved into (created or linked); its name as it was then. */
+  company_id: number | null;
+  company_name: string | null;
+  /** Why an application was declined, as mailed to the applicant. */
+  reason: string | null;
+  created_at: Timestamp;
+}
+
+/** Keys the site makes for itself on first use, shared by its processes (migration 0012). */
+export interface AppSecretsTable {
+  /** What the key is for, e.g. 'form-time' (the HMAC key of the public forms' shown-at time). */
+  name: string;
+  /** The key, base64url. */
+  value: string;
+  created_at: Timestamp;
+}
+
+export type MembershipType = "full" | "associate";
+export type CompanyStatus = "active" | "suspended" | "left";
+
+/** A member company (migration 0013, decision 0044). */
 export interface MemberCompaniesTable {
   id: Generated<number>;
   name: string;
+  /** From the name when created, kept when renamed (links keep working). */
+  slug: string;
+  /** ISO 3166-1 alpha-2 ('NO'). */
   country: string;
   website: string | null;
+  /** The logo's storage key (the largest WebP variant, as news images), or null. */
   logo: string | null;
-  joined_year: number | null;
+  logo_width: number | null;
+  logo_height: number | null;
+  /** Sanitized rich text ('' when none). */
+  description: Generated<string>;
+  membership_type: Generated<MembershipType>;
+  /** YYYY-MM-DD. */
+  member_since: string;
+  /** YYYY-MM-DD, or null: no renewal date (current while active). */
+  renews_on: string | null;
+  /** How many representatives it may have; null: no limit. */
+  seats: number | null;
+  status: Generated<CompanyStatus>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** A company's product tags (migration 0013): `tag` is the folded form filters compare, `name` the one shown. */
+export interface MemberCompanyProductsTable {
+  company_id: number;
+  position: number;
+  name: string;
+  tag: string;
+}
+
+/** Which company a user represents (at most one), and whether as a primary contact (migration 0013). */
+export interface CompanyRepresentativesTable {
+  user_id: number;
+  company_id: number;
+  is_primary: Generated<Flag>;
+  created_at: Timestamp;
 }
 
 export interface SearchDocumentsTable {
@@ -269,6 +343,43 @@ export interface MailQueueTable {
   created_at: Timestamp;
 }
 
+/** See migration 0015: a scheduled job's lease (decision 0045). */
+export interface JobsTable {
+  name: string;
+  /** The due time of the run most recently taken. */
+  claimed_due: Timestamp | null;
+  /** The latest due time whose run ended (ok or failed); a later one is owed. */
+  completed_due: Timestamp | null;
+  leased_until: Timestamp | null;
+  leased_by: string | null;
+  created_at: Timestamp;
+}
+
+/** See migration 0015: one run of a job, scheduled (due_at) or started by hand (due_at null). */
+export interface JobRunsTable {
+  id: Generated<number>;
+  job_name: string;
+  due_at: Timestamp | null;
+  runner: string;
+  started_at: Timestamp;
+  finished_at: Timestamp | null;
+  outcome: "ok" | "failed" | null;
+  summary: string | null;
+  error: string | null;
+}
+
+/** See migration 0017: a renewal reminder or lapse notice sent, once per company, kind and renews_on (decision 0049). */
+export interface MembershipNoticesTable {
+  id: Generated<number>;
+  company_id: number;
+  kind: "reminder" | "lapse";
+  /** The company's renews_on (YYYY-MM-DD) the notice was about. */
+  renews_on: string;
+  /** How many primary contacts it was queued to. */
+  recipients: number;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -286,10 +397,17 @@ export interface Database {
   sponsors: SponsorsTable;
   news_posts: NewsPostsTable;
   join_requests: JoinRequestsTable;
+  join_request_events: JoinRequestEventsTable;
   member_companies: MemberCompaniesTable;
+  member_company_products: MemberCompanyProductsTable;
+  company_representatives: CompanyRepresentativesTable;
+  membership_notices: MembershipNoticesTable;
   search_documents: SearchDocumentsTable;
   content_versions: ContentVersionsTable;
   mail_queue: MailQueueTable;
+  jobs: JobsTable;
+  job_runs: JobRunsTable;
+  app_secrets: AppSecretsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -147,6 +147,30 @@ export function normaliseText(raw: string): string {
 }
 
 /** Collects pages under the character and page caps. */
+/** Text gathered by an XML walk, which ends the walk once it holds more than its budget. */
+export class TextParts {
+  private readonly parts: string[] = [];
+  private length = 0;
+  cut = false;
+  constructor(private readonly budget = Number.POSITIVE_INFINITY) {}
+
+  push(...texts: string[]): void {
+    for (const text of texts) {
+      this.parts.push(text);
+      this.length += text.length;
+    }
+  }
+
+  get enough(): boolean {
+    if (this.length > this.budget) this.cut = true;
+    return this.cut;
+  }
+
+  toString(): string {
+    return this.parts.join("");
+  }
+}
+
 class PageCollector {
   readonly pages: ExtractedPage[] = [];
   truncated = false;
@@ -157,13 +181,23 @@ class PageCollector {
     return this.chars >= this.limits.maxTextChars;
   }
 
+  /**
+   * Where the next page's raw text is gathered: up to twice the room left
+   * (normalising whitespace may shrink it) and a margin, so a huge part is
+   * not walked to its end for text that would be cut off anyway.
+   */
+  parts(): TextParts {
+    return new TextParts(2 * Math.max(this.limits.maxTextChars - this.chars, 0) + 1024 * 1024);
+  }
+
   /** Adds a page's text (normalised here); false once no more text is taken. */
-  add(page: number, raw: string): boolean {
+  add(page: number, raw: string | TextParts): boolean {
     if (page > this.limits.maxPages) {
       this.truncated = true;
       return false;
     }
-    let text = normaliseText(raw);
+    if (raw instanceof TextParts && raw.cut) this.truncated = true;
+    let text = normaliseText(raw.toString());
     const room = this.limits.maxTextChars - this.chars;
     if (text.length > room) {
       this.truncated = true;
@@ -234,7 +268,7 @@ async function readNow(file: DocumentSource, mime: string, limits: TextLimits): 
     if (mime === "application/xml" || mime === "text/xml") {
       const bytes = await readBytes(file, limits.maxXmlBytes);
       if (bytes.length < size) collector.truncated = true;
-      collector.add(1, xmlText(decodeXml(bytes)));
+      collector.add(1, xmlText(decodeXml(bytes), collector.parts()));
       return done();
     }
     await readOoxml(file, mime, limits, collector);
@@ -388,25 +422,38 @@ async function readPdf(
 
 /** XML bytes as text, by the byte order mark or the declared encoding (UTF-8 otherwise). */
 export function decodeXml(bytes: Uint8Array): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes);
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes);
-  const head = new TextDecoder("latin1").decode(bytes.subarray(0, 200));
-  const declared = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head)?.[1];
+  return xmlDecoder(bytes).decode(bytes);
+}
+
+/** Bytes of an XML file's head enough to choose its decoder (a BOM or the declaration). */
+const XML_HEAD_BYTES = 200;
+
+/** The decoder of an XML file, from its first bytes: a BOM, the declared encoding, else UTF-8. */
+function xmlDecoder(head: Uint8Array): TextDecoder {
+  if (head[0] === 0xff && head[1] === 0xfe) return new TextDecoder("utf-16le");
+  if (head[0] === 0xfe && head[1] === 0xff) return new TextDecoder("utf-16be");
+  const start = new TextDecoder("latin1").decode(head.subarray(0, XML_HEAD_BYTES));
+  const declared = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(start)?.[1];
   if (declared) {
     try {
-      return new TextDecoder(declared).decode(bytes);
+      return new TextDecoder(declared);
     } catch {
       // An encoding TextDecoder does not know: read it as UTF-8.
     }
   }
-  return new TextDecoder("utf-8").decode(bytes);
+  return new TextDecoder("utf-8");
 }
 
 type XmlHandlers = {
   open?: (tag: SaxesTagNS) => void;
   close?: (tag: SaxesTagNS) => void;
   text?: (text: string) => void;
+  /** The text kept; the walk ends once it has enough. */
+  out?: TextParts;
 };
+
+/** Characters given to saxes at a time, so that a walk can end early. */
+const XML_CHUNK = 256 * 1024;
 
 /**
  * Walks XML with saxes: no DTD is read, no external entity fetched, no entity
@@ -414,6 +461,16 @@ type XmlHandlers = {
  * "&name;"). Errors are passed over: a malformed document gives what it has.
  */
 function walkXml(xml: string, handlers: XmlHandlers): void {
+  const walk = xmlWalk(handlers);
+  // saxes carries a surrogate pair split between two chunks over to the next one.
+  for (let at = 0; at < xml.length; at += XML_CHUNK) {
+    if (!walk.write(xml.slice(at, at + XML_CHUNK))) return;
+  }
+  walk.close();
+}
+
+/** A walk fed text piece by piece: write answers false once it has ended (enough text, or broken). */
+function xmlWalk(handlers: XmlHandlers): { write(text: string): boolean; close(): void } {
   const parser = new SaxesParser({ xmlns: true, position: false });
   parser.on("error", () => undefined);
   if (handlers.open) parser.on("opentag", handlers.open);
@@ -422,11 +479,28 @@ function walkXml(xml: string, handlers: XmlHandlers): void {
     parser.on("text", handlers.text);
     parser.on("cdata", handlers.text);
   }
-  try {
-    parser.write(xml).close();
-  } catch {
-    // saxes reports through the handler; anything else ends the walk with what was read.
-  }
+  let ended = false;
+  return {
+    write(text) {
+      if (ended || handlers.out?.enough) return false;
+      try {
+        parser.write(text);
+      } catch {
+        // saxes reports through the handler; anything else ends the walk with what was read.
+        ended = true;
+      }
+      return !ended;
+    },
+    close() {
+      if (ended) return;
+      ended = true;
+      try {
+        parser.close();
+      } catch {
+        // As above: what was read is kept.
+      }
+    },
+  };
 }
 
 function attributeValue(tag: SaxesTagNS, local: string): string | undefined {
@@ -443,10 +517,10 @@ function attributeValue(tag: SaxesTagNS, local: string): string | undefined {
  * elements, types, attributes and groups; RTZ waypoints), routeName and
  * other …Name attributes.
  */
-export function xmlText(xml: string): string {
-  const parts: string[] = [];
+export function xmlText(xml: string, parts = new TextParts()): TextParts {
   let depth = 0;
   walkXml(xml, {
+    out: parts,
     open(tag) {
       depth += 1;
       parts.push(" ");
@@ -465,17 +539,17 @@ export function xmlText(xml: string): string {
       if (depth > 0) parts.push(text);
     },
   });
-  return parts.join("");
+  return parts;
 }
 
 // ---------------------------------------------------------------------------
 // Office Open XML.
 
-/** Text of a WordprocessingML or DrawingML part: runs of text, paragraphs as lines. */
-function runsText(xml: string): string {
-  const parts: string[] = [];
+/** Gathers the text of a WordprocessingML or DrawingML part: runs of text, paragraphs as lines. */
+function runsText(parts: TextParts): XmlHandlers {
   let inText = 0;
-  walkXml(xml, {
+  return {
+    out: parts,
     open(tag) {
       if (tag.local === "t") inText += 1;
       else if (tag.local === "tab") parts.push("\t");
@@ -488,8 +562,7 @@ function runsText(xml: string): string {
     text(text) {
       if (inText) parts.push(text);
     },
-  });
-  return parts.join("");
+  };
 }
 
 /** A package relationship's target as a zip entry name, from the part that names it. */
@@ -617,6 +690,69 @@ class ZipReader {
     return decodeXml(Buffer.concat(chunks, length));
   }
 
+  /**
+   * Walks an entry's XML as it is inflated (no copy of the whole part in
+   * memory), within the same caps as text(); false when it is absent or past
+   * the budget.
+   */
+  async walk(name: string, handlers: XmlHandlers): Promise<boolean> {
+    const entry = this.entries.get(name);
+    if (!entry || entry.fileName.endsWith("/")) return false;
+    if (Date.now() > this.deadline) {
+      throw new DocumentTextError({
+        reason: "timeout",
+        message: `Reading the document took over ${this.limits.timeoutMs} ms.`,
+      });
+    }
+    const budget = Math.min(this.limits.maxEntryBytes, this.limits.maxUnzippedBytes - this.used);
+    if (budget <= 0) {
+      this.collector.truncated = true;
+      return false;
+    }
+    if (entry.uncompressedSize > budget) this.collector.truncated = true;
+    const walk = xmlWalk(handlers);
+    let decoder: TextDecoder | undefined;
+    let head: Buffer[] = [];
+    let length = 0;
+    const feed = (bytes: Uint8Array, last: boolean) => {
+      decoder ??= xmlDecoder(bytes);
+      return walk.write(decoder.decode(bytes, { stream: !last }));
+    };
+    try {
+      const stream = await this.zip.openReadStreamPromise(entry);
+      try {
+        for await (const chunk of stream as AsyncIterable<Buffer>) {
+          const room = budget - length;
+          const bytes = chunk.length > room ? chunk.subarray(0, room) : chunk;
+          length += bytes.length;
+          let going = true;
+          if (decoder) going = feed(bytes, false);
+          else {
+            head.push(bytes);
+            if (length >= XML_HEAD_BYTES) {
+              going = feed(Buffer.concat(head), false);
+              head = [];
+            }
+          }
+          if (length >= budget) {
+            this.collector.truncated = true;
+            break;
+          }
+          if (!going) break;
+        }
+      } finally {
+        stream.destroy();
+      }
+    } catch {
+      // A corrupt entry or one larger than its declared size: what was read is kept.
+      this.collector.truncated = true;
+    }
+    this.used += length;
+    feed(head.length ? Buffer.concat(head) : new Uint8Array(0), true);
+    walk.close();
+    return true;
+  }
+
   close(): void {
     this.zip.close();
   }
@@ -634,11 +770,13 @@ async function readOoxml(file: DocumentSource, mime: string, limits: TextLimits,
   const zip = await ZipReader.open(file, limits, collector, (name) => wanted.test(name));
   try {
     if (mime === DOCX) {
-      const xml = await zip.text("word/document.xml");
-      if (xml) collector.add(1, runsText(xml));
+      const parts = collector.parts();
+      if (await zip.walk("word/document.xml", runsText(parts))) collector.add(1, parts);
     } else if (mime === PPTX) {
       for (const [index, slide] of (await slideOrder(zip)).entries()) {
-        if (!collector.add(index + 1, runsText((await zip.text(slide)) ?? ""))) break;
+        const parts = collector.parts();
+        await zip.walk(slide, runsText(parts));
+        if (!collector.add(index + 1, parts)) break;
       }
     } else {
       await readSheets(zip, collector);
@@ -697,18 +835,20 @@ async function readSheets(zip: ZipReader, collector: PageCollector) {
       .map((part) => ({ part, name: undefined }));
   }
   for (const [index, sheet] of sheets.entries()) {
-    const xml = await zip.text(sheet.part);
-    if (!collector.add(index + 1, `${sheet.name ?? ""}\n${xml ? sheetText(xml, strings) : ""}`)) break;
+    const parts = collector.parts();
+    parts.push(sheet.name ?? "", "\n");
+    await zip.walk(sheet.part, sheetText(strings, parts));
+    if (!collector.add(index + 1, parts)) break;
   }
 }
 
-function sheetText(xml: string, strings: string[]): string {
-  const parts: string[] = [];
+function sheetText(strings: string[], parts: TextParts): XmlHandlers {
   let type = "";
   let inValue = false;
   let inInline = 0;
   let value: string[] = [];
-  walkXml(xml, {
+  return {
+    out: parts,
     open(tag) {
       if (tag.local === "c") {
         type = attributeValue(tag, "t") ?? "";
@@ -728,6 +868,5 @@ function sheetText(xml: string, strings: string[]): string {
     text(text) {
       if (inValue || inInline) value.push(text);
     },
-  });
-  return parts.join("");
+  };
 }

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { cronProblem } from "./cron";
 
 /**
  * The only place that reads process.env. Everything else receives a Config.
@@ -53,6 +54,34 @@ const bucketName = z
   .string()
   .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name (3-63 of a-z, 0-9, . and -)");
 
+/**
+ * JOBS_SCHEDULES: `name=pattern` pairs separated by `;`, e.g. `uploads-sweep=15 2 * * *`. Only the
+ * patterns are checked here; the names are checked against the jobs when the runner is made.
+ */
+const jobSchedules = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const schedules: Record<string, string> = {};
+      for (const part of (value ?? "").split(";")) {
+        if (part.trim() === "") continue;
+        const match = /^\s*([a-z0-9-]+)\s*=\s*(.+?)\s*$/.exec(part);
+        const problem = match ? cronProblem(match[2]) : "must be name=cron pattern";
+        if (!match || problem) {
+          ctx.addIssue({
+            code: "custom",
+            message: `"${part.trim()}": ${problem} (write name=pattern; name=pattern, e.g. uploads-sweep=15 2 * * *)`,
+          });
+          return z.NEVER;
+        }
+        schedules[match[1]] = match[2];
+      }
+      return schedules;
+    }),
+);
+
 const schema = z.object({
   NODE_ENV: z.preprocess(emptyToUndefined, z.enum(["development", "production", "test"]).default("production")),
   PORT: integer(3000, 1, 65535),
@@ -73,6 +102,7 @@ const schema = z.object({
   ),
   SESSION_TTL: duration("30d"),
   SESSION_IDLE_TIMEOUT: duration("2h"),
+  SESSION_ADMIN_IDLE_TIMEOUT: duration("30m"),
   SESSION_REMEMBER_IDLE_TIMEOUT: duration("14d"),
   SMTP_URL: z.preprocess(
     emptyToUndefined,
@@ -93,10 +123,17 @@ const schema = z.object({
   JOIN_RATE_LIMIT: integer(30, 1, 100_000),
   RECAPTCHA_SITE_KEY: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
   RECAPTCHA_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().max(500).optional()),
-  RECAPTCHA_VERIFY_URL: z.preprocess(
+  RECAPTCHA_VERIFY_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  RECAPTCHA_MODE: z.preprocess(emptyToUndefined, z.enum(["standard", "enterprise"]).default("standard")),
+  RECAPTCHA_PROJECT_ID: z.preprocess(
     emptyToUndefined,
-    z.url({ protocol: /^https?$/ }).default("https://www.google.com/recaptcha/api/siteverify"),
+    z
+      .string()
+      .regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/, "must be a Google Cloud project id such as masthead-site")
+      .optional(),
   ),
+  RECAPTCHA_API_KEY: z.preprocess(emptyToUndefined, z.string().max(500).optional()),
+  RECAPTCHA_SCORE_THRESHOLD: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(1).default(0.5)),
   GTM_ID: z.preprocess(
     emptyToUndefined,
     z
@@ -109,6 +146,8 @@ const schema = z.object({
     z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ),
   TRUST_PROXY: flag(),
+  JOBS: z.preprocess(emptyToUndefined, z.enum(["on", "off"], { error: "must be on or off" }).default("on")),
+  JOBS_SCHEDULES: jobSchedules,
   STORAGE: z.preprocess(emptyToUndefined, z.enum(["local", "s3"]).default("local")),
   S3_BUCKET: z.preprocess(emptyToUndefined, bucketName.optional()),
   S3_PRIVATE_BUCKET: z.preprocess(emptyToUndefined, bucketName.optional()),
@@ -164,8 +203,8 @@ export type Config = {
   tmpDir: string;
   database: { dialect: "sqlite"; file: string } | { dialect: "postgres"; url: string };
   sessionTtlSeconds: number;
-  /** A session ends after this long without a request: without 'Remember me', and with it. */
-  sessionIdleSeconds: { short: number; remembered: number };
+  /** A session ends after this long without a request: a member's and an admin's without 'Remember me', and with it. */
+  sessionIdleSeconds: { short: number; admin: number; remembered: number };
   smtpUrl?: string;
   mailFrom: string;
   admin?: { email: string; password: string };
@@ -175,8 +214,8 @@ export type Config = {
   bodyMaxBytes: number;
   /** Join and registration requests accepted per IP address and hour. */
   joinRatePerHour: number;
-  /** reCAPTCHA on the join form, only when both keys are set. */
-  recaptcha?: { siteKey: string; secretKey: string; verifyUrl: string };
+  /** reCAPTCHA on the join form: standard (site and secret key) or Enterprise (decision 0040); unset, none. */
+  recaptcha?: RecaptchaConfig;
   /** Google Tag Manager container, loaded only when set. */
   gtmId?: string;
   /** Where mails are written as .eml files when SMTP_URL is not set. */
@@ -191,6 +230,11 @@ export type Config = {
   sharedCache: { sMaxAgeSeconds: number; staleWhileRevalidateSeconds: number };
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   trustProxy: boolean;
+  /**
+   * Scheduled jobs (decision 0045): whether this process runs them (JOBS=off for processes that
+   * should not), and schedules that replace the declared ones, by job name (JOBS_SCHEDULES).
+   */
+  jobs: { enabled: boolean; schedules: Record<string, string> };
   /**
    * Where uploads and private files live: `uploadsDir` and `privateDir` on local disk, or an
    * S3-compatible bucket (decision 0030).
@@ -214,6 +258,27 @@ export type S3StorageConfig = {
   /** Public uploads are redirected there (`<url>/<key>`, a CDN in front of the uploads prefix) instead of streamed. */
   publicUrl?: string;
 };
+
+/**
+ * reCAPTCHA, invisible v2 in English (SPEC §7). `standard`: the siteverify protocol with a secret
+ * key. `enterprise`: Google Cloud's reCAPTCHA Enterprise, an assessment per token through its REST
+ * API (project id and API key), passed when the token is valid, for the form's action, and its
+ * score is at least `scoreThreshold`. `verifyUrl` is siteverify's address, or the Enterprise API's
+ * root (`/v1/projects/{id}/assessments` is added); tests point it at a local stand-in.
+ */
+export type RecaptchaConfig =
+  | { mode: "standard"; siteKey: string; secretKey: string; verifyUrl: string }
+  | {
+      mode: "enterprise";
+      siteKey: string;
+      projectId: string;
+      apiKey: string;
+      verifyUrl: string;
+      scoreThreshold: number;
+    };
+
+export const RECAPTCHA_SITEVERIFY_URL = "https://www.google.com/recaptcha/api/siteverify";
+export const RECAPTCHA_ENTERPRISE_URL = "https://recaptchaenterprise.googleapis.com";
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -255,7 +320,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     tmpDir: path.join(dataDir, "tmp"),
     database,
     sessionTtlSeconds: v.SESSION_TTL,
-    sessionIdleSeconds: { short: v.SESSION_IDLE_TIMEOUT, remembered: v.SESSION_REMEMBER_IDLE_TIMEOUT },
+    sessionIdleSeconds: {
+      short: v.SESSION_IDLE_TIMEOUT,
+      admin: v.SESSION_ADMIN_IDLE_TIMEOUT,
+      remembered: v.SESSION_REMEMBER_IDLE_TIMEOUT,
+    },
     smtpUrl: v.SMTP_URL,
     mailFrom: v.MAIL_FROM,
     admin: v.ADMIN_EMAIL && v.ADMIN_PASSWORD ? { email: v.ADMIN_EMAIL, password: v.ADMIN_PASSWORD } : undefined,
@@ -268,15 +337,40 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       staleWhileRevalidateSeconds: v.PAGE_CACHE_STALE_WHILE_REVALIDATE,
     },
     joinRatePerHour: v.JOIN_RATE_LIMIT,
-    recaptcha:
-      v.RECAPTCHA_SITE_KEY && v.RECAPTCHA_SECRET_KEY
-        ? { siteKey: v.RECAPTCHA_SITE_KEY, secretKey: v.RECAPTCHA_SECRET_KEY, verifyUrl: v.RECAPTCHA_VERIFY_URL }
-        : undefined,
+    recaptcha: recaptchaConfig(v),
     gtmId: v.GTM_ID,
     outboxDir: path.join(dataDir, "outbox"),
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY,
+    jobs: { enabled: v.JOBS === "on", schedules: v.JOBS_SCHEDULES },
     storage,
+  };
+}
+
+function recaptchaConfig(v: z.infer<typeof schema>): RecaptchaConfig | undefined {
+  if (v.RECAPTCHA_MODE === "standard") {
+    return v.RECAPTCHA_SITE_KEY && v.RECAPTCHA_SECRET_KEY
+      ? {
+          mode: "standard",
+          siteKey: v.RECAPTCHA_SITE_KEY,
+          secretKey: v.RECAPTCHA_SECRET_KEY,
+          verifyUrl: v.RECAPTCHA_VERIFY_URL ?? RECAPTCHA_SITEVERIFY_URL,
+        }
+      : undefined;
+  }
+  // Asked for by name: a missing piece stops the start rather than leave the form unguarded.
+  const missing = (["RECAPTCHA_SITE_KEY", "RECAPTCHA_PROJECT_ID", "RECAPTCHA_API_KEY"] as const).filter(
+    (key) => !v[key],
+  );
+  if (missing.length)
+    throw new ConfigError(missing.map((key) => `${key}: must be set when RECAPTCHA_MODE is enterprise`));
+  return {
+    mode: "enterprise",
+    siteKey: v.RECAPTCHA_SITE_KEY as string,
+    projectId: v.RECAPTCHA_PROJECT_ID as string,
+    apiKey: v.RECAPTCHA_API_KEY as string,
+    verifyUrl: v.RECAPTCHA_VERIFY_URL ?? RECAPTCHA_ENTERPRISE_URL,
+    scoreThreshold: v.RECAPTCHA_SCORE_THRESHOLD,
   };
 }
 

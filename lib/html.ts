@@ -72,6 +72,8 @@ const OPTIONS: sanitize.IOptions = {
         tagName,
         attribs: {
           ...attribs,
+          // An image without alt text is read out by its file name: none given means decorative.
+          alt: attribs.alt ?? "",
           ...(srcset ? { srcset, sizes: "(min-width: 768px) 720px, 100vw" } : {}),
           loading: "lazy",
         },

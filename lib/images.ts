@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { fileTypeFromBuffer } from "file-type";
-import type { Sharp, default as SharpFactory } from "sharp";
+import type { Metadata, Sharp, default as SharpFactory } from "sharp";
 import { AppError } from "./errors";
 import { IMAGE_WIDTHS } from "./image-variants";
 import type { FileStorage } from "./storage";
-import { IMAGE_TYPES, uploadKeyOf } from "./uploads";
+import { IMAGE_TYPES, IMAGE_TYPES_TEXT, MAX_IMAGE_PIXELS, uploadKeyOf } from "./uploads";
+import { invalidInput } from "./validation";
 
 const ACCEPTED = new Set<string>(IMAGE_TYPES);
-const MAX_PIXELS = 50_000_000;
+export const IMAGE_TYPES_MESSAGE = `The image must be a ${IMAGE_TYPES_TEXT} file.`;
 
 let loadedSharp: typeof SharpFactory | undefined;
 /** sharp (libvips, 30 MB resident) is loaded by the first image a process handles, not at start. */
@@ -23,6 +24,42 @@ function unreadable(field: string, message: string): never {
 }
 
 /**
+ * An upload's image type from its bytes and its size from its header (read before anything is
+ * decoded): a type we do not take is a 415, more than MAX_IMAGE_PIXELS a 422 that says by how much.
+ * Decoding a 40 MP image takes 160 MB in libvips; the limit keeps a few uploads at once from
+ * taking the process's memory (decision 0036).
+ */
+async function checkImage(
+  data: Uint8Array,
+  field: string,
+): Promise<{ sharp: typeof SharpFactory; meta: Metadata & { width: number; height: number } }> {
+  const type = await fileTypeFromBuffer(data);
+  if (!type || !ACCEPTED.has(type.mime)) unreadable(field, IMAGE_TYPES_MESSAGE);
+  const sharp = await imageLibrary();
+  let meta: Metadata & { width: number; height: number };
+  try {
+    // The header only: no pixel is decoded, so no limit is needed to read how many there are.
+    // Read once: the caller takes the orientation and size from it too.
+    const read = await sharp(data, { limitInputPixels: false }).metadata();
+    if (!read.width || !read.height) throw new Error("no dimensions");
+    meta = { ...read, width: read.width, height: read.height };
+  } catch {
+    unreadable(field, "The image could not be read.");
+  }
+  const pixels = meta.width * meta.height;
+  const size = `${meta.width} × ${meta.height}`;
+  if (pixels > MAX_IMAGE_PIXELS) {
+    const megapixels = (Math.floor(pixels / 100_000) / 10).toFixed(1);
+    throw invalidInput({
+      [field]: [
+        `The image is ${megapixels} megapixels (${size}); at most ${MAX_IMAGE_PIXELS / 1_000_000} are accepted. Scale it down and upload it again.`,
+      ],
+    });
+  }
+  return { sharp, meta };
+}
+
+/**
  * Checks an upload by its content (not its name or declared type), then
  * stores resized WebP variants with metadata (EXIF, GPS) stripped. The
  * width and height come from the file, never from the client.
@@ -33,20 +70,15 @@ export async function storeImage(
   data: Uint8Array,
   field = "image",
 ): Promise<StoredImage> {
-  const type = await fileTypeFromBuffer(data);
-  if (!type || !ACCEPTED.has(type.mime)) unreadable(field, "The image must be a JPEG, PNG, WebP or GIF file.");
-  const sharp = await imageLibrary();
+  const { sharp, meta } = await checkImage(data, field);
   let source: Sharp;
-  let width: number;
   try {
-    source = sharp(data, { limitInputPixels: MAX_PIXELS, failOn: "error" }).rotate();
-    const meta = await sharp(data, { limitInputPixels: MAX_PIXELS }).metadata();
-    // EXIF orientations 5-8 are quarter turns: width and height swap once rotated.
-    width = (meta.orientation ?? 1) >= 5 ? (meta.height ?? 0) : (meta.width ?? 0);
-    if (!width) throw new Error("no dimensions");
+    source = sharp(data, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" }).rotate();
   } catch {
     unreadable(field, "The image could not be read.");
   }
+  // EXIF orientations 5-8 are quarter turns: width and height swap once rotated.
+  const width = (meta.orientation ?? 1) >= 5 ? meta.height : meta.width;
   const largest = Math.min(width, IMAGE_WIDTHS[IMAGE_WIDTHS.length - 1]);
   const widths = [...IMAGE_WIDTHS.filter((w) => w < largest), largest];
   const base = `${folder}/${randomBytes(8).toString("hex")}`;
@@ -111,11 +143,9 @@ export const AVATAR_SIZES = [64, 128, 256] as const;
  * and stored as WebP at each size, metadata stripped. Answers the largest key.
  */
 export async function storeAvatar(storage: FileStorage, folder: string, data: Uint8Array, field = "avatar") {
-  const type = await fileTypeFromBuffer(data);
-  if (!type || !ACCEPTED.has(type.mime)) unreadable(field, "The image must be a JPEG, PNG, WebP or GIF file.");
+  const { sharp } = await checkImage(data, field);
   const base = `${folder}/${randomBytes(8).toString("hex")}`;
-  const sharp = await imageLibrary();
-  const source = sharp(data, { limitInputPixels: MAX_PIXELS, failOn: "error" }).rotate();
+  const source = sharp(data, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" }).rotate();
   const keys = await storeVariants(
     storage,
     field,

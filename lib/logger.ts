@@ -8,7 +8,7 @@ export type Logger = pino.Logger;
  * in flight go out together in the next one, so a busy server makes one write
  * per batch instead of one per request. pino flushes what is left on exit.
  */
-export function createLogger(level: Config["logLevel"]): Logger {
+export function createLogger(level: Config["logLevel"], options: { stderr?: boolean } = {}): Logger {
   return pino(
     {
       level,
@@ -19,6 +19,7 @@ export function createLogger(level: Config["logLevel"]): Logger {
         censor: "[redacted]",
       },
     },
-    pino.destination({ dest: 1, sync: false }),
+    // A command-line tool logs to stderr: its stdout is its report.
+    pino.destination({ dest: options.stderr ? 2 : 1, sync: false }),
   );
 }

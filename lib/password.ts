@@ -1,4 +1,6 @@
+import { availableParallelism } from "node:os";
 import { hash, verify } from "@node-rs/argon2";
+import { createSlots } from "./slots";
 
 // OWASP's argon2id baseline (19 MiB, 2 passes): about 30 ms here, slow enough for attackers.
 const OPTIONS = {
@@ -8,13 +10,22 @@ const OPTIONS = {
   parallelism: 1,
 };
 
+/**
+ * Argon2 runs on libuv's thread pool, one core for each hash. Twenty sign-ins at once took every
+ * core from the event loop (up to 211 ms of stall on two cores): at most one hash fewer than there
+ * are cores runs at a time (at least one), and the rest wait their turn (decision 0035).
+ */
+export const PASSWORD_HASH_CONCURRENCY = Math.max(1, availableParallelism() - 1);
+/** The hashes running and waiting (busy, waiting): for tests and measurements. */
+export const passwordHashSlots = createSlots(PASSWORD_HASH_CONCURRENCY);
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, OPTIONS);
+  return passwordHashSlots.run(() => hash(password, OPTIONS));
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
-    return await verify(passwordHash, password);
+    return await passwordHashSlots.run(() => verify(passwordHash, password));
   } catch {
     return false;
   }

@@ -46,6 +46,15 @@ export function isTimeZone(name: string): boolean {
   }
 }
 
+/**
+ * The zones to choose a meeting's from: `first` (the site's zone, then the meeting's own if it is
+ * an alias such as Asia/Calcutta), then every canonical IANA zone this runtime knows, A to Z, and UTC.
+ */
+export function timeZoneChoices(...first: string[]): string[] {
+  const all = [...Intl.supportedValuesOf("timeZone"), "UTC"];
+  return [...new Set([...first.filter(isTimeZone), ...all])];
+}
+
 type WallClock = { year: number; month: number; day: number; hour: number; minute: number; second: number };
 
 function wallClockAt(instant: Date, zone: string): WallClock {
@@ -131,4 +140,11 @@ export function isoWithOffset(date: string, time: string, zone: string): string 
 export function dateIn(instant: Date, zone: string): string {
   const w = wallClockAt(instant, zone);
   return `${w.year}-${String(w.month).padStart(2, "0")}-${String(w.day).padStart(2, "0")}`;
+}
+
+/** "2026-10-25 14:00:00 +01:00": an instant as the zone's clock shows it, with its offset then. */
+export function isoInZone(instant: Date, zone: string): string {
+  const w = wallClockAt(instant, zone);
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${w.year}-${two(w.month)}-${two(w.day)} ${two(w.hour)}:${two(w.minute)}:${two(w.second)} ${isoOffset(offsetMinutes(instant, zone))}`;
 }

@@ -19,8 +19,18 @@ export function uploadKeyOf(url: string): string {
   return url.startsWith(`${UPLOADS_PATH}/`) ? url.slice(UPLOADS_PATH.length + 1) : url;
 }
 
-/** Image types accepted for upload, decided by the file's content (lib/images.ts sniffs it). */
-export const IMAGE_TYPES = ["image/jpeg", "image/png", "image/webp", "image/gif"] as const;
+/**
+ * Image types accepted for upload, decided by the file's content (lib/images.ts sniffs it).
+ * Not GIF (decision 0036): photos and logos come as JPEG, PNG or WebP, and a GIF's frames
+ * would be flattened to its first one anyway.
+ */
+export const IMAGE_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
+
+/** The accepted types as people read them, for hints and the refusal's message. */
+export const IMAGE_TYPES_TEXT = "JPEG, PNG or WebP";
+
+/** The most pixels an uploaded image may have (decision 0036): 40 megapixels. */
+export const MAX_IMAGE_PIXELS = 40_000_000;
 
 /** The same list for an `<input type="file" accept>`: a hint to the picker, never a check. */
 export const IMAGE_ACCEPT = IMAGE_TYPES.join(",");

@@ -7,6 +7,7 @@ import { loadConfig } from "../lib/env";
 import { localStorage } from "../lib/storage";
 import { readStartCommand } from "./bench/start-command";
 import { seedDemoContent } from "./seed/index";
+import { DEMO_MEMBER, REPRESENTATIVES } from "./seed/members";
 
 /**
  * `npm run demo`: build, prepare ./data (migrations, demo content on first run,
@@ -45,6 +46,9 @@ console.log(`\n${line}\n  Masthead is starting on ${config.baseUrl.href}`);
 console.log(`  Admin e-mail:    ${admin.email}`);
 console.log(
   `  Admin password:  ${admin.password}${outcome === "exists" ? "  (unless you have changed it since)" : ""}`,
+);
+console.log(
+  `  Demo member:     ${DEMO_MEMBER.email} / ${DEMO_MEMBER.password} (primary contact of ${REPRESENTATIVES[0].company}; demo content only)`,
 );
 console.log(`  Sign in at ${new URL("/login", config.baseUrl).href}\n${line}\n`);
 

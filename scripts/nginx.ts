@@ -54,8 +54,11 @@ export function selfSignedCertificate(dir: string, name: string): { certificate:
   return { certificate, key };
 }
 
-/** The session cookie (core/auth/auth.cookie.ts): nginx's `$cookie_…` variables cannot name a dot, so a map finds it. */
-const SESSION_COOKIE_PATTERN = String.raw`"~(^|;)\s*auth\.session="`;
+/**
+ * The session cookie under either of its names (core/auth/auth.cookie.ts: `__Host-auth.session` over https,
+ * `auth.session` over http): nginx's `$cookie_…` variables cannot name a dot, so a map finds it.
+ */
+const SESSION_COOKIE_PATTERN = String.raw`"~(^|;)\s*(__Host-)?auth\.session="`;
 
 /** Where the reference configuration is written (docs/deploy/), and what it stands for. */
 export const REFERENCE_CONFIG_FILE = "docs/deploy/nginx-masthead.conf";
@@ -81,7 +84,8 @@ function pageCacheZone(path: string, maxSize: string): string {
   return `# Anonymous pages, kept as long as the app's Cache-Control says (s-maxage: PAGE_CACHE_S_MAXAGE).
 proxy_cache_path ${path} levels=1:2 keys_zone=masthead_pages:10m max_size=${maxSize} inactive=10m use_temp_path=off;
 
-# Signed in: the session cookie (auth.session; nginx's $cookie_ variables cannot name a dot).
+# Signed in: the session cookie (__Host-auth.session over https, auth.session over http;
+# nginx's $cookie_ variables cannot name a dot).
 map $http_cookie $masthead_session {
     default 0;
     ${SESSION_COOKIE_PATTERN} 1;

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { ensureChromium } from "./browser";
 import { ensureNginx } from "./nginx";
+import { NODE24, prepareNode24 } from "./node24";
 
 /**
  * `npm test`: lint, typecheck, unit + integration tests on SQLite (and again on
@@ -9,9 +10,12 @@ import { ensureNginx } from "./nginx";
  * the built server as a process (tests/process), the cluster tests (two
  * processes on PostgreSQL behind nginx, tests/cluster: when TEST_DATABASE_URL
  * is set; nginx is installed from Debian's package if missing) and the
- * end-to-end tests in Chromium. Ends with one line: `N passed, N failed`.
+ * end-to-end tests in Chromium; then the unit + integration (SQLite) and process
+ * tests again on Node 24 (scripts/node24.ts, decision 0038). Ends with one line:
+ * `N passed, N failed`.
  */
-type Step = { name: string; passed: number; failed: number };
+/** notRun: tests that were listed but did not run (Playwright's admin-edits project when a test it depends on failed). */
+type Step = { name: string; passed: number; failed: number; notRun?: number };
 const steps: Step[] = [];
 fs.mkdirSync("tmp", { recursive: true });
 
@@ -88,22 +92,44 @@ if (built) {
   });
   let passed = 0;
   let failed = 0;
+  let notRun = 0;
   if (fs.existsSync(report)) {
     const stats = (
-      JSON.parse(fs.readFileSync(report, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number } }
+      JSON.parse(fs.readFileSync(report, "utf8")) as {
+        stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+      }
     ).stats;
     passed = stats.expected + stats.flaky;
     failed = stats.unexpected;
+    // No test is skipped by choice (no .skip): these are the ones a failed dependency kept from running.
+    notRun = stats.skipped;
   }
   if (!ok && failed === 0) failed = 1;
-  steps.push({ name: "end-to-end (Chromium)", passed, failed });
+  steps.push({ name: "end-to-end (Chromium)", passed, failed, notRun });
 } else {
   steps.push({ name: "end-to-end (Chromium)", passed: 0, failed: 1 });
 }
 
+// The Node.js operators run (22 or 24 LTS; the machines have 20): the same tests on Node 24 (decision 0038).
+const node24Step = `Node ${NODE24.version} ready (native modules, npm's engine check)`;
+console.log(`\n▶ ${node24Step}`);
+const node24 = prepareNode24();
+steps.push({ name: node24Step, passed: node24 ? 1 : 0, failed: node24 ? 0 : 1 });
+if (node24) {
+  const { TEST_DATABASE_URL: _postgres, ...node24WithoutPostgres } = node24;
+  vitest("unit+integration (SQLite) on Node 24", node24WithoutPostgres);
+  if (built) vitest("built server as a process on Node 24", node24, ["--config", "vitest.process.config.ts"]);
+  else steps.push({ name: "built server as a process on Node 24", passed: 0, failed: 1 });
+} else {
+  steps.push({ name: "unit+integration (SQLite) on Node 24", passed: 0, failed: 1 });
+  steps.push({ name: "built server as a process on Node 24", passed: 0, failed: 1 });
+}
+
 console.log("\nSummary");
 for (const step of steps)
-  console.log(`  ${step.failed ? "✗" : "✓"} ${step.name}: ${step.passed} passed, ${step.failed} failed`);
+  console.log(
+    `  ${step.failed ? "✗" : "✓"} ${step.name}: ${step.passed} passed, ${step.failed} failed${step.notRun ? `, ${step.notRun} did not run` : ""}`,
+  );
 const passed = steps.reduce((n, s) => n + s.passed, 0);
 const failed = steps.reduce((n, s) => n + s.failed, 0);
 console.log(`\n${passed} passed, ${failed} failed`);

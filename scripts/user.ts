@@ -1,11 +1,8 @@
 import { parseArgs } from "node:util";
 import { generatePassword } from "../core/accounts/accounts.service";
-import { createServices } from "../core/services";
-import { openDatabase } from "../db/connect";
-import { migrateToLatest } from "../db/migrate";
 import { loadConfig } from "../lib/env";
 import { isAppError } from "../lib/errors";
-import { createStorages } from "../lib/storages";
+import { openCliServices } from "./cli-services";
 
 const USAGE = `Usage:
   npm run user -- add --email E --role member|admin [--password P] [--first-name F --last-name L]
@@ -29,19 +26,8 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const config = loadConfig();
-  const database = openDatabase(config);
-  const storages = createStorages(config);
+  const { database, services } = await openCliServices(loadConfig());
   try {
-    await migrateToLatest(database.db);
-    const services = createServices({
-      db: database.db,
-      dialect: database.dialect,
-      sqlite: database.sqlite,
-      storage: storages.uploads,
-      privateStorage: storages.private,
-      sessionTtlSeconds: config.sessionTtlSeconds,
-    });
     if (command === "list") {
       for (let page = 1; ; page += 1) {
         const result = await services.accounts.list({ search: "", page });

@@ -14,7 +14,7 @@ import type { AppEnv, Runtime } from "./env";
 import { errorBody, handleError } from "./errors";
 import { limitBodies, spoolingRouteLimits } from "./middleware/body-limit";
 import { cacheControl } from "./middleware/cache-control";
-import { clientIp, publicUrl } from "./middleware/client";
+import { clientIp, publicAddress } from "./middleware/client";
 import { compress } from "./middleware/compress";
 import { csrf } from "./middleware/csrf";
 import { type DeclaredRoute, type Dispatch, methodOverride } from "./middleware/method-override";
@@ -62,7 +62,7 @@ function staticFiles(options: ServeStaticOptions<AppEnv>, headers: Record<string
   };
 }
 
-/** The same request at the address the visitor used (see publicUrl); the body is passed on unread. */
+/** The same request at the address the visitor used (see publicAddress); the body is passed on unread. */
 function asPublicRequest(request: Request, url: string): Request {
   // A form posted from a page whose referrer policy is no-referrer (the password links) says
   // `Origin: null`. Our CSRF check has judged it already (by Sec-Fetch-Site); React Router's own
@@ -92,10 +92,13 @@ function overriddenDispatch(api: Hono<AppEnv>, logger: Runtime["logger"]): Dispa
   const carried = new WeakMap<Request, AppEnv["Variables"]>();
   const inner = new Hono<AppEnv>();
   inner.use("*", async (c, next) => {
-    for (const [name, value] of Object.entries(carried.get(c.req.raw) ?? {})) {
+    const variables = carried.get(c.req.raw);
+    for (const [name, value] of Object.entries(variables ?? {})) {
       c.set(name as keyof AppEnv["Variables"], value as never);
     }
     await next();
+    // What the route tells the outer chain (server/middleware/page-cache.ts contentChanges).
+    if (variables) variables.publishes = c.get("publishes");
   });
   inner.use("*", securityLog(logger));
   inner.route("/api", api);
@@ -153,8 +156,6 @@ export function createSite(
   // Outermost: a cached page is answered before any other work, with the headers the chain gave it when rendered.
   if (pageCache) app.use("*", pageCache.middleware);
 
-  // Every request body is bounded (uploads through page forms too); routes that spool uploads to disk may take more.
-  app.use("*", limitBodies(config, spoolingRouteLimits(apiRoutes, "/api")));
   app.use("*", async (c, next) => {
     c.set("clientIp", clientIp(c, config.trustProxy));
     await next();
@@ -196,11 +197,14 @@ export function createSite(
     );
   }
 
-  app.use("*", session(services));
+  app.use("*", session(services, config));
   app.use("*", cacheControl(config));
   app.use("*", csrf([config.baseUrl.origin]));
   app.use("*", contentChanges(services.contentVersion, logger));
   app.use("*", securityLog(logger));
+  // Every request body is bounded (uploads through page forms too); routes that spool uploads to disk may take
+  // more. Nothing before this reads a body; a 413 goes out with the headers, log lines and events of any answer.
+  app.use("*", limitBodies(config, spoolingRouteLimits(apiRoutes, "/api")));
   app.use("/api/*", methodOverride(apiRoutes, overriddenDispatch(api, logger)));
   app.route("/api", api);
   app.route("/", calendarRoutes(runtime));
@@ -208,6 +212,7 @@ export function createSite(
 
   if (options.build) {
     const getBuild = options.build;
+    const address = publicAddress(config.baseUrl, config.trustProxy);
     if (pageCache) {
       // Signed-in users read the pages whose routes allow it from one render per role (server/shared-pages.ts).
       let shared: { build: ServerBuild; paths: (pathname: string) => boolean } | null = null;
@@ -244,16 +249,20 @@ export function createSite(
         client: { ip: c.get("clientIp"), userAgent: c.req.header("user-agent") ?? null },
         nonce: c.get("secureHeadersNonce") ?? "",
         requestId: c.get("requestId"),
-        secureCookies: config.baseUrl.protocol === "https:",
+        secureCookies: c.get("secureCookies"),
         origin: config.baseUrl.origin,
         logger,
-        publicConfig: { recaptchaSiteKey: config.recaptcha?.siteKey ?? null, gtmId: config.gtmId ?? null },
+        publicConfig: {
+          recaptchaSiteKey: config.recaptcha?.siteKey ?? null,
+          recaptchaEnterprise: config.recaptcha?.mode === "enterprise",
+          gtmId: config.gtmId ?? null,
+        },
         sharedRender: c.get("sharedPage") !== undefined,
         islands,
       };
       // biome-ignore lint/suspicious/noExplicitAny: the key's type lives in the app bundle
       context.set(key as any, value);
-      return handler(asPublicRequest(c.req.raw, publicUrl(c, config.baseUrl, config.trustProxy)), context);
+      return handler(asPublicRequest(c.req.raw, address.url(c)), context);
     });
   }
 

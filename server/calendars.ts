@@ -3,6 +3,7 @@ import { type Context, Hono } from "hono";
 import { calendarFeedIcs, meetingIcs } from "../core/meetings/meetings.calendar";
 import { isAppError } from "../lib/errors";
 import { encodingEtags, ifNoneMatchNames } from "../lib/etag";
+import { viewerOf } from "./api/http";
 import type { AppEnv, Runtime } from "./env";
 import { encodeStored, type StoredBody } from "./middleware/compress";
 
@@ -91,9 +92,8 @@ export function calendarRoutes(runtime: Runtime) {
 
   app.get("/events/:file{[^/]+\\.ics}", async (c) => {
     const slug = c.req.param("file").slice(0, -".ics".length);
-    const signedIn = c.get("auth") !== null;
     try {
-      const meeting = await services.meetings.getBySlug(slug, { signedIn });
+      const meeting = await services.meetings.getBySlug(slug, viewerOf(c));
       const area = meeting.visibility === "members" ? "members" : "public";
       const body = meetingIcs(services.meetings.calendarEntry(meeting, origin, area), {
         host,
@@ -114,7 +114,12 @@ export function calendarRoutes(runtime: Runtime) {
   app.get("/calendar/:file{[^/]+\\.ics}", async (c) => {
     const owner = await services.profile.calendarFeedOwner(c.req.param("file").slice(0, -".ics".length));
     if (!owner) return c.text("Not found", 404);
-    return answer(c, await membersFeed(), { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" });
+    // The address keeps working while the owner's company has lapsed, with what a visitor's feed holds.
+    const members = await services.members.hasMembersAccess(owner);
+    return answer(c, await (members ? membersFeed() : publicFeed()), {
+      "Cache-Control": "private, no-store",
+      "Referrer-Policy": "no-referrer",
+    });
   });
 
   return app;

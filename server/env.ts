@@ -23,6 +23,8 @@ export type AppEnv = {
     auth: Authenticated | null;
     authVia: "cookie" | "bearer" | null;
     sessionToken: string | null;
+    /** The visitor came over https (BASE_URL, or a trusted X-Forwarded-Proto): the session cookie is `__Host-` and Secure. */
+    secureCookies: boolean;
     clientIp: string;
     /** Set by the page cache on a page it may store: it encodes the answer itself, once per encoding. */
     pageCacheEncodes?: boolean;
@@ -31,6 +33,11 @@ export type AppEnv = {
      * entry to store the answer under, once the chain has given it every header.
      */
     sharedPage?: { key: string; version: number };
+    /**
+     * Set by a route whose non-admin caller changes what visitors see (a primary contact's company
+     * profile): the content version moves after it, as after an admin's change.
+     */
+    publishes?: boolean;
     /** Set by a route that only reads (a list asked for with a POST body): no content change follows it. */
     readOnly?: boolean;
     /**

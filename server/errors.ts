@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { AppError, asStorageFull } from "../lib/errors";
+import { loggedPath } from "../lib/logged-path";
 import type { Logger } from "../lib/logger";
 import { hasBody } from "../lib/request-body";
 import type { AppEnv } from "./env";
@@ -23,7 +24,7 @@ export function handleError(logger: Logger) {
     if (clientAborted(c, error)) {
       // Nobody is left to answer. Before the request log starts (a body read early) this is the only line.
       if (!c.get("requestId"))
-        logger.info({ method: c.req.method, path: c.req.path, ip: c.get("clientIp") }, "client aborted");
+        logger.info({ method: c.req.method, path: loggedPath(c.req.path), ip: c.get("clientIp") }, "client aborted");
       return new Response(null, { status: CLIENT_CLOSED_REQUEST });
     }
     const wantsJson = c.req.path.startsWith("/api/") || c.req.path === "/api";
@@ -52,6 +53,7 @@ export function handleError(logger: Logger) {
     }
     // A refusal before the body was read (401, 403, 413, 415): the connection closes after the answer
     // instead of reading the rest of an upload nobody will use (up to 64 MB per request otherwise).
+    // The server lingers before closing (server/lingering-close.ts), so the client reads this answer.
     if (REFUSED_UNREAD.has(status) && hasBody(c.req.raw) && !c.req.raw.bodyUsed) headers.Connection = "close";
     if (wantsJson) return c.json(errorBody(message, errors), status, headers);
     return c.text(message, status, headers);

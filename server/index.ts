@@ -5,7 +5,8 @@ import { getRequestListener } from "@hono/node-server";
 import type { ServerBuild } from "react-router";
 import { ConfigError, loadConfig } from "../lib/env";
 import { createSite } from "./app";
-import { createRuntime } from "./runtime";
+import { continueWhenRead, lingerBeforeClose } from "./lingering-close";
+import { createRuntime, createSiteJobRunner } from "./runtime";
 import { gracefulShutdown, HTTP_TIMEOUTS } from "./shutdown";
 
 /** Production entry: bundled to build/server.js beside build/server/ and build/client/. */
@@ -23,6 +24,14 @@ async function main() {
     throw error;
   }
   const runtime = await createRuntime(config);
+  // Made (and JOBS_SCHEDULES checked) in every process; started only where JOBS is on.
+  let jobs: ReturnType<typeof createSiteJobRunner>;
+  try {
+    jobs = createSiteJobRunner(runtime);
+  } catch (error) {
+    await runtime.database.destroy();
+    throw error;
+  }
   const here = path.dirname(fileURLToPath(import.meta.url));
   const buildPath = path.join(here, "server", "index.js");
   const build = (await import(buildPath)) as ServerBuild;
@@ -52,7 +61,13 @@ async function main() {
     runtime.logger.info({ port: config.port, host: config.host, url: config.baseUrl.href }, "server listening");
   });
   server.keepAliveTimeout = HTTP_TIMEOUTS.keepAliveTimeout;
+  // A refused upload's answer reaches the client before the connection closes; a client that asks
+  // first (Expect: 100-continue) is refused before it sends the body (decision 0034).
+  lingerBeforeClose(server);
+  continueWhenRead(server);
   const shutdown = gracefulShutdown(server);
+  if (config.jobs.enabled) jobs.start();
+  else runtime.logger.info("scheduled jobs off in this process (JOBS=off)");
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -60,14 +75,13 @@ async function main() {
     stopping = true;
     runtime.logger.info({ signal }, "shutting down");
     const force = setTimeout(() => {
-      runtime.logger.warn("in-flight requests did not finish in time; closing anyway");
+      runtime.logger.warn("in-flight requests or jobs did not finish in time; closing anyway");
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
-    // Refuse new connections, finish the requests in flight (each answered with Connection: close),
-    // then close the database and exit 0.
-    void shutdown
-      .drain()
+    // Refuse new connections, finish the requests in flight (each answered with Connection: close)
+    // and the job running now (decision 0045), then close the database and exit 0.
+    void Promise.all([shutdown.drain(), jobs.stop()])
       .then(async () => {
         await runtime.database.destroy();
         runtime.logger.info("stopped");

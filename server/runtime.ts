@@ -1,7 +1,8 @@
 import fs from "node:fs";
-import { recaptchaCheck } from "../core/join/captcha";
+import { createJobRunner, type JobRunner } from "../core/jobs/jobs.service";
+import { SITE_JOBS } from "../core/jobs/site-jobs";
+import { captchaCheckFor } from "../core/join/captcha";
 import { movePublicPaperFiles } from "../core/library/paper-files";
-import { sweepUploads } from "../core/media/upload-sweep";
 import { createServices } from "../core/services";
 import { openDatabase } from "../db/connect";
 import { migrateToLatest } from "../db/migrate";
@@ -52,10 +53,11 @@ export async function createRuntime(config: Config): Promise<Runtime> {
       logger,
       mailTransport,
       joinRatePerHour: config.joinRatePerHour,
-      captcha: config.recaptcha ? recaptchaCheck(config.recaptcha) : undefined,
+      captcha: config.recaptcha ? captchaCheckFor(config.recaptcha, { logger }) : undefined,
       onMailError: (error, mailId) => logger.warn({ err: error, mailId }, "mail not sent; will retry"),
     });
     logger.info({ mail: mailTransport.describe }, "mail transport");
+    await services.join.prepare();
     // PostgreSQL: hear the other processes' changes from the start (decision 0031).
     services.contentVersion.listen();
     // Queued mail is sent right after it is queued; this timer picks up retries and
@@ -86,13 +88,6 @@ export async function createRuntime(config: Config): Promise<Runtime> {
       const outcome = await services.accounts.ensureAdmin(config.admin);
       if (outcome === "created") logger.info({ email: config.admin.email }, "first admin created");
     }
-    // Files a crash left without their row (decision 0015); in the background, so that start-up does not wait.
-    sweepUploads({ db: database.db, storage: storage.uploads })
-      .then(({ orphans, scanned }) => {
-        if (orphans.length)
-          logger.info({ removed: orphans.length, scanned, files: orphans.slice(0, 100) }, "orphaned uploads removed");
-      })
-      .catch((error) => logger.warn({ err: error }, "upload sweep failed"));
     // Papers stored before their file's type and text were recorded (migration 0009): in the background.
     services.libraryAdmin
       .completeEarlierPapers()
@@ -111,4 +106,19 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     await database.destroy();
     throw error;
   }
+}
+
+/**
+ * The site's scheduled jobs over a runtime's database and services (decision 0045): started by the
+ * server unless JOBS=off, and used by `npm run jobs`. Throws when JOBS_SCHEDULES names no job.
+ */
+export function createSiteJobRunner(runtime: Pick<Runtime, "config" | "database" | "services" | "logger">): JobRunner {
+  return createJobRunner({
+    db: runtime.database.db,
+    services: runtime.services,
+    jobs: SITE_JOBS,
+    origin: runtime.config.baseUrl.origin,
+    schedules: runtime.config.jobs.schedules,
+    logger: runtime.logger,
+  });
 }

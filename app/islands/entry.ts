@@ -25,13 +25,17 @@ const ISLANDS: Record<IslandName, () => Promise<unknown>> = {
   "user-menu": () => import("../components/layout/public-islands").then((m) => m.UserMenuIsland),
   "load-more": () => import("../components/ui/load-more-island").then((m) => m.LoadMoreIsland),
   "news-filter": () => import("../components/news/news-filter").then((m) => m.NewsFilter),
-  "join-page-form": () => import("../components/join/join-form").then((m) => m.JoinForm),
+  "join-page-form": () => import("../components/join/public-form").then((m) => m.JoinForm),
+  "message-form": () => import("../components/layout/public-islands").then((m) => m.MessageFormIsland),
+  "message-page-form": () => import("../components/join/public-form").then((m) => m.MessageForm),
   "calendar-filters": () => import("../components/events/event-filters").then((m) => m.EventFilters),
   "local-time": () => import("../components/events/local-time").then((m) => m.LocalTime),
   "papers-search": () => import("../components/library/papers-search").then((m) => m.PapersSearch),
   "open-linked-paper": () => import("../components/library/open-linked-paper").then((m) => m.OpenLinkedPaper),
   "login-form": () => import("../components/account/login-form").then((m) => m.LoginForm),
   toaster: () => import("../components/ui/toast").then((m) => m.Toaster),
+  "route-progress": () => import("../components/layout/route-feedback").then((m) => m.DocumentProgress),
+  "contact-link": () => import("../components/layout/contact-form-link").then((m) => m.ContactFormLink),
 };
 
 /** SPEC §4, §9: a part of the page that fails to load reloads the page, at most once per 60 s. */

@@ -11,12 +11,16 @@ export const ISLAND_NAMES = [
   "load-more",
   "news-filter",
   "join-page-form",
+  "message-form",
+  "message-page-form",
   "calendar-filters",
   "local-time",
   "papers-search",
   "open-linked-paper",
   "login-form",
   "toaster",
+  "route-progress",
+  "contact-link",
 ] as const;
 export type IslandName = (typeof ISLAND_NAMES)[number];
 
@@ -24,8 +28,9 @@ export type IslandName = (typeof ISLAND_NAMES)[number];
 export type IslandRootData = {
   user: import("../../core/accounts/accounts.schema").PublicUser | null;
   roleOnly: boolean;
-  renderedAt: number;
-  publicConfig: { recaptchaSiteKey: string | null; gtmId: string | null };
+  /** The public forms' signed shown-at times (decision 0039), issued when the page was made. */
+  formTimes: Record<import("../../core/join/join.values").FormKind, string>;
+  publicConfig: { recaptchaSiteKey: string | null; recaptchaEnterprise?: boolean; gtmId: string | null };
 };
 
 /** The id of the JSON script holding `IslandRootData` in an islands page. */

@@ -42,6 +42,29 @@ export function rateLimitOf(error: unknown): { message: string; init: ResponseIn
 }
 
 /**
+ * A service's refusal that asks to come back later: the rate limit (429) or a service it depends on
+ * that cannot answer (503, e.g. the captcha's verification, decision 0040). Its message, and its
+ * status with Retry-After when the service says how long; null for anything else.
+ */
+export function comeBackLaterOf(error: unknown): { message: string; init: ResponseInit } | null {
+  if (!isAppError(error) || (error.code !== "rate_limited" && error.code !== "unavailable")) return null;
+  const retryAfter = error.details.retryAfter ?? (error.code === "rate_limited" ? 60 : undefined);
+  return {
+    message: error.message,
+    init: { status: error.status, headers: retryAfter ? { "Retry-After": String(retryAfter) } : undefined },
+  };
+}
+
+/**
+ * A page's `headers`: the wait of an action's refusal (429, 503) reaches the browser as Retry-After
+ * (React Router sends a route's own headers only, not those of the `data()` it answered with).
+ */
+export function retryAfterOf({ actionHeaders }: { actionHeaders: Headers }): HeadersInit {
+  const wait = actionHeaders.get("Retry-After");
+  return wait ? { "Retry-After": wait } : {};
+}
+
+/**
  * The length a schema's text field allows, as the input's maxLength: the rule is
  * declared once, in the schema, and the browser stops typing where the server would refuse.
  */

@@ -1,5 +1,5 @@
 import { data, type MiddlewareFunction, redirect } from "react-router";
-import { logAccessRefused } from "../../lib/security-log";
+import { logAccessRefused, logUploadRejected, UPLOAD_REJECTED_REASONS } from "../../lib/security-log";
 import { getRequestContext } from "../context";
 
 type GuardArgs = Parameters<MiddlewareFunction<Response>>[0];
@@ -9,7 +9,9 @@ type GuardArgs = Parameters<MiddlewareFunction<Response>>[0];
  * 401 for a visitor who is not signed in, 403 for a signed-in non-admin. The
  * member area's redirect to the login is routine and not logged.
  */
-function refuse({ context, request, url }: GuardArgs, status: 401 | 403, location: string): never {
+function refuse(args: GuardArgs, status: 401 | 403, location: string): never {
+  refusedUpload(args, status);
+  const { context, request, url } = args;
   const { logger, requestId, auth, client } = getRequestContext(context);
   logAccessRefused(logger, {
     req_id: requestId,
@@ -22,6 +24,23 @@ function refuse({ context, request, url }: GuardArgs, status: 401 | 403, locatio
   throw redirect(location);
 }
 
+/** An upload (a multipart form) turned away by a guard is an `upload_rejected` too (decision 0034). */
+function refusedUpload({ context, request, url }: GuardArgs, status: 401 | 403): void {
+  if (!/^multipart\//i.test(request.headers.get("content-type") ?? "")) return;
+  const { logger, requestId, auth, client } = getRequestContext(context);
+  const declared = Number(request.headers.get("content-length"));
+  logUploadRejected(logger, {
+    req_id: requestId,
+    reason: UPLOAD_REJECTED_REASONS[status],
+    status,
+    method: request.method,
+    path: url.pathname,
+    ...(Number.isSafeInteger(declared) && declared > 0 ? { bytes: declared } : {}),
+    user: auth?.user.id,
+    ip: client.ip,
+  });
+}
+
 /** Who is refused, and where they are sent; `adminArea` says whether the refusal is logged. */
 const GUARDS: Record<string, (args: GuardArgs, adminArea: boolean) => void> = {
   /** Logged-out visitors go to /login, which brings them back here afterwards. */
@@ -30,6 +49,7 @@ const GUARDS: Record<string, (args: GuardArgs, adminArea: boolean) => void> = {
     // `url` is the page's URL without React Router's data-request details.
     const location = `/login?redirect=${encodeURIComponent(`${args.url.pathname}${args.url.search}`)}`;
     if (adminArea) refuse(args, 401, location);
+    refusedUpload(args, 401);
     throw redirect(location);
   },
   /** Signed-in users whose role is not admin go to their own dashboard. */

@@ -19,12 +19,21 @@ export async function readForm(request: Request): Promise<Record<string, FormDat
 export async function readFormWithFiles(
   request: Request,
   list: string,
-): Promise<{ form: Record<string, FormDataEntryValue>; files: File[] }> {
+  /** Text list fields that go with the files (`images_alt[]`), every value in order. */
+  companions: string[] = [],
+): Promise<{ form: Record<string, FormDataEntryValue>; files: File[]; lists: Record<string, string[]> }> {
   const { body } = await parseBody(request, ["urlencoded", "multipart"]);
   const raw = body[list];
   const items = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
   const files = items.filter((item): item is File => item instanceof File && item.size > 0);
-  return { form: lastValues(body, list), files };
+  const lists: Record<string, string[]> = {};
+  for (const name of companions) {
+    const values = body[name];
+    lists[name] = (Array.isArray(values) ? values : values === undefined ? [] : [values]).filter(
+      (v): v is string => typeof v === "string",
+    );
+  }
+  return { form: lastValues(body, list), files, lists };
 }
 
 function lastValues(body: Body, skip?: string): Record<string, FormDataEntryValue> {

@@ -32,6 +32,8 @@ export function seoMeta(options: {
   type?: "website" | "article";
   /** The page's picture (og:image, twitter:image), made absolute here. */
   image?: string | null;
+  /** The picture's alt text (og:image:alt, twitter:image:alt), when it has one. */
+  imageAlt?: string;
 }): MetaDescriptor[] {
   const { settings, origin } = rootMeta(options.matches);
   const siteName = settings["site.name"];
@@ -55,6 +57,12 @@ export function seoMeta(options: {
       ? [
           { property: "og:image", content: image },
           { name: "twitter:image", content: image },
+          ...(options.imageAlt
+            ? [
+                { property: "og:image:alt", content: options.imageAlt },
+                { name: "twitter:image:alt", content: options.imageAlt },
+              ]
+            : []),
         ]
       : []),
   ];

@@ -7,20 +7,28 @@
 type Grecaptcha = {
   ready(callback: () => void): void;
   render(container: HTMLElement, parameters: Record<string, unknown>): number;
-  execute(widget: number): void;
+  /** reCAPTCHA Enterprise's returns a promise of the token; the standard one returns nothing. */
+  execute(widget: number): unknown;
   reset(widget: number): void;
 };
 
 declare global {
   interface Window {
-    grecaptcha?: Grecaptcha;
+    grecaptcha?: Grecaptcha & { enterprise?: Grecaptcha };
     dataLayer?: unknown[];
   }
 }
 
 /** Invisible reCAPTCHA v2 in English (SPEC §7). */
 export const CAPTCHA_VERSION = "v2";
-const CAPTCHA_SCRIPT = "https://www.google.com/recaptcha/api.js?render=explicit&hl=en";
+/** The widget's scripts: the standard one and reCAPTCHA Enterprise's (decision 0040), rendered by us. */
+const CAPTCHA_SCRIPTS = {
+  standard: "https://www.google.com/recaptcha/api.js?render=explicit&hl=en",
+  enterprise: "https://www.google.com/recaptcha/enterprise.js?render=explicit&hl=en",
+} as const;
+type CaptchaMode = keyof typeof CAPTCHA_SCRIPTS;
+/** Long enough for a person to solve a challenge the invisible widget may still ask for. */
+const CAPTCHA_TIMEOUT_MS = 120_000;
 
 function addScript(src: string, nonce: string | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -39,39 +47,49 @@ export function pageNonce(): string | undefined {
   return document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce || undefined;
 }
 
-let captchaScript: Promise<Grecaptcha> | null = null;
+const captchaScripts: Partial<Record<CaptchaMode, Promise<Grecaptcha>>> = {};
 
-function loadCaptcha(nonce: string | undefined): Promise<Grecaptcha> {
-  captchaScript ??= addScript(CAPTCHA_SCRIPT, nonce)
+function loadCaptcha(mode: CaptchaMode, nonce: string | undefined): Promise<Grecaptcha> {
+  captchaScripts[mode] ??= addScript(CAPTCHA_SCRIPTS[mode], nonce)
     .then(
       () =>
         new Promise<Grecaptcha>((resolve, reject) => {
-          const api = window.grecaptcha;
+          const api = mode === "enterprise" ? window.grecaptcha?.enterprise : window.grecaptcha;
           if (!api) reject(new Error("Failed to load script"));
           else api.ready(() => resolve(api));
         }),
     )
     .catch((error) => {
-      captchaScript = null;
+      delete captchaScripts[mode];
       throw error;
     });
-  return captchaScript;
+  return captchaScripts[mode];
 }
 
 /**
- * A fresh captcha token. Rejects with the messages of SPEC §8 ('No key
- * provided', 'No version provided', 'Failed to load script', 'Failed to
- * execute'); callers log them and never show them to the visitor.
+ * A fresh captcha token from the invisible widget, with reCAPTCHA Enterprise's script and API
+ * (`grecaptcha.enterprise`, the token made for the form's `action`) when `enterprise`. Rejects
+ * with the messages of SPEC §8 ('No key provided', 'No version provided', 'Failed to load
+ * script', 'Failed to execute'); callers log them and never show them to the visitor.
  */
 export async function captchaToken(options: {
   siteKey: string | null;
   version: string | null;
   container: HTMLElement;
+  enterprise?: boolean;
+  action?: string;
 }): Promise<string> {
   if (!options.siteKey) throw new Error("No key provided");
   if (!options.version) throw new Error("No version provided");
-  const api = await loadCaptcha(pageNonce());
+  const api = await loadCaptcha(options.enterprise ? "enterprise" : "standard", pageNonce());
   return new Promise<string>((resolve, reject) => {
+    const failed = () => reject(new Error("Failed to execute"));
+    const timer = setTimeout(failed, CAPTCHA_TIMEOUT_MS);
+    const done = (token: unknown) => {
+      clearTimeout(timer);
+      if (typeof token === "string" && token) resolve(token);
+      else failed();
+    };
     try {
       const slot = document.createElement("div");
       options.container.replaceChildren(slot);
@@ -79,13 +97,22 @@ export async function captchaToken(options: {
         sitekey: options.siteKey,
         size: "invisible",
         hl: "en",
-        callback: (token: string) => resolve(token),
-        "error-callback": () => reject(new Error("Failed to execute")),
-        "expired-callback": () => reject(new Error("Failed to execute")),
+        ...(options.enterprise && options.action ? { action: options.action } : {}),
+        callback: done,
+        "error-callback": () => done(null),
+        "expired-callback": () => done(null),
       });
-      api.execute(widget);
+      // Enterprise's execute also answers with a promise: its token, or a rejection the callbacks may not see.
+      const executed = api.execute(widget) as PromiseLike<unknown> | undefined;
+      if (typeof executed?.then === "function")
+        executed.then(
+          (token) => {
+            if (typeof token === "string" && token) done(token);
+          },
+          () => done(null),
+        );
     } catch {
-      reject(new Error("Failed to execute"));
+      done(null);
     }
   });
 }

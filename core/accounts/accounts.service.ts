@@ -128,6 +128,8 @@ export function createAccountsService(deps: {
         const changed = await tx.update(row.id, {
           ...(input.role ? { role: input.role } : {}),
           ...(input.is_active !== undefined ? { is_active: input.is_active ? 1 : 0 } : {}),
+          // Deactivated: the private calendar address ends with the sessions, and does not come back with reactivation.
+          ...(deactivated ? { calendar_token_hash: null } : {}),
           updated_at: clock().toISOString(),
         });
         // In the same transaction: sessions end (they would already fail with is_active = 0) and

@@ -23,8 +23,16 @@ import { EMAIL_TAKEN } from "./profile.schema";
 import { createTokensRepository, type TokensRepository } from "./tokens.repository";
 import { createUsersRepository, type UsersRepository } from "./users.repository";
 
-/** Where links point (BASE_URL, never the request's Host) and who sends the invitation. */
-export type InvitationContext = { origin: string; inviter: { first_name: string; last_name: string } };
+/**
+ * Where links point (BASE_URL, never the request's Host) and who sends the invitation; `regarding`
+ * when it answers a join request (decision 0047): the mail opens with `opening` and is listed in
+ * that request's history.
+ */
+export type InvitationContext = {
+  origin: string;
+  inviter: { first_name: string; last_name: string };
+  regarding?: { join_request_id: number; opening: string };
+};
 
 const LONG_DATE = new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
 
@@ -50,7 +58,13 @@ export function createInvitationService(deps: {
    * commits). `site` is read before the transaction: on SQLite the transaction holds the one
    * connection, so a read through another handle inside it would wait for ever.
    */
-  async function send(user: UserRow, context: InvitationContext, site: SiteSettings, trx: Kysely<Database>) {
+  async function send(
+    user: UserRow,
+    context: InvitationContext,
+    site: SiteSettings,
+    trx: Kysely<Database>,
+    company?: string,
+  ) {
     const now = clock();
     const token = newToken();
     const expiresAt = addSeconds(now, INVITATION_DAYS * 24 * 3600);
@@ -69,12 +83,12 @@ export function createInvitationService(deps: {
     await deps.mail.enqueue(
       [
         {
-          join_request_id: null,
+          join_request_id: context.regarding?.join_request_id ?? null,
           purpose: "invitation",
           to_address: user.email,
           reply_to: site["site.email"] || null,
           subject: `Your invitation to the ${name} members area`,
-          body_text: `Dear ${user.first_name},\n\n${inviter} has invited you to the members area of ${name}${user.role === "admin" ? ", as an administrator of the website" : ""}.\n\nOpen this link to choose your password and sign in:\n\n${link}\n\nThe link works once and until ${LONG_DATE.format(expiresAt)} UTC. After that, ask us for a new one.\n\nYou will sign in with this e-mail address, ${user.email}.\n\nKind regards,\n${name}`,
+          body_text: `Dear ${user.first_name},\n\n${context.regarding ? `${context.regarding.opening}\n\n` : ""}${inviter} has invited you to the members area of ${name}${user.role === "admin" ? ", as an administrator of the website" : company ? `, as a representative of ${company}` : ""}.\n\nOpen this link to choose your password and sign in:\n\n${link}\n\nThe link works once and until ${LONG_DATE.format(expiresAt)} UTC. After that, ask us for a new one.\n\nYou will sign in with this e-mail address, ${user.email}.\n\nKind regards,\n${name}`,
         },
       ],
       trx,
@@ -89,24 +103,52 @@ export function createInvitationService(deps: {
     return found && found.is_active === 1 && !found.has_password ? found : undefined;
   }
 
+  /** A new account without a password, its link and its mail, in the caller's transaction. */
+  async function createInvited(
+    trx: Kysely<Database>,
+    data: InviteInput,
+    context: InvitationContext,
+    site: SiteSettings,
+    company?: string,
+  ) {
+    const now = clock().toISOString();
+    const row = await createUsersRepository(trx, deps.dialect).insert({
+      ...data,
+      phone_number: null,
+      avatar: null,
+      password_hash: null,
+      is_active: 1,
+      created_at: now,
+      updated_at: now,
+    });
+    return { row, expiresAt: await send(row, context, site, trx, company) };
+  }
+
   return {
+    /**
+     * A company's representative (core/members): the account with this e-mail if there is one
+     * (`invited: false`, nothing sent: the caller decides whether it may be linked), else a new
+     * member's account invited as the company's representative. Runs in the caller's transaction;
+     * `site` is read before it (see send), and the caller calls mail.deliverSoon() once it commits.
+     */
+    async accountOrInvitation(
+      trx: Kysely<Database>,
+      data: Omit<InviteInput, "role">,
+      context: InvitationContext,
+      site: SiteSettings,
+      company: string,
+    ): Promise<{ row: UserRow; invited: boolean; expiresAt: string | null }> {
+      const existing = await createUsersRepository(trx, deps.dialect).findByEmail(data.email);
+      if (existing) return { row: existing, invited: false, expiresAt: null };
+      const created = await createInvited(trx, { ...data, role: "member" }, context, site, company);
+      return { ...created, invited: true };
+    },
+
     async invite(data: InviteInput, context: InvitationContext): Promise<AdminUser> {
       if (await users.findByEmail(data.email)) throw invalidInput({ email: [EMAIL_TAKEN] });
-      const now = clock().toISOString();
       const site = await deps.settings.getAll();
       // The account, its link and its mail exist together or not at all.
-      const invited = await deps.transaction(async (trx) => {
-        const row = await createUsersRepository(trx, deps.dialect).insert({
-          ...data,
-          phone_number: null,
-          avatar: null,
-          password_hash: null,
-          is_active: 1,
-          created_at: now,
-          updated_at: now,
-        });
-        return { row, expiresAt: await send(row, context, site, trx) };
-      });
+      const invited = await deps.transaction((trx) => createInvited(trx, data, context, site));
       deps.mail.deliverSoon();
       return toAdminUser({ ...invited.row, invitation_expires_at: invited.expiresAt });
     },

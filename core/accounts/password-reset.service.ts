@@ -119,7 +119,7 @@ export function createPasswordResetService(deps: {
       }
       const checked = parseOrThrow(newPasswordSchema(found.email), input);
       const passwordHash = await hashPassword(checked.password);
-      // The link is spent, the password set and every session ended together, or none of it.
+      // The link is spent, the password set, every session and the calendar address ended together, or none of it.
       await deps.transaction(async (trx) => {
         if (!(await createTokensRepository(trx).consume(found.id, now))) {
           throw invalidInput({ token: [RESET_LINK_INVALID] });

@@ -92,10 +92,11 @@ function userQueries(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
+    /** A new password (a reset); the private calendar address the old one let anyone make ends with it. */
     async setPassword(id: number, passwordHash: string, now: string): Promise<void> {
       await db
         .updateTable("users")
-        .set({ password_hash: passwordHash, updated_at: now })
+        .set({ password_hash: passwordHash, calendar_token_hash: null, updated_at: now })
         .where("id", "=", id)
         .execute();
     },

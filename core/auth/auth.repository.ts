@@ -1,15 +1,19 @@
 import type { Insertable, Kysely } from "kysely";
 import { compiledOnce } from "../../db/compiled-once";
 import type { Database, SessionsTable } from "../../db/types";
+import { currentFlag } from "../members/current";
 
 /** Credentials and sessions: what signing in reads and writes. */
 export function createAuthRepository(db: Kysely<Database>) {
   // Every signed-in request runs it: compiled once per repository (db/compiled-once.ts).
+  // The user's company comes with it, current or not as of `cutoff` (core/members/current.ts).
   const activeSession = compiledOnce(
-    (tokenHash, now) =>
+    (tokenHash, now, cutoff) =>
       db
         .selectFrom("sessions")
         .innerJoin("users", "users.id", "sessions.user_id")
+        .leftJoin("company_representatives as representative", "representative.user_id", "users.id")
+        .leftJoin("member_companies as company", "company.id", "representative.company_id")
         .selectAll("users")
         .select([
           "sessions.id as session_id",
@@ -17,11 +21,15 @@ export function createAuthRepository(db: Kysely<Database>) {
           "sessions.remember as session_remember",
           "sessions.created_at as session_created_at",
           "sessions.last_seen_at as session_last_seen_at",
+          "company.id as company_id",
+          "company.name as company_name",
+          "representative.is_primary as company_primary",
+          currentFlag("company", cutoff).as("company_current"),
         ])
         .where("sessions.token_hash", "=", tokenHash)
         .where("sessions.expires_at", ">", now)
         .where("users.is_active", "=", 1),
-    2,
+    3,
   );
   return {
     /** The account behind an e-mail, password hash included (never leaves the auth area). */
@@ -34,9 +42,9 @@ export function createAuthRepository(db: Kysely<Database>) {
     async insertSession(row: Insertable<SessionsTable>) {
       return db.insertInto("sessions").values(row).returningAll().executeTakeFirstOrThrow();
     },
-    /** The session and its user, if the token is known, unexpired and the user active. */
-    async findActive(tokenHash: string, now: string) {
-      const { rows } = await db.executeQuery(activeSession(tokenHash, now));
+    /** The session and its user (with their company, current as of `cutoff`), if the token is known, unexpired and the user active. */
+    async findActive(tokenHash: string, now: string, cutoff: string) {
+      const { rows } = await db.executeQuery(activeSession(tokenHash, now, cutoff));
       return rows[0];
     },
     /** Moves last_seen_at forward; a concurrent request that already moved it further is left alone. */

@@ -5,6 +5,7 @@ import { AppError } from "../../lib/errors";
 import { createLogger, type Logger } from "../../lib/logger";
 import { dummyPasswordHash, verifyPassword } from "../../lib/password";
 import { hashToken, newToken } from "../../lib/tokens";
+import type { UserCompany } from "../access/access";
 import { type PublicUser, toPublicUser } from "../accounts/accounts.schema";
 import type { Limit, RateLimitService, Taken } from "../rate-limit/rate-limit.service";
 import { type AuthRepository, createAuthRepository } from "./auth.repository";
@@ -12,8 +13,13 @@ import { LOGIN_FAILED_MESSAGE, type LoginInput } from "./auth.schema";
 
 /** A session without 'Remember me' ends with the browser and, server-side, after 12 hours (or SESSION_TTL if shorter). */
 export const SHORT_SESSION_SECONDS = 12 * 3600;
-/** SESSION_IDLE_TIMEOUT and SESSION_REMEMBER_IDLE_TIMEOUT's defaults: the end after this long without a request. */
-export const DEFAULT_IDLE_SECONDS = { short: 2 * 3600, remembered: 14 * 86400 };
+/**
+ * How long a session lives without a request: a member's and an admin's without 'Remember me'
+ * (SESSION_IDLE_TIMEOUT, SESSION_ADMIN_IDLE_TIMEOUT), and anyone's with it (SESSION_REMEMBER_IDLE_TIMEOUT).
+ */
+export type IdleSeconds = { short: number; admin: number; remembered: number };
+/** The defaults (decision 0035): an admin's session can change everything, so it ends soonest. */
+export const DEFAULT_IDLE_SECONDS: IdleSeconds = { short: 2 * 3600, admin: 30 * 60, remembered: 14 * 86400 };
 /**
  * last_seen_at is written at most this often, so that a busy session costs one
  * write a minute, not one per request; an idle session may end up to this much early.
@@ -24,14 +30,18 @@ export const LOGIN_LIMITS = {
   perIp: { max: 30, windowSeconds: 15 * 60 },
 };
 
-export type Authenticated = {
+/** A session and its user. */
+export type Session = {
   user: PublicUser;
   sessionId: number;
   expiresAt: string;
   remember: boolean;
 };
 
-export type LoginResult = Authenticated & { token: string };
+/** The signed-in caller of a request: the session, and the company they represent (core/access/access.ts decides from both). */
+export type Authenticated = Session & { company: UserCompany | null };
+
+export type LoginResult = Session & { token: string };
 
 /** Who is signing in: the address for rate limits and logs, and the request's id to find its log line. */
 export type LoginClient = { ip: string; userAgent?: string | null; requestId?: string };
@@ -42,13 +52,20 @@ export function createAuthService(deps: {
   clock: Clock;
   /** The longest any session lives (SESSION_TTL); a remembered one lives exactly this long unless idle. */
   sessionTtlSeconds: number;
-  idleSeconds?: { short: number; remembered: number };
+  idleSeconds?: IdleSeconds;
   /** Security events (failed and refused sign-ins) as structured lines. */
   logger?: Logger;
+  /**
+   * The earliest renews_on of a current company today (core/members/membership-day.ts); without
+   * one (tools that only sign in), today in UTC with no grace.
+   */
+  membershipCutoff?: () => Promise<string>;
 }) {
   const { repository, rateLimit, clock } = deps;
   const idle = deps.idleSeconds ?? DEFAULT_IDLE_SECONDS;
   const logger = deps.logger ?? createLogger("silent");
+  /** The idle time of a session without 'Remember me', by the role of its user. */
+  const shortIdle = (role: string) => (role === "admin" ? idle.admin : idle.short);
 
   const loginLimits = (email: string, ip: string) => ({
     account: { key: `login:account:${email}`, ...LOGIN_LIMITS.perAccount },
@@ -99,7 +116,7 @@ export function createAuthService(deps: {
     const expiresAt = addSeconds(now, lifetime).toISOString();
     const token = newToken();
     await repository.deleteExpiredForUser(user.id, now.toISOString(), {
-      short: addSeconds(now, -idle.short).toISOString(),
+      short: addSeconds(now, -shortIdle(user.role)).toISOString(),
       remembered: addSeconds(now, -idle.remembered).toISOString(),
     });
     const session = await repository.insertSession({
@@ -160,7 +177,13 @@ export function createAuthService(deps: {
 
       // A browser signing in again replaces its session: the earlier one ends rather than lingering.
       if (options.endingSession) await repository.deleteByTokenHash(hashToken(options.endingSession));
-      return startSession(user, input.remember ?? false, client);
+      const session = await startSession(user, input.remember ?? false, client);
+      // The account's id and the address: with sign_in_failed, an operator sees who got in from where.
+      logger.info(
+        { event: "sign_in", user: user.id, ip: client.ip, remember: session.remember, req_id: client.requestId },
+        "signed in",
+      );
+      return session;
     },
 
     /**
@@ -180,14 +203,25 @@ export function createAuthService(deps: {
     async authenticate(token: string | null | undefined): Promise<Authenticated | null> {
       if (!token || token.length > 200) return null;
       const now = clock();
-      const row = await repository.findActive(hashToken(token), now.toISOString());
+      const cutoff = deps.membershipCutoff ? await deps.membershipCutoff() : now.toISOString().slice(0, 10);
+      const row = await repository.findActive(hashToken(token), now.toISOString(), cutoff);
       if (!row) return null;
-      const { session_id, session_expires_at, session_remember, session_created_at, session_last_seen_at, ...user } =
-        row;
+      const {
+        session_id,
+        session_expires_at,
+        session_remember,
+        session_created_at,
+        session_last_seen_at,
+        company_id,
+        company_name,
+        company_primary,
+        company_current,
+        ...user
+      } = row;
       const idleMs = now.getTime() - Date.parse(session_last_seen_at ?? session_created_at);
       // These two writes are housekeeping: when the database cannot write (a full disk) the
       // request still reads as it should, signed out or signed in.
-      if (idleMs >= (session_remember === 1 ? idle.remembered : idle.short) * 1000) {
+      if (idleMs >= (session_remember === 1 ? idle.remembered : shortIdle(user.role)) * 1000) {
         await repository
           .deleteById(session_id)
           .catch((error) => logger.warn({ err: error }, "idle session not deleted"));
@@ -203,6 +237,15 @@ export function createAuthService(deps: {
         sessionId: session_id,
         expiresAt: session_expires_at,
         remember: session_remember === 1,
+        company:
+          company_id === null
+            ? null
+            : {
+                id: company_id,
+                name: company_name ?? "",
+                current: Number(company_current) === 1,
+                primary: company_primary === 1,
+              },
       };
     },
 

@@ -10,18 +10,24 @@ export const SERVER_ERROR_MESSAGE = "Server error...";
 /**
  * Where to go after login: only a same-origin path is followed; anything else
  * (//host, https://…, javascript:, backslash tricks) falls back to /manager.
+ * The path returned is the URL parser's normalised one, and that is what is checked
+ * last: `/.//evil.example`, `/x/..//evil.example` and `/%2e//evil.example` all become
+ * `//evil.example`, which a browser reads as another host (issue 30 point 2).
  */
 export function safeRedirectPath(value: unknown, fallback = "/manager"): string {
   if (typeof value !== "string" || value.length === 0 || value.length > 2048) return fallback;
-  if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  // Control characters or backslashes can be normalised by browsers into another host.
+  if (!value.startsWith("/") || value.startsWith("//")) return fallback;
+  // Control characters or backslashes can be normalised by browsers into another host (`/\evil.example`).
   // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting them is the point
   if (/[\u0000-\u001f\\]/.test(value)) return fallback;
   try {
     const base = "http://masthead.invalid";
     const url = new URL(value, base);
     if (url.origin !== base) return fallback;
-    return `${url.pathname}${url.search}${url.hash}`;
+    // An http URL's path always starts with `/` and holds no backslash (none came in, and the parser
+    // turns one into `/`), so `//` is the one way left for it to name another host.
+    const path = `${url.pathname}${url.search}${url.hash}`;
+    return path.startsWith("//") ? fallback : path;
   } catch {
     return fallback;
   }

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import { containsText } from "../../db/queries";
-import type { Database, JoinRequestsTable } from "../../db/types";
+import type { Database, JoinRequestEventsTable, JoinRequestsTable } from "../../db/types";
 import type { JoinListQuery } from "./join.schema";
 
 export type NewJoinRequest = Omit<Selectable<JoinRequestsTable>, "id" | "handled_at">;
@@ -9,14 +9,19 @@ export function createJoinRepository(db: Kysely<Database>) {
   const filtered = (query: Omit<JoinListQuery, "page">) => {
     let q = db.selectFrom("join_requests");
     if (query.kind) q = q.where("kind", "=", query.kind);
+    if (query.spam === "only") q = q.where("spam_reason", "is not", null);
+    if (query.spam === "none") q = q.where("spam_reason", "is", null);
     if (query.meeting) q = q.where("meeting_id", "=", query.meeting);
     if (query.status === "open") q = q.where("handled_at", "is", null);
     if (query.status === "handled") q = q.where("handled_at", "is not", null);
+    if (query.status === "new" || query.status === "approved" || query.status === "declined") {
+      q = q.where("status", "=", query.status);
+    }
     if (query.search) {
       const search = query.search;
       q = q.where((eb) =>
         eb.or(
-          (["company_name", "representative_name", "email"] as const).map((column) =>
+          (["company_name", "representative_name", "email", "subject"] as const).map((column) =>
             containsText(eb.ref(column), search),
           ),
         ),
@@ -46,7 +51,11 @@ export function createJoinRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(row?.n ?? 0);
     },
-    /** Registrations for one meeting (join_requests_meeting_idx), against its capacity. */
+    /**
+     * Registrations for one meeting (join_requests_meeting_idx), against its capacity. Probable spam
+     * counts too: its sender was told they are registered, so it holds its seat until the
+     * secretariat deletes it (decision 0039).
+     */
     async countForMeeting(meetingId: number): Promise<number> {
       const row = await db
         .selectFrom("join_requests")
@@ -90,6 +99,52 @@ export function createJoinRepository(db: Kysely<Database>) {
         .where("id", "=", id)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
+    },
+    /** True when the request exists (marked or not). */
+    async clearSpam(id: number): Promise<boolean> {
+      const result = await db
+        .updateTable("join_requests")
+        .set({ spam_reason: null })
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    /** The request as the approval and the decline read it. */
+    async findById(id: number) {
+      return db
+        .selectFrom("join_requests")
+        .select(["id", "kind", "status", "company_name", "representative_name", "email", "phone_number"])
+        .where("id", "=", id)
+        .executeTakeFirst();
+    },
+    /**
+     * Decides a new application (decision 0047): true when this write did; false when the request is
+     * not a new application (none, another kind, or decided meanwhile: on PostgreSQL the row lock
+     * makes a second decision wait for the first and then find it decided). Deciding is handling it.
+     */
+    async decide(id: number, status: "approved" | "declined", at: string): Promise<boolean> {
+      const result = await db
+        .updateTable("join_requests")
+        .set((eb) => ({ status, handled_at: eb.fn.coalesce("handled_at", eb.val(at)) }))
+        .where("id", "=", id)
+        .where("kind", "=", "join")
+        .where("status", "=", "new")
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async insertEvent(row: Omit<Selectable<JoinRequestEventsTable>, "id">): Promise<void> {
+      await db.insertInto("join_request_events").values(row).execute();
+    },
+    /** The history of these requests, oldest first (join_request_events_request_idx). */
+    async eventsFor(ids: number[]) {
+      if (ids.length === 0) return [];
+      return db
+        .selectFrom("join_request_events")
+        .selectAll()
+        .where("join_request_id", "in", ids)
+        .orderBy("join_request_id")
+        .orderBy("id")
+        .execute();
     },
     async remove(id: number): Promise<boolean> {
       const result = await db.deleteFrom("join_requests").where("id", "=", id).executeTakeFirst();

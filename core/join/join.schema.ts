@@ -1,8 +1,11 @@
 import { z } from "zod";
+import { flag, given } from "../../lib/form-fields";
 import { lenientPageSchema, pageSchema } from "../../lib/pagination";
+import { cleanTitle } from "../../lib/text";
 import { flagSchema, isEmailAddress, isPhoneNumber } from "../../lib/validation";
 import { mailStatusSchema } from "../mail/mail.schema";
-import { JOIN_KINDS, JOIN_MAX_LENGTHS } from "./join.values";
+import { COUNTRY_MESSAGE, MEMBERSHIP_TYPES, NAME_REQUIRED, TYPE_MESSAGE } from "../members/members.schema";
+import { INBOX_KINDS, JOIN_MAX_LENGTHS, MESSAGE_MAX_LENGTHS, SPAM_REASONS } from "./join.values";
 
 /**
  * SPEC §5 'Join / registration form': one schema for the browser (errors as
@@ -11,14 +14,23 @@ import { JOIN_KINDS, JOIN_MAX_LENGTHS } from "./join.values";
  * every page's footer form (decision 0028); they are re-exported here.
  */
 export {
+  FORM_KINDS,
+  type FormKind,
+  INBOX_KINDS,
+  type InboxKind,
   JOIN_FIELDS,
   JOIN_KINDS,
   JOIN_MAX_LENGTHS,
   JOIN_SUMMARY,
   JOIN_THANKS,
   type JoinKind,
+  MESSAGE_FIELDS,
+  MESSAGE_FORM_PAGES,
+  MESSAGE_MAX_LENGTHS,
   REGISTRATION_THANKS,
   requestKindOf,
+  SPAM_REASONS,
+  type SpamReason,
   thanksFor,
 } from "./join.values";
 
@@ -57,8 +69,21 @@ export const joinContextSchema = z.object({
     .catch(null),
   /** Honeypot: hidden from people, filled by bots. */
   website: z.string().max(500).optional().catch("filled"),
-  /** When the form was shown, in milliseconds since the epoch. */
-  started_at: z.coerce.number().int().nonnegative().optional().catch(undefined),
+  started_at: z
+    .string()
+    .max(200)
+    .meta({
+      description:
+        "When the form was shown: the value the site issued when it rendered the form (the `started_at` field " +
+        "of its HTML), sent back as it was, unread and unchanged. The server checks its signature and " +
+        "judges the time between showing and sending on its own clock. A request sent without it, with " +
+        "any other value (a number of milliseconds, as before), or within 3 seconds of the form being " +
+        "shown is still answered and kept, but marked as probable spam for the secretariat, and no " +
+        "acknowledgement is mailed for it (a registration's excepted). A signed-in API client (Bearer) " +
+        "need not send it.",
+    })
+    .optional()
+    .catch(undefined),
   captcha_token: z.string().max(4000).optional().catch(undefined),
 });
 
@@ -66,11 +91,50 @@ export const joinContextSchema = z.object({
 export const joinSubmissionSchema = joinSchema.extend(joinContextSchema.shape);
 export type JoinSubmission = z.output<typeof joinSubmissionSchema>;
 
-export const JOIN_STATUSES = ["open", "handled"] as const;
+/** The contact form of /contact and /feedback-forum (decision 0039): a message to the secretariat. */
+export const messageSchema = z.object({
+  name: required("Name is required.", MESSAGE_MAX_LENGTHS.name),
+  email: required("Email is required.", MESSAGE_MAX_LENGTHS.email).refine(isEmailAddress, {
+    error: "Email is not valid.",
+  }),
+  subject: required("Subject is required.", MESSAGE_MAX_LENGTHS.subject),
+  // A form sends a textarea's line breaks as CRLF: one line break each, as the textarea counted them.
+  message: z
+    .string({ error: "Message is required." })
+    .transform((text) => text.replace(/\r\n?/g, "\n"))
+    .pipe(
+      z
+        .string()
+        .trim()
+        .min(1, { error: "Message is required.", abort: true })
+        .max(MESSAGE_MAX_LENGTHS.message, { error: `At most ${MESSAGE_MAX_LENGTHS.message} characters.` }),
+    ),
+});
+export type MessageFields = z.output<typeof messageSchema>;
+
+/** A message as the service takes it: the fields and the same context (page, honeypot, fill time, captcha). */
+export const messageSubmissionSchema = messageSchema.extend(joinContextSchema.shape);
+export type MessageSubmission = z.output<typeof messageSubmissionSchema>;
+
+/**
+ * The inbox's status filter: open or handled (the handled flag, every kind), or an application's
+ * state (new, approved, declined: membership requests only; decision 0047).
+ */
+export const HANDLED_STATUSES = ["open", "handled"] as const;
+export const APPLICATION_STATUSES = ["new", "approved", "declined"] as const;
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+export const JOIN_STATUSES = [...HANDLED_STATUSES, ...APPLICATION_STATUSES] as const;
+
+/** The inbox's spam filter: only probable spam, or everything but. */
+export const SPAM_FILTERS = ["only", "none"] as const;
 
 export const joinListSchema = z.object({
-  kind: z.enum(JOIN_KINDS).optional().catch(undefined),
-  status: z.enum(JOIN_STATUSES).optional().catch(undefined),
+  kind: z.enum(INBOX_KINDS).optional().catch(undefined),
+  spam: z.enum(SPAM_FILTERS).optional().catch(undefined),
+  status: z.enum(JOIN_STATUSES).optional().catch(undefined).meta({
+    description:
+      "open or handled: the handled flag, every kind; new, approved or declined: membership applications in that state.",
+  }),
   meeting: z.coerce.number().int().positive().optional().catch(undefined),
   search: z
     .string()
@@ -83,22 +147,149 @@ export const joinHandledSchema = z.object({ handled: flagSchema("handled must be
 
 export type JoinListQuery = z.output<typeof joinListSchema>;
 
+/** What happened to a request after it arrived (decision 0047): approved or declined, by whom, when. */
+export const joinRequestEventSchema = z
+  .object({
+    id: z.number().int(),
+    event: z.enum(["approved", "declined"]),
+    at: z.string(),
+    by: z.string().meta({ description: "The administrator's name as it was then." }),
+    user_id: z.number().int().nullable(),
+    company_id: z.number().int().nullable().meta({ description: "The company an application was approved into." }),
+    company_name: z.string().nullable(),
+    reason: z.string().nullable().meta({ description: "Why it was declined, as mailed to the applicant." }),
+  })
+  .meta({ id: "JoinRequestEvent" });
+export type JoinRequestEvent = z.output<typeof joinRequestEventSchema>;
+
+export const APPLICATION_NOT_FOUND = "Request not found.";
+export const NOT_AN_APPLICATION =
+  "Only membership applications are approved or declined; this request is a meeting registration or a message.";
+export const ALREADY_DECIDED = (status: "approved" | "declined") => `This application was already ${status}.`;
+export const REASON_REQUIRED = "Give the reason: it is e-mailed to the applicant.";
+export const REASON_MAX = 2000;
+export const NO_SUCH_COMPANY = "There is no member company with this id.";
+export const TYPE_REQUIRED = "Choose the membership type: full or associate.";
+
+const optionalPerson = (label: string) =>
+  z.preprocess(
+    given,
+    z
+      .string()
+      .overwrite(cleanTitle)
+      .max(100, { error: `${label} may not be longer than 100 characters.` })
+      .optional(),
+  );
+
+/**
+ * Approving an application (decision 0047): the country and type of the company it creates, or
+ * `company_id` to link the applicant to an existing company instead. The company's name and the
+ * representative's name and e-mail default to the request's; the form sends them prefilled.
+ */
+export const applicationApproveSchema = z.object({
+  country: z.preprocess(
+    given,
+    z
+      .string({ error: COUNTRY_MESSAGE })
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{2}$/, { error: COUNTRY_MESSAGE })
+      .optional()
+      .meta({ description: "ISO 3166-1 alpha-2; required unless company_id is given." }),
+  ),
+  membership_type: z.preprocess(
+    given,
+    z
+      .enum(MEMBERSHIP_TYPES, { error: TYPE_MESSAGE })
+      .optional()
+      .meta({ description: "full or associate; required unless company_id is given." }),
+  ),
+  company_id: z.preprocess(
+    given,
+    z.coerce
+      .number({ error: NO_SUCH_COMPANY })
+      .int({ error: NO_SUCH_COMPANY })
+      .positive({ error: NO_SUCH_COMPANY })
+      .optional()
+      .meta({ description: "Link the applicant to this existing company instead of creating one." }),
+  ),
+  company_name: z.preprocess(
+    given,
+    z
+      .string()
+      .overwrite(cleanTitle)
+      .min(1, { error: NAME_REQUIRED })
+      .max(200, { error: "The company name may not be longer than 200 characters." })
+      .optional()
+      .meta({ description: "The new company's name; the request's company name without it." }),
+  ),
+  first_name: optionalPerson("First name").meta({
+    description: "The representative's; the request's name but its last word without it.",
+  }),
+  last_name: optionalPerson("Last name").meta({
+    description: "The representative's; the last word of the request's name without it.",
+  }),
+  email: z.preprocess(
+    given,
+    z
+      .string()
+      .trim()
+      .max(254, { error: "Email is too long." })
+      .refine(isEmailAddress, { error: "Email is not valid." })
+      .optional()
+      .meta({ description: "The representative's; the request's e-mail without it." }),
+  ),
+  primary: flag.meta({
+    description:
+      "When linking to an existing company: make the applicant a primary contact too. A new company's representative always is.",
+  }),
+});
+export type ApplicationApprove = z.output<typeof applicationApproveSchema>;
+
+/** Declining an application: the reason is e-mailed to the applicant. */
+export const applicationDeclineSchema = z.object({
+  reason: z
+    .string({ error: REASON_REQUIRED })
+    .transform((text) => text.replace(/\r\n?/g, "\n"))
+    .pipe(
+      z
+        .string()
+        .trim()
+        .min(1, { error: REASON_REQUIRED, abort: true })
+        .max(REASON_MAX, { error: `The reason may not be longer than ${REASON_MAX} characters.` }),
+    ),
+});
+export type ApplicationDecline = z.output<typeof applicationDeclineSchema>;
+
 /** A request as the admin's inbox shows it, with the mails it caused. */
 export const joinRequestSchema = z
   .object({
     id: z.number().int(),
-    kind: z.enum(JOIN_KINDS),
+    kind: z.enum(INBOX_KINDS),
     meeting_id: z.number().int().nullable(),
     meeting_title: z.string().nullable(),
-    company_name: z.string(),
-    representative_name: z.string(),
+    company_name: z.string().nullable().meta({ description: "Null for a message." }),
+    representative_name: z.string().meta({ description: "The sender's name." }),
     email: z.string(),
-    phone_number: z.string(),
+    phone_number: z.string().nullable().meta({ description: "Null for a message." }),
+    subject: z.string().nullable().meta({ description: "A message's subject; null for the other kinds." }),
+    message: z.string().nullable().meta({ description: "A message's text; null for the other kinds." }),
+    spam_reason: z
+      .enum(SPAM_REASONS)
+      .nullable()
+      .meta({ description: "Why it was judged probable spam (kept, not dropped); null when it was not." }),
     page_path: z.string().nullable().meta({ description: "The page the form was sent from." }),
     ip: z.string().nullable(),
     handled_at: z.string().nullable(),
     created_at: z.string(),
+    status: z
+      .enum(APPLICATION_STATUSES)
+      .nullable()
+      .meta({ description: "A membership application's state; null for registrations and messages." }),
     mails: z.array(mailStatusSchema),
+    history: z.array(joinRequestEventSchema).meta({
+      description: "Approved or declined, by whom and when (its arrival is created_at; its mails are mails).",
+    }),
   })
   .meta({ id: "JoinRequest" });
 export type JoinRequest = z.output<typeof joinRequestSchema>;
@@ -106,7 +297,8 @@ export type JoinRequest = z.output<typeof joinRequestSchema>;
 /** A page of the inbox, with the filters as understood and the meetings one may filter by. */
 export const joinRequestListSchema = pageSchema(joinRequestSchema).extend({
   query: z.object({
-    kind: z.enum(JOIN_KINDS).optional(),
+    kind: z.enum(INBOX_KINDS).optional(),
+    spam: z.enum(SPAM_FILTERS).optional(),
     status: z.enum(JOIN_STATUSES).optional(),
     meeting: z.number().int().optional(),
     search: z.string(),

@@ -8,21 +8,34 @@ import type { MailService, NewMail } from "../mail/mail.service";
 import { registrationState } from "../meetings/meetings.schema";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { SettingsService } from "../settings/settings.service";
-import { createJoinRepository, type JoinRepository } from "./join.repository";
+import { captchaFaultOf } from "./captcha";
+import { readFormTime, signFormTime } from "./form-time";
+import { createJoinRepository, type JoinRepository, type NewJoinRequest } from "./join.repository";
 import {
-  type JoinFields,
+  type FormKind,
   type JoinListQuery,
   type JoinRequestList,
   type JoinSubmission,
+  type MessageSubmission,
   requestKindOf,
+  type SpamReason,
 } from "./join.schema";
+import {
+  CAPTCHA_RETRY_SECONDS,
+  captchaMisconfiguredText,
+  captchaUnreachableText,
+  FORM_KINDS,
+  MIN_FILL_SECONDS,
+  waitText,
+} from "./join.values";
 
-/** A person takes longer than this to fill four fields; a script does not. */
-export const MIN_FILL_MS = 3000;
+/** A person takes longer than this to fill in a form; a script does not. */
+export const MIN_FILL_MS = MIN_FILL_SECONDS * 1000;
 const PER_PAGE = 25;
 const RATE_WINDOW_SECONDS = 3600;
 
-export type JoinOutcome = { stored: true; id: number } | { stored: false; reason: "spam" };
+/** A request is stored, possibly marked as probable spam (kept and shown as such, never dropped; decision 0039). */
+export type JoinOutcome = { stored: true; id: number; spam: SpamReason | null };
 
 /** Finds the meeting a registration page is about, as this sender may see it (the meetings area supplies it). */
 export type MeetingLookup = (
@@ -33,18 +46,36 @@ export type MeetingLookup = (
 /** Checks a captcha token (reCAPTCHA when configured). */
 export type CaptchaCheck = { required: boolean; verify(token: string, ip: string | null): Promise<boolean> };
 
-function details(fields: JoinFields, extra: [string, string][]): string {
-  const rows: [string, string][] = [
-    ["Company", fields.company_name],
-    ["Representative", fields.representative_name],
-    ["E-mail", fields.email],
-    ["Phone", fields.phone_number],
-    ...extra,
-  ];
-  return rows.map(([label, value]) => `${label}: ${value}`).join("\n");
+/** The form's context: the page, the honeypot, when it was shown (signed by us) and the captcha token. */
+type FormContext = Pick<JoinSubmission, "page_path" | "website" | "started_at" | "captcha_token">;
+
+/**
+ * `trusted`: a signed-in API client, which neither the captcha nor the shown-at time applies to
+ * (no form was shown to it); `signedIn`: a signed-in sender, who may register for members-only meetings.
+ */
+type Client = { ip: string | null; trusted?: boolean; signedIn?: boolean };
+
+const RECEIVED_ON = (timeZone: string) =>
+  new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeZone: timeZone || "UTC" });
+
+/** The date a request arrived, in the site's time zone, for the sender's acknowledgement. */
+function receivedOn(at: Date, timeZone: string): string {
+  try {
+    return RECEIVED_ON(timeZone).format(at);
+  } catch {
+    return RECEIVED_ON("UTC").format(at);
+  }
 }
 
-/** SPEC §4 'Contact form', §7 '/api/join': join and registration requests, stored first, then mailed. */
+/**
+ * What every acknowledgement says instead of repeating the form: the sender's address is not
+ * checked, so whatever was typed (name, company, phone, subject, message, even the page) would go
+ * to whoever that address belongs to. Quoting none of it leaves a spammer nothing to relay.
+ */
+const NOT_QUOTED =
+  "This e-mail does not repeat what was typed into the form, so that nobody can use the form to send their own words to someone else. If something needs correcting, reply to this e-mail; if you did not use our form, you can ignore it.";
+
+/** SPEC §4 'Contact form', §7 '/api/join': join and registration requests and messages, stored first, then mailed. */
 export function createJoinService(deps: {
   repository: JoinRepository;
   /** Runs work in one transaction (a request with its mails). */
@@ -54,73 +85,150 @@ export function createJoinService(deps: {
   rateLimit: RateLimitService;
   clock: Clock;
   ratePerHour: number;
+  /** The key that signs the forms' shown-at time (core/secrets: the same in every process). */
+  formKey: () => Promise<Buffer>;
   meetingFor?: MeetingLookup;
   captcha?: CaptchaCheck;
 }) {
   const { repository, mail, settings, clock } = deps;
 
+  async function checkCaptcha(token: string | undefined, ip: string | null): Promise<void> {
+    let passed = false;
+    try {
+      passed = token ? (await deps.captcha?.verify(token, ip)) === true : false;
+    } catch (error) {
+      const fault = captchaFaultOf(error);
+      if (!fault) throw error;
+      const message =
+        fault === "unreachable"
+          ? captchaUnreachableText(CAPTCHA_RETRY_SECONDS)
+          : await settings
+              .getAll()
+              .then((site) => captchaMisconfiguredText({ email: site["site.email"], phone: site["site.phone"] }));
+      const refusal = new AppError("unavailable", message, {
+        errors: { captcha_token: [message] },
+        // Trying again helps only when the service was away, not when it refuses the site's key.
+        ...(fault === "unreachable" ? { retryAfter: CAPTCHA_RETRY_SECONDS } : {}),
+      });
+      refusal.cause = error;
+      throw refusal;
+    }
+    if (!passed) throw invalidInput({ captcha_token: ["The spam check failed. Please try again."] });
+  }
+
+  /**
+   * The checks every form's request passes before it is stored (decision 0039): the per-address
+   * limit (429 with the wait, counted first, so that neither spam nor a flood of captcha tokens
+   * goes unbounded), then the captcha. What the honeypot or the shown-at time catches is neither
+   * refused nor dropped: it is kept, marked as probable spam, and answered like any other request.
+   * The shown-at time counts only as this site signed it for this form, on this server's clock.
+   */
+  async function admit(form: FormKind, context: FormContext, client: Client): Promise<SpamReason | null> {
+    try {
+      await deps.rateLimit.consume({
+        key: `join:ip:${client.ip ?? "unknown"}`,
+        max: deps.ratePerHour,
+        windowSeconds: RATE_WINDOW_SECONDS,
+      });
+    } catch (error) {
+      if (error instanceof AppError && error.code === "rate_limited") {
+        const retryAfter = Number(error.details.retryAfter ?? 60);
+        throw new AppError(
+          "rate_limited",
+          `Too many requests from your network. Please try again ${waitText(retryAfter)}.`,
+          { retryAfter },
+        );
+      }
+      throw error;
+    }
+    if (deps.captcha?.required && !client.trusted) await checkCaptcha(context.captcha_token, client.ip);
+    if (context.website?.trim()) return "honeypot";
+    if (client.trusted) return null;
+    const shownAt = readFormTime(await deps.formKey(), form, context.started_at);
+    if (shownAt === null) return "no_form_time";
+    return clock().getTime() - shownAt < MIN_FILL_MS ? "too_fast" : null;
+  }
+
+  /** The request and its mails are stored together, then sent once the transaction commits. */
+  async function keep(row: NewJoinRequest, mailsFor: (id: number) => NewMail[]): Promise<number> {
+    const id = await deps.transaction(async (trx) => {
+      const stored = await createJoinRepository(trx).insert(row);
+      await mail.enqueue(mailsFor(stored), trx);
+      return stored;
+    });
+    mail.deliverSoon();
+    return id;
+  }
+
+  function notificationSubject(spam: SpamReason | null, subject: string): string {
+    return `${spam ? "Probable spam: " : ""}${subject}`;
+  }
+
   return {
     /**
-     * `client.trusted`: a signed-in API client, which the captcha does not apply to;
-     * `client.signedIn`: a signed-in sender, who may register for members-only meetings.
+     * Makes (or reads) the forms' key at start, so that rendering a page only ever reads it: a page
+     * must render on a full disk (decision 0014), and the key's first write could not.
      */
-    async submit(
-      input: JoinSubmission,
-      client: { ip: string | null; trusted?: boolean; signedIn?: boolean },
-    ): Promise<JoinOutcome> {
-      const { page_path, website, started_at, captcha_token, ...fields } = input;
-      const context = { page_path, website, started_at, captcha_token };
-      if (context.website?.trim()) return { stored: false, reason: "spam" };
-      if (context.started_at !== undefined && clock().getTime() - context.started_at < MIN_FILL_MS) {
-        return { stored: false, reason: "spam" };
-      }
-      // Counted before the captcha check, so that a flood cannot make us call the verifier without end.
-      await deps.rateLimit.consume(
-        { key: `join:ip:${client.ip ?? "unknown"}`, max: deps.ratePerHour, windowSeconds: RATE_WINDOW_SECONDS },
-        "Too many requests from your network. Please try again later.",
-      );
-      if (deps.captcha?.required && !client.trusted) {
-        const passed = context.captcha_token ? await deps.captcha.verify(context.captcha_token, client.ip) : false;
-        if (!passed) {
-          throw invalidInput({ captcha_token: ["The spam check failed. Please try again."] });
-        }
-      }
+    prepare: async (): Promise<void> => {
+      await deps.formKey();
+    },
 
-      const kind = requestKindOf(context.page_path);
+    /** Signed shown-at times of both forms, issued now, for the page being rendered (decision 0039). */
+    async formTimes(): Promise<Record<FormKind, string>> {
+      const key = await deps.formKey();
+      const now = clock().getTime();
+      return Object.fromEntries(FORM_KINDS.map((kind) => [kind, signFormTime(key, kind, now)])) as Record<
+        FormKind,
+        string
+      >;
+    },
+
+    async submit(input: JoinSubmission, client: Client): Promise<JoinOutcome> {
+      const { page_path, website, started_at, captcha_token, ...fields } = input;
+      const spam = await admit("join", { page_path, website, started_at, captcha_token }, client);
+      const kind = requestKindOf(page_path);
       const meeting =
         kind === "registration" && deps.meetingFor
-          ? await deps.meetingFor(context.page_path ?? "", { signedIn: client.signedIn ?? false })
+          ? await deps.meetingFor(page_path ?? "", { signedIn: client.signedIn ?? false })
           : null;
       if (meeting) {
+        // Probable spam holds its seat too: whoever was told "registered" is (decision 0039).
         const state = registrationState(meeting, await repository.countForMeeting(meeting.id), clock());
         if (!state.open) throw invalidInput({ page_path: [state.message] });
       }
-      const now = clock().toISOString();
+      const at = clock();
+      const now = at.toISOString();
       const site = await settings.getAll();
+      const name = site["site.name"];
+      const what =
+        kind === "registration" ? `registration${meeting ? ` for ${meeting.title}` : ""}` : "membership request";
       const mailsFor = (id: number) => {
-        const name = site["site.name"];
-        const what =
-          kind === "registration" ? `registration${meeting ? ` for ${meeting.title}` : ""}` : "membership request";
-        const summary = details(fields, [
-          ["Sent from", context.page_path ?? "(the API)"],
-          ["Received", now],
-        ]);
         const queued: NewMail[] = [];
+        // A filled honeypot is a script's work: nobody is mailed on its word (the address may be anyone's).
+        if (spam === "honeypot") return queued;
+        // A registration is acknowledged even as probable spam: the page promised the e-mail (SPEC §8) and
+        // the seat is held. Other probable spam is not: its address may be anyone's.
+        const acknowledged = !spam || kind === "registration";
         if (site["site.email"]) {
+          const summary = [
+            `Company: ${fields.company_name}`,
+            `Representative: ${fields.representative_name}`,
+            `E-mail: ${fields.email}`,
+            `Phone: ${fields.phone_number}`,
+            `Sent from: ${page_path ?? "(the API)"}`,
+            `Received: ${now}`,
+          ].join("\n");
           queued.push({
             join_request_id: id,
             purpose: "notification",
             to_address: site["site.email"],
             reply_to: fields.email,
-            subject: `New ${what}: ${fields.company_name}`,
-            body_text: `A new ${what} arrived on the website.\n\n${summary}\n\nSee all requests in the admin area under Requests.`,
+            subject: notificationSubject(spam, `New ${what}: ${fields.company_name}`),
+            body_text: `A new ${what} arrived on the website.${acknowledged ? "" : " It looks like spam: the sender was not sent an acknowledgement."}\n\n${summary}\n\nSee everything that arrived in the admin area under Inbox.`,
           });
         }
-        const greeting = `Dear ${fields.representative_name},`;
-        const body_text =
-          kind === "registration"
-            ? `${greeting}\n\nThank you for registering${meeting ? ` for ${meeting.title}` : ""}. These are the registration details we received:\n\n${details(fields, [])}\n\nThe secretariat will confirm your registration within 48 hours. If anything above is wrong, reply to this e-mail.\n\nKind regards,\n${name}`
-            : `${greeting}\n\nThank you for your interest in ${name}. Your message was sent successfully and we will get in touch with you soon.\n\nWhat you sent us:\n\n${details(fields, [])}\n\nKind regards,\n${name}`;
+        if (!acknowledged) return queued;
+        const date = receivedOn(at, site["site.timezone"]);
         queued.push({
           join_request_id: id,
           purpose: "acknowledgement",
@@ -130,26 +238,95 @@ export function createJoinService(deps: {
             kind === "registration"
               ? `Your registration${meeting ? `: ${meeting.title}` : ""}`
               : `Thank you for contacting ${name}`,
-          body_text,
+          body_text:
+            kind === "registration"
+              ? `Hello,\n\nThank you for registering${meeting ? ` for ${meeting.title}` : ""}. We received your registration on ${date}.\n\nThe secretariat will confirm your registration within 48 hours.\n\n${NOT_QUOTED}\n\nKind regards,\n${name}`
+              : `Hello,\n\nThank you for your interest in ${name}. We received your membership request on ${date} and will get in touch with you soon.\n\n${NOT_QUOTED}\n\nKind regards,\n${name}`,
         });
         return queued;
       };
-      // The request and its mails are stored together: no request without its notification, no
-      // acknowledgement of a request that was not kept. They are sent once the transaction commits.
-      const id = await deps.transaction(async (trx) => {
-        const stored = await createJoinRepository(trx).insert({
+      const id = await keep(
+        {
           kind,
           meeting_id: meeting?.id ?? null,
           ...fields,
-          page_path: context.page_path,
+          page_path,
           ip: client.ip,
           created_at: now,
+          subject: null,
+          message: null,
+          spam_reason: spam,
+          // A membership application starts new; a registration keeps its own flow (decision 0047).
+          status: kind === "join" ? "new" : null,
+        },
+        mailsFor,
+      );
+      return { stored: true, id, spam };
+    },
+
+    /**
+     * A message from the contact form of /contact or /feedback-forum (decision 0039): the join
+     * form's spam checks and limit, kept in the inbox as kind 'message', mailed to the secretariat
+     * and, unless it looks like spam, acknowledged to the sender without quoting it.
+     */
+    async sendMessage(input: MessageSubmission, client: Client): Promise<JoinOutcome> {
+      const { page_path, website, started_at, captcha_token, ...fields } = input;
+      const spam = await admit("message", { page_path, website, started_at, captcha_token }, client);
+      const at = clock();
+      const now = at.toISOString();
+      const site = await settings.getAll();
+      const name = site["site.name"];
+      const mailsFor = (id: number): NewMail[] => {
+        if (spam === "honeypot") return [];
+        const queued: NewMail[] = [];
+        if (site["site.email"]) {
+          const summary = [
+            `From: ${fields.name} <${fields.email}>`,
+            `Subject: ${fields.subject}`,
+            `Sent from: ${page_path ?? "(the API)"}`,
+            `Received: ${now}`,
+            "",
+            fields.message,
+          ].join("\n");
+          queued.push({
+            join_request_id: id,
+            purpose: "notification",
+            to_address: site["site.email"],
+            reply_to: fields.email,
+            subject: notificationSubject(spam, `Message from the website: ${fields.subject}`),
+            body_text: `A message arrived through the website's contact form.${spam ? " It looks like spam: the sender was not sent an acknowledgement." : ""}\n\n${summary}\n\nSee everything that arrived in the admin area under Inbox.`,
+          });
+        }
+        if (spam) return queued;
+        queued.push({
+          join_request_id: id,
+          purpose: "acknowledgement",
+          to_address: fields.email,
+          reply_to: site["site.email"] || null,
+          subject: `We received your message to ${name}`,
+          body_text: `Hello,\n\nThank you for writing to ${name}. We received your message on ${receivedOn(at, site["site.timezone"])} and will get in touch with you soon.\n\n${NOT_QUOTED}\n\nKind regards,\n${name}`,
         });
-        await mail.enqueue(mailsFor(stored), trx);
-        return stored;
-      });
-      mail.deliverSoon();
-      return { stored: true, id };
+        return queued;
+      };
+      const id = await keep(
+        {
+          kind: "message",
+          meeting_id: null,
+          company_name: null,
+          representative_name: fields.name,
+          email: fields.email,
+          phone_number: null,
+          subject: fields.subject,
+          message: fields.message,
+          page_path,
+          ip: client.ip,
+          created_at: now,
+          spam_reason: spam,
+          status: null,
+        },
+        mailsFor,
+      );
+      return { stored: true, id, spam };
     },
 
     async list(query: JoinListQuery): Promise<JoinRequestList> {
@@ -157,11 +334,28 @@ export function createJoinService(deps: {
         repository.list(query, (query.page - 1) * PER_PAGE, PER_PAGE),
         repository.count(query),
       ]);
-      const [mails, meetings] = await Promise.all([
-        mail.forJoinRequests(rows.map((r) => r.id)),
+      const ids = rows.map((r) => r.id);
+      const [mails, meetings, events] = await Promise.all([
+        mail.forJoinRequests(ids),
         repository.meetingsWithRequests(),
+        repository.eventsFor(ids),
       ]);
-      const data = rows.map((row) => ({ ...row, mails: mails.filter((m) => m.join_request_id === row.id) }));
+      const data = rows.map((row) => ({
+        ...row,
+        mails: mails.filter((m) => m.join_request_id === row.id),
+        history: events
+          .filter((e) => e.join_request_id === row.id)
+          .map((e) => ({
+            id: e.id,
+            event: e.event,
+            at: e.created_at,
+            by: e.user_name,
+            user_id: e.user_id,
+            company_id: e.company_id,
+            company_name: e.company_name,
+            reason: e.reason,
+          })),
+      }));
       return { ...pageOf(data, query.page, PER_PAGE, total), query, meetings };
     },
 
@@ -182,6 +376,15 @@ export function createJoinService(deps: {
       }
     },
 
+    /**
+     * The secretariat judged a request marked as probable spam to be a person's: the mark goes.
+     * Nothing is mailed (the secretariat answers the person itself); a request not marked stays as it is.
+     */
+    async markNotSpam(id: number): Promise<void> {
+      if (!(await repository.clearSpam(id))) throw new AppError("not_found", "Request not found.");
+    },
+
+    /** Deletes a request and its mail history; a registration's seat is free again. */
     async remove(id: number): Promise<void> {
       if (!(await repository.remove(id))) throw new AppError("not_found", "Request not found.");
     },

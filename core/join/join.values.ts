@@ -23,6 +23,79 @@ export const JOIN_MAX_LENGTHS = {
 export const JOIN_KINDS = ["join", "registration"] as const;
 export type JoinKind = (typeof JOIN_KINDS)[number];
 
+/** What the inbox holds: the join form's two kinds and the contact form's messages (decision 0039). */
+export const INBOX_KINDS = [...JOIN_KINDS, "message"] as const;
+export type InboxKind = (typeof INBOX_KINDS)[number];
+
+/**
+ * Why a request was judged probable spam: kept and marked, never dropped (decision 0039). A filled
+ * honeypot; sent within MIN_FILL_SECONDS of the server showing the form; sent without a shown-at
+ * time the site signed for the form (missing, unsigned or forged).
+ */
+export const SPAM_REASONS = ["honeypot", "too_fast", "no_form_time"] as const;
+export type SpamReason = (typeof SPAM_REASONS)[number];
+
+/** A person takes longer than this to fill in a form; a script does not. */
+export const MIN_FILL_SECONDS = 3;
+
+/** The public forms, each with its own signed shown-at time: the join (and registration) form, the message form. */
+export const FORM_KINDS = ["join", "message"] as const;
+export type FormKind = (typeof FORM_KINDS)[number];
+
+/** The contact form of the pages that promise one (/contact, /feedback-forum): a message to the secretariat. */
+export const MESSAGE_FORM_PAGES = ["/contact", "/feedback-forum"] as const;
+export const MESSAGE_FIELDS = ["name", "email", "subject", "message"] as const;
+export const MESSAGE_MAX_LENGTHS = {
+  name: 200,
+  email: 254,
+  subject: 200,
+  message: 5000,
+} as const satisfies Record<(typeof MESSAGE_FIELDS)[number], number>;
+
+/**
+ * The confirm modal when the server refuses what it opened for (decision 0039): its title, and
+ * what to do when the refusal names fields or when the request never reached the server.
+ */
+export const NOT_SENT_TITLE = "Not sent";
+export const FIX_FIELDS = "Some details need correcting. They are marked in the form, with what you typed kept.";
+export const KEPT_IN_FORM = "What you typed is still in the form.";
+export const REGISTRATION_REFUSED =
+  "Your registration was not recorded. The secretariat answers questions about this meeting by e-mail or phone (see the contact details on this page).";
+/** No answer from the server (network, a proxy's error page); the wait comes from Retry-After when one was sent. */
+export function sendFailed(retryAfterSeconds?: number | null): string {
+  const when = retryAfterSeconds ? waitText(retryAfterSeconds) : "in a moment";
+  return `Your request could not be sent: the connection failed or the server did not answer. What you typed is still in the form; please try again ${when}.`;
+}
+export const SERVER_FAILED =
+  "The server could not handle your request just now. What you typed is still in the form; please try again in a moment.";
+
+/** How long a visitor waits when the captcha's verification service could not be reached (Retry-After). */
+export const CAPTCHA_RETRY_SECONDS = 60;
+/** The captcha's verification service did not answer (down, slow, 5xx): try again shortly (decision 0040). */
+export function captchaUnreachableText(retryAfterSeconds = CAPTCHA_RETRY_SECONDS): string {
+  return `The spam check could not be reached just now. Please try again ${waitText(retryAfterSeconds)}.`;
+}
+/**
+ * The verification service refused the site's own key or project (a fault of the site's
+ * configuration, decision 0040): not the visitor's fault, and trying again will not help.
+ */
+export function captchaMisconfiguredText(secretariat: { email: string; phone: string }): string {
+  const instead = secretariat.email
+    ? `Please write to the secretariat at ${secretariat.email} instead.`
+    : secretariat.phone
+      ? `Please call the secretariat at ${secretariat.phone} instead.`
+      : "Please contact the secretariat another way, or try again later: the form works again once the fault is mended.";
+  return `This form cannot be checked for spam just now because of a fault on our side, not yours. ${instead}`;
+}
+
+/** "in 42 seconds", "in 5 minutes", "in about 2 hours": how long a rate-limited sender waits. */
+export function waitText(seconds: number): string {
+  if (seconds < 60) return `in ${seconds} second${seconds === 1 ? "" : "s"}`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 90) return `in ${minutes} minute${minutes === 1 ? "" : "s"}`;
+  return `in about ${Math.round(minutes / 60)} hours`;
+}
+
 /** Registration pages: the spec names conference pages; meeting pages register too. */
 export function requestKindOf(pagePath: string | null): JoinKind {
   return pagePath && /^\/(conference|workshop|events\/|dashboard\/events\/)/.test(pagePath) ? "registration" : "join";
@@ -32,3 +105,6 @@ export function requestKindOf(pagePath: string | null): JoinKind {
 export function thanksFor(pagePath: string): string {
   return pagePath.includes("conference") ? REGISTRATION_THANKS : JOIN_THANKS;
 }
+
+/** The action the join form's captcha token is made for; reCAPTCHA Enterprise checks it (decision 0040). */
+export const JOIN_CAPTCHA_ACTION = "join";

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
-import { fileTypeFromBuffer } from "file-type";
 import type { Kysely } from "kysely";
 import type { Database, Executor } from "../../db/types";
 import type { Clock } from "../../lib/clock";
@@ -23,7 +22,6 @@ import {
   type CategoryMoveData,
   type CategoryTree,
   categoryUrl,
-  PAPER_TYPES,
   type Paper,
   type PaperData,
   type PaperType,
@@ -40,14 +38,12 @@ import {
   readAll,
   toCategory,
 } from "./library.service";
+import { PAPER_HEAD_BYTES, paperTypeOf } from "./paper-type";
 
 /** Category slugs taken by the members' area's own pages (/dashboard/{slug}). */
 const RESERVED_SLUGS = ["user-settings", "events", "library"];
 
 const FILE_FIELD = "uploaded_file";
-const SNIFF_LIMIT = 1024 * 1024;
-const FILE_TYPES_MESSAGE =
-  "The file must be a PDF, Word (docx), Excel (xlsx), PowerPoint (pptx), XML, XSD or ZIP file.";
 
 type TextPage = { page: number; text: string };
 
@@ -62,27 +58,6 @@ const EXTENSIONS: Record<PaperType, string> = {
   "application/xml": "xml",
   "application/zip": "zip",
 };
-
-/**
- * Whether a file that file-type does not recognise is XML: UTF-8 text opening with a declaration or an
- * element (an XSD may start at <xs:schema>), and not an HTML page.
- */
-function looksLikeXml(head: Uint8Array): boolean {
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(head);
-  } catch {
-    // A multi-byte character cut at the end of the head is fine; anything else is not UTF-8.
-    try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(head.subarray(0, Math.max(0, head.length - 3)));
-    } catch {
-      return false;
-    }
-  }
-  const start = text.replace(/^\uFEFF/, "").trimStart();
-  if (/^<(!doctype\s+html|html[\s>])/i.test(start)) return false;
-  return /^<\?xml\s/.test(start) || /^<[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?[\s>/]/.test(start);
-}
 
 /**
  * The admin side of the library (issue 14): the category tree and the papers with their files,
@@ -236,16 +211,11 @@ export function createLibraryAdminService(deps: {
    */
   async function storePaperFile(file: File, paperName: string): Promise<StoredPaperFile & { pages: TextPage[] }> {
     if (file.size === 0) throw invalidInput({ [FILE_FIELD]: ["The file is empty."] });
-    // The head is enough (an Office file names its parts in its first entries); reading a 50 MB ZIP
-    // through to find more would cost time and memory for nothing.
-    const sniffed = await fileTypeFromBuffer(new Uint8Array(await file.slice(0, SNIFF_LIMIT).arrayBuffer()));
-    let type: PaperType | null = sniffed && sniffed.mime in PAPER_TYPES ? (sniffed.mime as PaperType) : null;
-    if (!sniffed && looksLikeXml(new Uint8Array(await file.slice(0, 4096).arrayBuffer()))) type = "application/xml";
-    if (!type) {
-      throw new AppError("unsupported_media_type", FILE_TYPES_MESSAGE, {
-        errors: { [FILE_FIELD]: [FILE_TYPES_MESSAGE] },
-      });
+    const verdict = await paperTypeOf(new Uint8Array(await file.slice(0, PAPER_HEAD_BYTES).arrayBuffer()));
+    if ("refused" in verdict) {
+      throw new AppError("unsupported_media_type", verdict.refused, { errors: { [FILE_FIELD]: [verdict.refused] } });
     }
+    const { type } = verdict;
     // The client's name only chooses between .xml and .xsd for XML; it is kept to show, never used as a path.
     const ext = type === "application/xml" && /\.xsd$/i.test(file.name) ? "xsd" : EXTENSIONS[type];
     const key = `papers/${randomBytes(8).toString("hex")}-${slugify(paperName, "paper").slice(0, 60)}.${ext}`;
@@ -570,15 +540,11 @@ export function createLibraryAdminService(deps: {
           const key = paper.uploaded_file as string;
           const stat = await files.stat(key).catch(() => null);
           if (!stat || stat.size === 0) continue;
-          const head = await readAll(files.open(key, { start: 0, end: Math.min(stat.size, 4100) - 1 }));
-          const sniffed = await fileTypeFromBuffer(head);
+          const head = await readAll(files.open(key, { start: 0, end: Math.min(stat.size, PAPER_HEAD_BYTES) - 1 }));
+          const verdict = await paperTypeOf(head);
           // Bytes of no accepted type are recorded as such (served as a plain download), never guessed.
           const type: PaperType | "application/octet-stream" =
-            sniffed && sniffed.mime in PAPER_TYPES
-              ? (sniffed.mime as PaperType)
-              : looksLikeXml(head)
-                ? "application/xml"
-                : "application/octet-stream";
+            "type" in verdict ? verdict.type : "application/octet-stream";
           const pages =
             type === "application/octet-stream"
               ? []

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { flag, given, line, lines, optionalDate, richTextInput } from "../../lib/form-fields";
 import { MAX_ROW_ID } from "../../lib/ids";
-import { pageNumberSchema } from "../../lib/pagination";
+import { listSearchSchema, pageNumberSchema } from "../../lib/pagination";
 import { cleanTitle } from "../../lib/text";
 import { SORT_VALUES, VIEW_TYPES } from "./library.values";
 
@@ -122,14 +122,12 @@ export type Paper = z.output<typeof paperSchema>;
 
 /** SPEC §7 'POST /dashboard/getPapersByCategory/{id} with search and sortBy'; the page is in the query. */
 export const papersQuerySchema = z.object({
-  search: z
-    .union([z.string(), z.null()])
-    .optional()
-    .transform((v) => (v ?? "").trim().slice(0, 200)),
+  search: listSearchSchema(),
   sortBy: z.preprocess(given, z.string().max(40).optional()),
 });
 export type PapersQuery = z.output<typeof papersQuerySchema>;
-export const papersPageSchema = z.object({ page: pageNumberSchema });
+/** The address's part: the page, and the search if a client adds it to `next_page_url` (it may also be in the body). */
+export const papersPageSchema = z.object({ page: pageNumberSchema, search: listSearchSchema() });
 
 const PUBLIC_SETTINGS = ["inherit", "public", "members"] as const;
 export type PublicSetting = (typeof PUBLIC_SETTINGS)[number];

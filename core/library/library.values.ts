@@ -158,6 +158,23 @@ export function paperFieldLabel(field: PaperField, viewType: string | null | und
 
 export const PAPERS_PER_PAGE = 20;
 
+/**
+ * A paper's revision as a short label: the prefix before a bare value ('1' → 'Rev. 1'), the value
+ * as typed when it already says what it is ('Rev. 1', 'Revision B', 'rev2'), never 'Rev. Rev. 1'.
+ */
+export function revisionLabel(value: string | null | undefined, prefix = "Rev. "): string | null {
+  const typed = value?.trim();
+  if (!typed) return null;
+  return /^rev(ision)?(?![a-z])/i.test(typed) ? typed : `${prefix}${typed}`;
+}
+
+/** A paper's version the same way: '2' → 'v2'; 'v2', 'Ver. 2', 'Version 2' as typed. */
+export function versionLabel(value: string | null | undefined, prefix = "v"): string | null {
+  const typed = value?.trim();
+  if (!typed) return null;
+  return /^v(er(sion)?)?(?![a-z])/i.test(typed) ? typed : `${prefix}${typed}`;
+}
+
 /** The one address of a paper's current file. */
 export function paperDownloadUrl(id: number): string {
   return `/papers/${id}/download`;

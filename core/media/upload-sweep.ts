@@ -18,6 +18,8 @@ export type SweepOptions = {
   /** Files modified more recently than this are kept (default one hour). */
   minAgeMs?: number;
   now?: Date;
+  /** Stops the sweep (throwing the signal's reason) before its next file when aborted: a process shutting down. */
+  signal?: AbortSignal;
 };
 
 export type SweepResult = {
@@ -69,12 +71,15 @@ export async function sweepUploads(
   const dryRun = options.dryRun ?? false;
   const minAgeMs = options.minAgeMs ?? SWEEP_MIN_AGE_MS;
   const now = (options.now ?? new Date()).getTime();
+  const signal = options.signal;
   const referenced = new Set<string>();
   for await (const text of createUploadsRepository(deps.db).referenceTexts()) {
+    signal?.throwIfAborted();
     for (const family of referencedFamilies(text)) referenced.add(family);
   }
   const result: SweepResult = { dryRun, scanned: 0, orphans: [], young: 0 };
   for await (const file of deps.storage.list()) {
+    signal?.throwIfAborted();
     result.scanned++;
     if (referenced.has(uploadFamily(file.key))) continue;
     const grace = file.key.startsWith(EDITOR_FOLDER) ? Math.max(minAgeMs, EDITOR_UPLOAD_MIN_AGE_MS) : minAgeMs;
@@ -86,7 +91,10 @@ export async function sweepUploads(
   }
   result.orphans.sort();
   if (!dryRun) {
-    for (const key of result.orphans) await deps.storage.remove(key);
+    for (const key of result.orphans) {
+      signal?.throwIfAborted();
+      await deps.storage.remove(key);
+    }
   }
   return result;
 }

@@ -4,6 +4,7 @@ import type { Clock } from "../../lib/clock";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { AppError } from "../../lib/errors";
 import { isRowId } from "../../lib/ids";
+import { ALT_REQUIRED, describedImage, type ImageText } from "../../lib/image-text";
 import { imageFiles } from "../../lib/image-variants";
 import { type StoredImage, storeImage } from "../../lib/images";
 import { type Page, pageOf } from "../../lib/pagination";
@@ -16,6 +17,7 @@ import {
   MEETINGS_PER_PAGE,
   type Meeting,
   type MeetingData,
+  type MeetingImage,
   type MeetingSummary,
   type MeetingsAdminQuery,
   meetingUrl,
@@ -24,7 +26,14 @@ import {
   type Sponsor,
   type SponsorData,
 } from "./meetings.schema";
-import { registrationSettingsOf, richText, toMeetingSummary, toSchedule, toSponsor } from "./meetings.service";
+import {
+  registrationSettingsOf,
+  richText,
+  toMeetingImage,
+  toMeetingSummary,
+  toSchedule,
+  toSponsor,
+} from "./meetings.service";
 
 type Row = NonNullable<Awaited<ReturnType<MeetingsRepository["findById"]>>>;
 
@@ -123,7 +132,27 @@ export function createMeetingsAdminService(deps: {
     };
   }
 
-  async function addImages(meetingId: number, stored: StoredImage[], trx: Executor) {
+  const PER_PICTURE =
+    "Send one alt text per picture, in the order of the files (and, if any, one decorative flag per picture: true or false).";
+
+  /** The text of each new picture, in upload order: alt text, or decorative (decision 0041). */
+  function textsOf(data: MeetingData, count: number): ImageText[] {
+    // Matched by position: a list of another length (an empty file left out, an unticked box that
+    // sends nothing) would give a picture another's text, so it is refused rather than guessed.
+    const mismatched = (list: unknown[]) => count > 0 && list.length > 0 && list.length !== count;
+    if (mismatched(data.images_alt) || mismatched(data.images_decorative)) {
+      throw invalidInput({ images_alt: [PER_PICTURE] });
+    }
+    const texts: ImageText[] = [];
+    for (let i = 0; i < count; i++) {
+      const text = describedImage(data.images_alt[i] ?? "", data.images_decorative[i] ?? false);
+      if (!text) throw invalidInput({ images_alt: [count > 1 ? `Picture ${i + 1}: ${ALT_REQUIRED}` : ALT_REQUIRED] });
+      texts.push(text);
+    }
+    return texts;
+  }
+
+  async function addImages(meetingId: number, stored: StoredImage[], texts: ImageText[], trx: Executor) {
     const meetings = createMeetingsRepository(trx);
     const after = await meetings.lastImagePosition(meetingId);
     const now = clock().toISOString();
@@ -134,6 +163,8 @@ export function createMeetingsAdminService(deps: {
         width: image.width,
         height: image.height,
         position: after + 1 + i,
+        alt: texts[i].alt,
+        decorative: texts[i].decorative ? 1 : 0,
         created_at: now,
       })),
     );
@@ -191,6 +222,7 @@ export function createMeetingsAdminService(deps: {
     /** A new meeting with empty schedules and sponsors (SPEC §4); its slug from the title, unique by the database. */
     async create(data: MeetingData, images: Uint8Array[] = []): Promise<Meeting> {
       const values = await columns(data);
+      const texts = textsOf(data, images.length);
       const stored = await storeAll(images, "meetings", "images");
       const base = slugify(data.title, "meeting");
       const now = clock().toISOString();
@@ -204,7 +236,7 @@ export function createMeetingsAdminService(deps: {
               created_at: now,
               updated_at: now,
             });
-            await addImages(inserted.id, stored, trx);
+            await addImages(inserted.id, stored, texts, trx);
             await index(inserted, trx);
             return inserted;
           });
@@ -224,12 +256,13 @@ export function createMeetingsAdminService(deps: {
       await existing(id);
       await checkProgrammeFits(id, data);
       const values = await columns(data);
+      const texts = textsOf(data, images.length);
       const stored = await storeAll(images, "meetings", "images");
       const row = await committing(stored, async (trx) => {
         const meetings = createMeetingsRepository(trx);
         const updated = await meetings.update(id, values, clock().toISOString());
         if (!updated) throw new AppError("not_found", NOT_FOUND);
-        await addImages(id, stored, trx);
+        await addImages(id, stored, texts, trx);
         await index(updated, trx);
         return updated;
       });
@@ -248,6 +281,21 @@ export function createMeetingsAdminService(deps: {
         return { images, sponsors };
       });
       await removeFiles([...images.map((i) => i.path), ...sponsors.map((s) => s.image)]);
+    },
+
+    /** Changes one picture's alt text or decorative flag (parsed by imageTextSchema). */
+    async describeImage(meetingId: number, imageId: number, text: ImageText): Promise<MeetingImage> {
+      await existing(meetingId);
+      const described = describedImage(text.alt, text.decorative);
+      if (!described) throw invalidInput({ alt: [ALT_REQUIRED] });
+      const row = await committing([], async (trx) =>
+        createMeetingsRepository(trx).describeImage(meetingId, imageId, {
+          alt: described.alt,
+          decorative: described.decorative ? 1 : 0,
+        }),
+      );
+      if (!row) throw new AppError("not_found", "Image not found.");
+      return toMeetingImage(row);
     },
 
     /** Removes one image of this meeting (an id of another meeting's image is not found). */

@@ -187,7 +187,7 @@ export function createMeetingsRepository(db: Executor) {
       if (meetingIds.length === 0) return [];
       return db
         .selectFrom("meeting_images")
-        .select(["id", "meeting_id", "path", "width", "height", "position"])
+        .select(["id", "meeting_id", "path", "width", "height", "position", "alt", "decorative"])
         .where("meeting_id", "in", meetingIds)
         .orderBy("meeting_id")
         .orderBy("position")
@@ -205,6 +205,16 @@ export function createMeetingsRepository(db: Executor) {
         .where("meeting_id", "=", meetingId)
         .executeTakeFirst();
       return Number(row?.position ?? -1);
+    },
+    /** A picture's text, only through its meeting (as removeImage). */
+    async describeImage(meetingId: number, imageId: number, values: { alt: string; decorative: number }) {
+      return db
+        .updateTable("meeting_images")
+        .set(values)
+        .where("id", "=", imageId)
+        .where("meeting_id", "=", meetingId)
+        .returning(["id", "path", "width", "height", "alt", "decorative"])
+        .executeTakeFirst();
     },
     /** An image only through its meeting: an id of another meeting's image finds nothing. */
     async removeImage(meetingId: number, imageId: number) {

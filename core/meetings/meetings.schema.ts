@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DATE_MESSAGE, flag, given, isIsoDate, line, optionalDate, richTextInput } from "../../lib/form-fields";
-import { pageNumberSchema } from "../../lib/pagination";
+import { altTextField, decorativeField } from "../../lib/image-text";
+import { listSearchSchema, pageNumberSchema } from "../../lib/pagination";
 import { cleanLines, cleanTitle } from "../../lib/text";
 import { dateIn, isTimeZone } from "../../lib/time-zones";
 import { MEETING_TYPES } from "./meetings.values";
@@ -39,6 +40,9 @@ export const meetingsQuerySchema = z.object({
 });
 export type MeetingsQuery = z.output<typeof meetingsQuerySchema>;
 
+/** A repeated field as a list: absent is none, a single value is one. */
+const asList = (v: unknown) => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
+
 /** Who may see a meeting: everyone (default) or signed-in members only. */
 export const MEETING_VISIBILITIES = ["public", "members"] as const;
 export type MeetingVisibility = (typeof MEETING_VISIBILITIES)[number];
@@ -51,6 +55,8 @@ export const meetingImageSchema = z
     srcset: z.string().nullable(),
     width: z.number().int().nullable(),
     height: z.number().int().nullable(),
+    alt: z.string().meta({ description: "The picture's alt text; empty when decorative or not described yet." }),
+    decorative: z.boolean().meta({ description: 'The picture only decorates: shown with alt="".' }),
   })
   .meta({ id: "MeetingImage" });
 export type MeetingImage = z.output<typeof meetingImageSchema>;
@@ -190,6 +196,14 @@ export const meetingInputSchema = z
         .optional()
         .transform((v) => v ?? null),
     ),
+    // The text of each file in `images[]`, in the same order (decision 0041); meetings-admin.service
+    // requires it for each picture that is not decorative.
+    images_alt: z
+      .preprocess(asList, z.array(altTextField))
+      .meta({ description: "One per file in images[], in the same order: its alt text." }),
+    images_decorative: z
+      .preprocess(asList, z.array(decorativeField))
+      .meta({ description: "One per file in images[], in the same order: true for a decorative picture." }),
   })
   .superRefine((value, ctx) => {
     if (value.end_date && value.end_date < value.start_date) {
@@ -277,10 +291,7 @@ export function isWebAddress(value: string): boolean {
 
 /** The admin list's query (SPEC §7 'GET /dashboard/meeting with search'). */
 export const meetingsAdminQuerySchema = z.object({
-  search: z
-    .union([z.string(), z.null()])
-    .optional()
-    .transform((v) => (v ?? "").trim().slice(0, 200)),
+  search: listSearchSchema(),
   page: pageNumberSchema,
 });
 export type MeetingsAdminQuery = z.output<typeof meetingsAdminQuerySchema>;

@@ -57,13 +57,17 @@ type ImageRow = Awaited<ReturnType<MeetingsRepository["imagesOf"]>>[number];
 type ScheduleRow = Awaited<ReturnType<MeetingsRepository["schedulesOf"]>>[number];
 type FullRow = NonNullable<Awaited<ReturnType<MeetingsRepository["findBySlug"]>>>;
 
-export function toMeetingImage(row: Pick<ImageRow, "id" | "path" | "width" | "height">): MeetingImage {
+export function toMeetingImage(
+  row: Pick<ImageRow, "id" | "path" | "width" | "height" | "alt" | "decorative">,
+): MeetingImage {
   return {
     id: row.id,
     url: uploadUrl(row.path),
     srcset: imageSrcSet(row.path),
     width: row.width,
     height: row.height,
+    alt: row.decorative ? "" : row.alt,
+    decorative: Boolean(row.decorative),
   };
 }
 

@@ -1,4 +1,5 @@
 import { type Expression, type Insertable, sql, type Updateable } from "kysely";
+import type { Dialect } from "../../db/connect";
 import type { Executor, NewsPostsTable } from "../../db/types";
 
 const SUMMARY = [
@@ -10,6 +11,8 @@ const SUMMARY = [
   "image",
   "image_width",
   "image_height",
+  "image_alt",
+  "image_decorative",
   "published_at",
 ] as const;
 
@@ -74,6 +77,15 @@ export function createNewsRepository(db: Executor) {
     },
     async findById(id: number) {
       return db.selectFrom("news_posts").selectAll().where("id", "=", id).executeTakeFirst();
+    },
+    /**
+     * The post a write is about to change, read in that write's transaction: locked until it commits
+     * on PostgreSQL, so what the write decided from it (whether the post has an image) still holds when
+     * it writes. SQLite has no row locks; its one connection runs the transaction alone.
+     */
+    async findForWrite(id: number, dialect: Dialect) {
+      const query = db.selectFrom("news_posts").selectAll().where("id", "=", id);
+      return (dialect === "postgres" ? query.forUpdate() : query).executeTakeFirst();
     },
     /** Slugs that are taken among a base slug and its numbered variants (base, base-2, …). */
     async slugsLike(base: string): Promise<string[]> {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { pageNumberSchema } from "../../lib/pagination";
+import { altTextField, decorativeField } from "../../lib/image-text";
+import { listSearchSchema, pageNumberSchema } from "../../lib/pagination";
 import { cleanTitle, showsSomething } from "../../lib/text";
 import { MONTH_FILTER } from "./news.values";
 
@@ -31,6 +32,10 @@ export const postSummarySchema = z
     image: z.string().nullable(),
     image_width: z.number().int().nullable(),
     image_height: z.number().int().nullable(),
+    image_alt: z.string().meta({
+      description: "The image's alt text; empty when there is no image, it is decorative, or it is not described yet.",
+    }),
+    image_decorative: z.boolean().meta({ description: 'The image is decorative: shown with alt="".' }),
     published_at: z.string(),
   })
   .meta({ id: "PostSummary" });
@@ -65,16 +70,22 @@ export const postInputSchema = z.object({
     .union([z.string(), z.null()])
     .optional()
     .transform((v) => cleanTitle(v ?? "").slice(0, 120) || null),
+  // Required when the post has an image that is not decorative: news.service knows whether it has one.
+  image_alt: altTextField.meta({
+    description:
+      "The image's alt text: required whenever the post has an image, the one uploaded with the request or the one it " +
+      "keeps, unless `image_decorative` is true. An update replaces every field, so a PATCH of a post whose image has " +
+      'no alt text yet (posts from before alt text was asked for, which answer `image_alt: ""` and ' +
+      "`image_decorative: false`) must send `image_alt` or `image_decorative`, or it is a 422 on `image_alt`.",
+  }),
+  image_decorative: decorativeField.meta({ description: 'The image only decorates: no alt text (alt="").' }),
 });
 export type PostInput = z.input<typeof postInputSchema>;
 /** A post as the service takes it: already parsed by postInputSchema (by the route's contract or the page's action). */
 export type PostData = z.output<typeof postInputSchema>;
 
 export const adminListSchema = z.object({
-  search: z
-    .union([z.string(), z.null()])
-    .optional()
-    .transform((v) => (v ?? "").trim().slice(0, 200)),
+  search: listSearchSchema(),
   page: postsQuerySchema.shape.page,
 });
 /** The admin list query, parsed. */

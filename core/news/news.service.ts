@@ -1,10 +1,12 @@
 import type { Kysely } from "kysely";
+import type { Dialect } from "../../db/connect";
 import type { Database, Executor } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { AppError } from "../../lib/errors";
 import { excerptOf, hasContent, sanitizeRichText } from "../../lib/html";
 import { isRowId } from "../../lib/ids";
+import { ALT_REQUIRED, describedImage } from "../../lib/image-text";
 import { imageFiles, imageSrcSet } from "../../lib/image-variants";
 import { storeImage } from "../../lib/images";
 import { type Page, pageOf } from "../../lib/pagination";
@@ -40,6 +42,8 @@ function summary(row: Row): PostSummary {
     image: uploadUrl(row.image),
     image_width: row.image_width,
     image_height: row.image_height,
+    image_alt: row.image ? row.image_alt : "",
+    image_decorative: Boolean(row.image && row.image_decorative),
     published_at: row.published_at,
   };
 }
@@ -47,11 +51,12 @@ function summary(row: Row): PostSummary {
 /** News posts as visitors read them (SPEC §3 'News post', §7 'News'). */
 export function createNewsService(deps: {
   db: Kysely<Database>;
+  dialect: Dialect;
   search: SearchService;
   storage: FileStorage;
   clock: Clock;
 }) {
-  const { db, search, storage, clock } = deps;
+  const { db, dialect, search, storage, clock } = deps;
   /** Reads outside any write; every write opens a transaction and its own repository on it. */
   const repository = createNewsRepository(db);
 
@@ -66,6 +71,8 @@ export function createNewsService(deps: {
       image_srcset: imageSrcSet(row.image),
       image_width: row.image_width,
       image_height: row.image_height,
+      image_alt: row.image ? row.image_alt : "",
+      image_decorative: Boolean(row.image && row.image_decorative),
       published_at: row.published_at,
     };
   }
@@ -75,11 +82,24 @@ export function createNewsService(deps: {
     if (key) await Promise.allSettled(imageFiles(key).map((file) => storage.remove(file)));
   }
 
-  /** The post as stored: the content sanitized, and only then required (`<script>x</script>` is nothing). */
-  function prepare(input: PostData) {
+  /**
+   * The post as stored: the content sanitized, and only then required (`<script>x</script>` is nothing);
+   * an image it will have (`hasImage`: uploaded now or kept) needs its alt text unless decorative.
+   */
+  function prepare(input: PostData, hasImage: boolean) {
     const content = sanitizeRichText(input.content);
-    if (!hasContent(content)) throw invalidInput({ content: ["The content field is required."] });
-    return { ...input, content, excerpt: excerptOf(content) };
+    const errors: Record<string, string[]> = {};
+    if (!hasContent(content)) errors.content = ["The content field is required."];
+    const text = hasImage ? describedImage(input.image_alt, input.image_decorative) : { alt: "", decorative: false };
+    if (!text) errors.image_alt = [ALT_REQUIRED];
+    if (!text || Object.keys(errors).length > 0) throw invalidInput(errors);
+    return {
+      ...input,
+      content,
+      excerpt: excerptOf(content),
+      image_alt: text.alt,
+      image_decorative: text.decorative ? 1 : 0,
+    };
   }
 
   async function index(row: { id: number; slug: string; title: string; content: string }, trx: Executor) {
@@ -159,7 +179,7 @@ export function createNewsService(deps: {
      * retried with the next one, never answered 500.
      */
     async create(input: PostData, image?: Uint8Array): Promise<Post> {
-      const data = prepare(input);
+      const data = prepare(input, Boolean(image));
       const base = slugify(data.title);
       const stored = image ? await storeImage(storage, "news", image) : null;
       const now = clock().toISOString();
@@ -176,6 +196,8 @@ export function createNewsService(deps: {
               image: stored?.key ?? null,
               image_width: stored?.width ?? null,
               image_height: stored?.height ?? null,
+              image_alt: data.image_alt,
+              image_decorative: data.image_decorative,
               published_at: now,
               created_at: now,
               updated_at: now,
@@ -194,24 +216,35 @@ export function createNewsService(deps: {
       }
     },
 
-    /** Replaces a post's fields by id; the slug stays as it was so that links keep working. */
+    /**
+     * Replaces a post's fields by id; the slug stays as it was so that links keep working. Whether the
+     * post will have an image, which decides whether alt text is required, is read in the transaction
+     * that writes (decision 0041): a picture another admin adds meanwhile is not left without its text.
+     */
     async update(id: number, input: PostData, image?: Uint8Array): Promise<Post> {
-      await existing(id);
-      const data = prepare(input);
+      // A post that is gone, and a new image without its text (needed whatever the post has), are refused
+      // before any file is written; the read here decides nothing the write depends on.
+      if (image) await existing(id);
+      else if (!isRowId(id)) throw new AppError("not_found", "Post not found.");
+      const withImage = image ? prepare(input, true) : null;
       const stored = image ? await storeImage(storage, "news", image) : null;
       const { before, row } = await committing(stored, async (trx) => {
         const news = createNewsRepository(trx);
-        const before = await news.findById(id);
+        const before = await news.findForWrite(id, dialect);
+        // Deleted meanwhile: the new image's files go too.
+        if (!before) throw new AppError("not_found", "Post not found.");
+        const data = withImage ?? prepare(input, Boolean(before.image));
         const row = await news.update(id, {
           title: data.title,
           content: data.content,
           excerpt: data.excerpt,
           author_name: data.author_name,
+          image_alt: data.image_alt,
+          image_decorative: data.image_decorative,
           ...(stored ? { image: stored.key, image_width: stored.width, image_height: stored.height } : {}),
           updated_at: clock().toISOString(),
         });
-        // Deleted meanwhile: the new image's files go too.
-        if (!before || !row) throw new AppError("not_found", "Post not found.");
+        if (!row) throw new AppError("not_found", "Post not found.");
         await index(row, trx);
         return { before, row };
       });
@@ -237,11 +270,13 @@ export function createNewsService(deps: {
       await existing(id);
       const { before, row } = await committing(null, async (trx) => {
         const news = createNewsRepository(trx);
-        const before = await news.findById(id);
+        const before = await news.findForWrite(id, dialect);
         const row = await news.update(id, {
           image: null,
           image_width: null,
           image_height: null,
+          image_alt: "",
+          image_decorative: 0,
           updated_at: clock().toISOString(),
         });
         if (!before || !row) throw new AppError("not_found", "Post not found.");

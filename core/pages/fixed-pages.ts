@@ -43,3 +43,12 @@ export const CMS_GROUPS = [
  */
 export const PAGE_IN_PREPARATION =
   "<p>This page is being prepared. Please check back soon, or write to us through the form at the foot of the page.</p>";
+
+/**
+ * The CMS page whose text the home page shows under its banner ("Welcome to …"): stored at
+ * /home, read at / (decision 0041). Search, the editor's View link and the home page agree on it.
+ */
+export const HOME_PAGE = "/home";
+
+/** Where visitors read a CMS page: the home page's text at /, every other page at its own address. */
+export const publicPageUrl = (url: string): string => (url === HOME_PAGE ? "/" : url);

@@ -5,7 +5,7 @@ import { AppError } from "../../lib/errors";
 import { sanitizeRichText } from "../../lib/html";
 import { parseOrThrow } from "../../lib/validation";
 import type { SearchService } from "../search/search.service";
-import { CMS_GROUPS, PAGE_IN_PREPARATION } from "./fixed-pages";
+import { CMS_GROUPS, HOME_PAGE, PAGE_IN_PREPARATION, publicPageUrl } from "./fixed-pages";
 import { createPagesRepository } from "./pages.repository";
 import { type Page, type PageSummary, type PageUpdate, pageUpdateSchema, pageUrlSchema } from "./pages.schema";
 
@@ -25,6 +25,13 @@ export function createPagesService(deps: { db: Kysely<Database>; search: SearchS
     async getPage(url: string): Promise<Page> {
       const row = await repository.findByUrl(normalise(url));
       if (!row) throw new AppError("not_found", "Page not found.");
+      return { url: row.url, title: row.title, content: sanitizeRichText(row.content), updated_at: row.updated_at };
+    },
+
+    /** The home page's own text (the /home page), or null on a site that has none. */
+    async homePage(): Promise<Page | null> {
+      const row = await repository.findByUrl(HOME_PAGE);
+      if (!row) return null;
       return { url: row.url, title: row.title, content: sanitizeRichText(row.content), updated_at: row.updated_at };
     },
 
@@ -64,7 +71,7 @@ export function createPagesService(deps: { db: Kysely<Database>; search: SearchS
         });
         if (!row) throw new AppError("not_found", "Page not found.");
         await search.index(
-          { kind: "page", refId: row.url, url: row.url === "/home" ? "/" : row.url, title: row.title, html: content },
+          { kind: "page", refId: row.url, url: publicPageUrl(row.url), title: row.title, html: content },
           trx,
         );
         return row;

@@ -1,4 +1,4 @@
-import { type Expression, sql } from "kysely";
+import { type Expression, type RawBuilder, type SqlBool, sql } from "kysely";
 import type { Dialect } from "../../db/connect";
 import type { Executor } from "../../db/types";
 
@@ -15,6 +15,28 @@ export type SearchDocument = {
   displayTitle?: string | null;
 };
 export type SearchHit = { kind: string; url: string; title: string; snippet: string };
+
+/**
+ * Kinds whose entries are found only while a condition on their row holds when the search runs
+ * (a member company while it is current, decision 0046): kind → the condition, given the entry's
+ * ref_id as an integer. Asked inside the query, before its limit, so nothing lingers and nothing
+ * needs sweeping from the index.
+ */
+export type ShownWhen = Record<string, (refId: RawBuilder<number>) => RawBuilder<SqlBool>>;
+
+/** The entries `shown` lets through: other kinds always; its kinds while their condition holds. */
+function shownClause(shown: ShownWhen): RawBuilder<SqlBool> {
+  const kinds = Object.entries(shown);
+  if (kinds.length === 0) return sql<SqlBool>`1 = 1`;
+  return sql<SqlBool>`(${sql.join(
+    kinds.map(([kind, condition]) => {
+      // The cast runs for this kind's entries alone (other kinds' ref_ids need not be integers).
+      const refId = sql<number>`cast(case when d.kind = ${kind} then d.ref_id end as integer)`;
+      return sql`(d.kind <> ${kind} or ${condition(refId)})`;
+    }),
+    sql` and `,
+  )})`;
+}
 
 /** Marks around matched words in snippets; control characters never found in text, escaped later. */
 export const MATCH_START = "\u0002";
@@ -116,8 +138,11 @@ export function createSearchRepository(db: Executor, dialect: Dialect) {
         where search_fts match ${match} and d.kind = ${kind})`;
     },
 
-    /** The best matches; with `publicOnly`, members' entries are left out inside the query, before the limit. */
-    async search(terms: string[], limit: number, publicOnly: boolean): Promise<SearchHit[]> {
+    /**
+     * The best matches; with `publicOnly`, members' entries are left out inside the query, before the
+     * limit, as are the entries `shown` does not let through.
+     */
+    async search(terms: string[], limit: number, publicOnly: boolean, shown: ShownWhen = {}): Promise<SearchHit[]> {
       if (terms.length === 0) return [];
       const audiences = publicOnly ? ["public"] : ["public", "members"];
       if (dialect === "postgres") {
@@ -129,7 +154,7 @@ export function createSearchRepository(db: Executor, dialect: Dialect) {
           from (
             select d.kind, d.url, d.title, d.display_title, d.body, q, ts_rank(d.tsv, q) as rank, d.id
             from search_documents d, to_tsquery('english', ${query}) q
-            where d.tsv @@ q and d.audience in (${sql.join(audiences)})
+            where d.tsv @@ q and d.audience in (${sql.join(audiences)}) and ${shownClause(shown)}
             order by rank desc, d.id
             limit ${limit}
           ) ranked
@@ -142,7 +167,7 @@ export function createSearchRepository(db: Executor, dialect: Dialect) {
           snippet(search_fts, 1, ${MATCH_START}, ${MATCH_END}, ' … ', 24) as snippet
         from search_fts
         join search_documents d on d.id = search_fts.rowid
-        where search_fts match ${match} and d.audience in (${sql.join(audiences)})
+        where search_fts match ${match} and d.audience in (${sql.join(audiences)}) and ${shownClause(shown)}
         order by bm25(search_fts, 8.0, 1.0), d.id
         limit ${limit}`.execute(db);
       return rows;

@@ -3,7 +3,7 @@ import type { Dialect } from "../../db/connect";
 import type { Database, Executor } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { escapeHtml, htmlToText } from "../../lib/html";
-import { type Audience, createSearchRepository, MATCH_END, MATCH_START } from "./search.repository";
+import { type Audience, createSearchRepository, MATCH_END, MATCH_START, type ShownWhen } from "./search.repository";
 import type { SearchResult } from "./search.schema";
 
 const MAX_QUERY_LENGTH = 200;
@@ -59,7 +59,13 @@ const CANDIDATES = RESULT_LIMIT * 3;
  * delete. Its writes take the executor of the content's own write, so that the
  * row and its index entry commit or roll back together.
  */
-export function createSearchService(deps: { db: Kysely<Database>; dialect: Dialect; clock: Clock }) {
+export function createSearchService(deps: {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  clock: Clock;
+  /** Kinds found only while their row says so at the time of the search (search.repository `ShownWhen`). */
+  shownWhen?: () => Promise<ShownWhen>;
+}) {
   const repository = (executor: Executor = deps.db) => createSearchRepository(executor, deps.dialect);
   return {
     async index(input: IndexInput, executor: Executor): Promise<void> {
@@ -103,7 +109,10 @@ export function createSearchService(deps: { db: Kysely<Database>; dialect: Diale
 
     /** The site search, as this viewer may see it: visitors never find members' entries. */
     async search(query: string, viewer: { signedIn: boolean }): Promise<SearchResult[]> {
-      const candidates = await repository().search(searchTerms(query), CANDIDATES, !viewer.signedIn);
+      const terms = searchTerms(query);
+      if (terms.length === 0) return [];
+      const shown = (await deps.shownWhen?.()) ?? {};
+      const candidates = await repository().search(terms, CANDIDATES, !viewer.signedIn, shown);
       // One result per address: the best page of a document stands for the others.
       const seen = new Set<string>();
       const hits = candidates

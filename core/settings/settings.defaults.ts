@@ -14,4 +14,6 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   "site.youtube": "",
   "site.linkedin": "",
   "site.timezone": "Europe/London",
+  "members.grace_days": "30",
+  "members.reminder_days": "30",
 };

@@ -10,6 +10,9 @@ const optionalUrl = (network: string) =>
       error: `Enter the full https:// address of the ${network} page.`,
     });
 
+const GRACE_DAYS_MESSAGE = "The grace period must be a whole number of days from 0 to 365.";
+const REMINDER_DAYS_MESSAGE = "The reminder must be sent a whole number of days from 1 to 365 before the renewal date.";
+
 /** The site settings an admin edits (SPEC §1, §3 'Contact data'); an empty value hides that link. */
 export const settingsUpdateSchema = z
   .object({
@@ -36,6 +39,18 @@ export const settingsUpdateSchema = z
       .string()
       .trim()
       .refine(isTimeZone, { error: "The time zone must be a time zone name such as Europe/London." }),
+    "members.grace_days": z
+      .string({ error: GRACE_DAYS_MESSAGE })
+      .trim()
+      .regex(/^\d{1,3}$/, { error: GRACE_DAYS_MESSAGE })
+      .refine((v) => Number(v) <= 365, { error: GRACE_DAYS_MESSAGE })
+      .transform((v) => String(Number(v))),
+    "members.reminder_days": z
+      .string({ error: REMINDER_DAYS_MESSAGE })
+      .trim()
+      .regex(/^\d{1,3}$/, { error: REMINDER_DAYS_MESSAGE })
+      .refine((v) => Number(v) >= 1 && Number(v) <= 365, { error: REMINDER_DAYS_MESSAGE })
+      .transform((v) => String(Number(v))),
   })
   .partial();
 export type SettingsUpdate = z.input<typeof settingsUpdateSchema>;
@@ -50,7 +65,17 @@ export const siteSettingsSchema = z
     "site.twitter": z.string(),
     "site.youtube": z.string(),
     "site.linkedin": z.string(),
-    "site.timezone": z.string().meta({ description: "The time zone new meetings start in (IANA name)." }),
+    "site.timezone": z.string().meta({
+      description: "The site's time zone (IANA name): new meetings start in it, and membership dates are days in it.",
+    }),
+    "members.grace_days": z.string().meta({
+      description:
+        "Days a member company stays current after its renews_on date (a whole number, 0-365; decision 0044).",
+    }),
+    "members.reminder_days": z.string().meta({
+      description:
+        "Days before its renews_on date a member company's primary contacts are reminded to renew (a whole number, 1-365; decision 0049).",
+    }),
   })
   .meta({ id: "SiteSettings" });
 export type SiteSettings = z.output<typeof siteSettingsSchema>;

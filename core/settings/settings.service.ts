@@ -11,7 +11,10 @@ import {
 } from "./settings.schema";
 
 export function createSettingsService(deps: { repository: SettingsRepository; clock: Clock }) {
+  /** Moves with every change made through this process: what keeps settings in memory checks it. */
+  let generation = 0;
   return {
+    generation: () => generation,
     async getAll(): Promise<SiteSettings> {
       const rows = await deps.repository.getMany(SETTING_KEYS);
       const settings = { ...DEFAULT_SETTINGS };
@@ -32,6 +35,7 @@ export function createSettingsService(deps: { repository: SettingsRepository; cl
           await deps.repository.upsert(key, value, now);
         }
       }
+      generation += 1;
     },
   };
 }

@@ -8,6 +8,13 @@ import * as m0006 from "./0006_session_last_seen";
 import * as m0007 from "./0007_news_excerpt";
 import * as m0008 from "./0008_meetings_admin";
 import * as m0009 from "./0009_library";
+import * as m0010 from "./0010_inbox_messages";
+import * as m0011 from "./0011_image_alt_text";
+import * as m0012 from "./0012_form_time_secret";
+import * as m0013 from "./0013_membership";
+import * as m0015 from "./0015_jobs";
+import * as m0016 from "./0016_applications";
+import * as m0017 from "./0017_membership_notices";
 
 /**
  * Append-only list of migrations, imported statically so that the bundled
@@ -23,4 +30,11 @@ export const migrations: Record<string, Migration> = {
   "0007_news_excerpt": m0007,
   "0008_meetings_admin": m0008,
   "0009_library": m0009,
+  "0010_inbox_messages": m0010,
+  "0011_image_alt_text": m0011,
+  "0012_form_time_secret": m0012,
+  "0013_membership": m0013,
+  "0015_jobs": m0015,
+  "0016_applications": m0016,
+  "0017_membership_notices": m0017,
 };

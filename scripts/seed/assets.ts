@@ -630,6 +630,22 @@ export type PictureSpec = {
   subtitle?: string;
 };
 
+const SCENE_WORDS: Record<SceneName, string> = {
+  horizon: "a ship on the horizon",
+  radar: "a radar screen",
+  chart: "a nautical chart",
+  seascape: "a seascape",
+  signal: "radio waves from a mast",
+  harbour: "a harbour",
+};
+
+/** The alt text of a demo picture: what it shows and the words written on it (decision 0041). */
+export function pictureAlt(spec: Pick<PictureSpec, "scene" | "title" | "subtitle">): string {
+  const words = spec.subtitle ? `${spec.title}, ${spec.subtitle}` : spec.title;
+  const scene = SCENE_WORDS[spec.scene];
+  return `Illustration of ${scene}, captioned “${words}”`.slice(0, 300);
+}
+
 export function pictureSvg(spec: PictureSpec): string {
   const p = palette(spec.variant);
   const rnd = random(hashString(`${spec.scene}:${spec.variant}:${spec.title}`));

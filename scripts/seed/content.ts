@@ -101,7 +101,7 @@ export const PAGES: PageContent[] = [
       '<ul><li>Email: <a href="mailto:secretariat@masthead.example">secretariat@masthead.example</a></li><li>Telephone: +44 20 7946 0321</li><li>Office hours: Monday to Friday, 09:00–17:00 UK time</li></ul>',
       "<h2>Specific enquiries</h2>",
       '<ul><li>Membership and events: <a href="mailto:events@masthead.example">events@masthead.example</a></li><li>Manufacturer ID register: <a href="mailto:ids@masthead.example">ids@masthead.example</a></li><li>Press and communications: <a href="mailto:press@masthead.example">press@masthead.example</a></li></ul>',
-      "<p>You can also use the <em>Join the community</em> form at the bottom of every page; the secretariat answers within two working days.</p>",
+      "<p>You can also write to us with the <em>Send us a message</em> form below; the secretariat answers within two working days. Companies that wish to join the association can use the <em>Join the community</em> form at the bottom of every page.</p>",
     ),
   },
   {
@@ -138,7 +138,7 @@ export const PAGES: PageContent[] = [
       "<h2>What we want to hear about</h2>",
       "<ul><li>Alarms and alerts that are unclear, too frequent or hard to acknowledge.</li><li>User interfaces that differ between makers in ways that cause confusion.</li><li>Problems that appear after software updates or when equipment from different makers is connected.</li><li>Suggestions for training material or documentation.</li></ul>",
       "<h2>How it works</h2>",
-      "<ol><li>Send your observation to the secretariat using the contact form or by email, with as much detail as you can: equipment type, the situation, and what you expected to happen.</li><li>The secretariat removes names of people, ships and companies before sharing the report.</li><li>The working group reviews reports at each meeting and identifies common issues.</li><li>Where a pattern emerges, the association may publish a technical bulletin, propose a change to a standard or raise the matter at IMO.</li></ol>",
+      "<ol><li>Send your observation to the secretariat using the <em>Send us a message</em> form below or by email, with as much detail as you can: equipment type, the situation, and what you expected to happen.</li><li>The secretariat removes names of people, ships and companies before sharing the report.</li><li>The working group reviews reports at each meeting and identifies common issues.</li><li>Where a pattern emerges, the association may publish a technical bulletin, propose a change to a standard or raise the matter at IMO.</li></ol>",
       "<p>The forum is not a channel for individual warranty claims or service requests; please contact the manufacturer or your service agent for those. Safety-critical defects should always be reported to the flag State as well.</p>",
     ),
   },

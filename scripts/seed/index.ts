@@ -1,16 +1,37 @@
 import os from "node:os";
 import type { Kysely, Transaction } from "kysely";
 import { categoryUrl, paperViewUrl } from "../../core/library/library.schema";
-import { PAGE_IN_PREPARATION } from "../../core/pages/fixed-pages";
+import { companySearchEntry } from "../../core/members/search-entry";
+import { PAGE_IN_PREPARATION, publicPageUrl } from "../../core/pages/fixed-pages";
 import type { Database } from "../../db/types";
 import { readDocumentText } from "../../lib/document-text";
-import { excerptOf } from "../../lib/html";
+import { escapeHtml, excerptOf, htmlToText } from "../../lib/html";
 import { storeImage } from "../../lib/images";
+import { hashPassword } from "../../lib/password";
 import { localStorage } from "../../lib/storage";
-import { type PictureSpec, renderLogo, renderPdf, renderPicture, type StoredImage, UploadWriter } from "./assets";
+import {
+  type PictureSpec,
+  pictureAlt,
+  renderLogo,
+  renderPdf,
+  renderPicture,
+  type StoredImage,
+  UploadWriter,
+} from "./assets";
 import { PAGES, SITE_SETTINGS } from "./content";
 import { type MeetingPlan, planMeetings } from "./meetings";
-import { JOIN_REQUESTS, MEMBERS, memberWebsite } from "./members";
+import {
+  DEMO_MEMBER,
+  JOIN_REQUESTS,
+  LEFT_MEMBER,
+  MEMBERS,
+  memberProducts,
+  memberSeats,
+  membershipType,
+  memberWebsite,
+  REPRESENTATIVES,
+  renewsInDays,
+} from "./members";
 import { NEWS, type NewsContext, type When } from "./news";
 import { buildPapers, type CategorySeed, LIBRARY, type PaperSeed } from "./papers";
 import { addDays, atTime, chunk, dateRange, mapLimit, monthStart, paragraphs, slugify, stripHtml } from "./util";
@@ -196,6 +217,7 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
     const meetingImages = await mapLimit(meetingImageSpecs, concurrency, async ({ mi, position, spec }) => ({
       mi,
       position,
+      spec,
       image: await picture("meetings", { ...spec, width: 1600, height: 1000 }),
     }));
 
@@ -216,11 +238,12 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
     });
 
     log(`Generating ${members.length} member logos and ${sponsorNames.length} sponsor logos…`);
+    // Stored as an admin's upload of a logo is (core/members, lib/images.ts): WebP variants.
     const memberLogos = await mapLimit(members, concurrency, async (m, i) => {
       const logo = await renderLogo(m.name, i, "png");
-      const key = writer.key("members", m.name, "png");
-      await writer.write(key, logo.data);
-      return key;
+      const stored = await storeImage(uploads, "members", logo.data, "logo");
+      writer.remember(stored.keys);
+      return { key: stored.key, width: stored.width, height: stored.height };
     });
     const sponsorLogos = new Map<string, string>();
     await mapLimit(sponsorNames, concurrency, async (name) => {
@@ -297,7 +320,7 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
         search.push({
           kind: "page",
           ref_id: page.url,
-          url: page.url === "/home" ? "/" : page.url,
+          url: publicPageUrl(page.url),
           title: page.title,
           body: stripHtml(page.content),
           updated_at: nowIso,
@@ -470,12 +493,14 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
         await trx
           .insertInto("meeting_images")
           .values(
-            rows.map(({ mi, position, image }) => ({
+            rows.map(({ mi, position, image, spec }) => ({
               meeting_id: idOf(plan.meetings[mi].slug),
               path: image.key,
               width: image.width,
               height: image.height,
               position,
+              alt: pictureAlt(spec),
+              decorative: 0,
               created_at: nowIso,
             })),
           )
@@ -536,6 +561,8 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
                 image: image.key,
                 image_width: image.width,
                 image_height: image.height,
+                image_alt: pictureAlt({ scene: n.item.scene, title: n.title }),
+                image_decorative: 0,
                 published_at: at,
                 created_at: at,
                 updated_at: at,
@@ -557,61 +584,165 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
         }
       }
 
-      // Member companies
+      // Member companies (decision 0044): types, products, renewal dates and seats; two lapsed, one left.
+      const companyIds = new Map<string, number>();
       for (const rows of chunk(
-        members.map((m, i) => ({ m, logo: memberLogos[i] })),
+        members.map((m, i) => ({ m, i, logo: memberLogos[i] })),
         BATCH,
       )) {
-        const inserted = await trx
-          .insertInto("member_companies")
-          .values(
-            rows.map(({ m, logo }) => ({
+        const values = rows.map(({ m, i, logo }) => {
+          const renews = renewsInDays(m, i);
+          return {
+            m,
+            products: memberProducts(m),
+            row: {
               name: m.name,
+              slug: slugify(m.name),
               country: m.country,
               website: memberWebsite(m),
-              logo,
-              joined_year: m.joined,
+              logo: logo.key,
+              logo_width: logo.width,
+              logo_height: logo.height,
+              description: `<p>${escapeHtml(m.name)} makes and services ${memberProducts(m).join(", ")} for ships and shore stations, and has been a member of the association since ${m.joined}.</p>`,
+              membership_type: membershipType(m),
+              member_since: `${m.joined}-01-01`,
+              renews_on: renews === null ? null : addDays(now, renews).toISOString().slice(0, 10),
+              seats: memberSeats(m, i),
+              status: m.name === LEFT_MEMBER ? ("left" as const) : ("active" as const),
               created_at: nowIso,
               updated_at: nowIso,
-            })),
-          )
+            },
+          };
+        });
+        const inserted = await trx
+          .insertInto("member_companies")
+          .values(values.map((v) => v.row))
           .returning(["id", "name"])
           .execute();
-        const ids = new Map(inserted.map((r) => [r.name, r.id]));
-        for (const { m } of rows) {
+        for (const r of inserted) companyIds.set(r.name, r.id);
+        await trx
+          .insertInto("member_company_products")
+          .values(
+            values.flatMap(({ m, products }) =>
+              products.map((name, position) => ({
+                company_id: companyIds.get(m.name) as number,
+                position,
+                name,
+                tag: name.toLowerCase(),
+              })),
+            ),
+          )
+          .execute();
+        for (const { row, products } of values) {
+          // Every company, as the members service indexes them: lapsed and left ones are not found
+          // because the search asks whether a company is current when it runs (decision 0046).
+          const entry = companySearchEntry({ ...row, id: companyIds.get(row.name) as number, products });
           search.push({
-            kind: "member",
-            ref_id: String(ids.get(m.name)),
-            url: "/members-list",
-            title: m.name,
-            body: `${m.name}, ${m.country}. Member of Masthead since ${m.joined}. ${memberWebsite(m)}`,
+            kind: entry.kind,
+            ref_id: String(entry.refId),
+            url: entry.url,
+            title: entry.title,
+            body: htmlToText(entry.html),
             updated_at: nowIso,
           });
         }
       }
 
-      // Example join and registration requests
+      // Representatives of five companies; the demo member signs in as the first one's primary contact.
+      const demoPasswordHash = await hashPassword(DEMO_MEMBER.password);
+      for (const { company, people } of REPRESENTATIVES) {
+        for (const person of people) {
+          const user = await trx
+            .insertInto("users")
+            .values({
+              first_name: person.first_name,
+              last_name: person.last_name,
+              email: person.email,
+              phone_number: null,
+              avatar: null,
+              role: "member",
+              password_hash: person.email === DEMO_MEMBER.email ? demoPasswordHash : null,
+              is_active: 1,
+              calendar_token_hash: null,
+              created_at: nowIso,
+              updated_at: nowIso,
+            })
+            .returning("id")
+            .executeTakeFirstOrThrow();
+          await trx
+            .insertInto("company_representatives")
+            .values({
+              user_id: user.id,
+              company_id: companyIds.get(company) as number,
+              is_primary: person.primary ? 1 : 0,
+              created_at: nowIso,
+            })
+            .execute();
+        }
+      }
+
+      // Example join and registration requests; applications new, approved and declined (decision 0047).
       const conferenceId = idOf(plan.nextConference.slug);
-      await trx
-        .insertInto("join_requests")
-        .values(
-          JOIN_REQUESTS.map((r, i) => {
-            const created = atTime(addDays(now, -r.daysAgo), 8 + ((i * 5) % 10), (i * 17) % 60);
-            return {
-              kind: r.kind,
-              meeting_id: r.kind === "registration" ? conferenceId : null,
-              company_name: r.company_name,
-              representative_name: r.representative_name,
-              email: r.email,
-              phone_number: r.phone_number,
-              page_path: r.page_path,
-              ip: `192.0.2.${17 + i * 23}`,
-              handled_at: r.handled ? addDays(created, 1).toISOString() : null,
-              created_at: created.toISOString(),
-            };
-          }),
-        )
-        .execute();
+      for (const [i, r] of JOIN_REQUESTS.entries()) {
+        const created = atTime(addDays(now, -r.daysAgo), 8 + ((i * 5) % 10), (i * 17) % 60);
+        const decidedAt = r.decision ? addDays(created, r.decision.daysAfter).toISOString() : null;
+        const { id } = await trx
+          .insertInto("join_requests")
+          .values({
+            kind: r.kind,
+            meeting_id: r.kind === "registration" ? conferenceId : null,
+            company_name: r.company_name,
+            representative_name: r.representative_name,
+            email: r.email,
+            phone_number: r.phone_number,
+            page_path: r.page_path,
+            ip: `192.0.2.${17 + i * 23}`,
+            handled_at: decidedAt ?? (r.handled ? addDays(created, 1).toISOString() : null),
+            created_at: created.toISOString(),
+            status: r.kind === "join" ? (r.decision?.status ?? "new") : null,
+          })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        if (!r.decision || !decidedAt) continue;
+        const companyId = r.decision.status === "approved" ? (companyIds.get(r.company_name) ?? null) : null;
+        await trx
+          .insertInto("join_request_events")
+          .values({
+            join_request_id: id,
+            event: r.decision.status,
+            user_id: null,
+            user_name: "The secretariat",
+            company_id: companyId,
+            company_name: companyId ? r.company_name : null,
+            reason: r.decision.reason ?? null,
+            created_at: decidedAt,
+          })
+          .execute();
+        await trx
+          .insertInto("mail_queue")
+          .values({
+            join_request_id: id,
+            purpose: r.decision.status === "approved" ? "invitation" : "decline",
+            to_address: r.email,
+            reply_to: null,
+            subject:
+              r.decision.status === "approved"
+                ? "Your invitation to the Masthead members area"
+                : "Your application to join Masthead",
+            body_text:
+              r.decision.status === "approved"
+                ? `Dear ${r.representative_name},\n\nYour application for ${r.company_name} to join Masthead has been approved. Welcome!`
+                : `Dear ${r.representative_name},\n\n${r.decision.reason ?? ""}`,
+            status: "sent",
+            attempts: 1,
+            next_attempt_at: decidedAt,
+            locked_until: null,
+            last_error: null,
+            sent_at: decidedAt,
+            created_at: decidedAt,
+          })
+          .execute();
+      }
 
       await insertSearch(trx, search);
 

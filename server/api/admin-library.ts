@@ -16,7 +16,9 @@ import { access, idParam, ok, uploadedFile, uploadedImage } from "./http";
 const idText = z.string().openapi({ description: "A positive integer id.", example: "1" });
 const idParams = z.object({ id: idText });
 const categoryBody = categoryUpdateSchema.extend({
-  image: fileField.optional().openapi({ description: "The category's picture (JPEG, PNG, WebP or GIF)." }),
+  image: fileField
+    .optional()
+    .openapi({ description: "The category's picture (JPEG, PNG or WebP, at most 40 megapixels)." }),
 });
 const categoryCreateBody = categoryCreateSchema.extend({ image: categoryBody.shape.image });
 const paperBody = paperInputSchema.extend({

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import {
   type Meeting,
+  meetingImageSchema,
   meetingInputSchema,
   meetingSchema,
   meetingSummarySchema,
@@ -11,6 +12,7 @@ import {
   sponsorInputSchema,
   sponsorSchema,
 } from "../../core/meetings/meetings.schema";
+import { imageTextSchema } from "../../lib/image-text";
 import type { Runtime } from "../env";
 import { fileField } from "./admin-media";
 import { apiRouter, declare, pageAnswer, success } from "./contract";
@@ -70,7 +72,8 @@ export function adminMeetingsRoutes(runtime: Runtime) {
       access: access.admin,
       tag,
       summary: "List meetings, newest first (search, page)",
-      description: "Load-more is a GET of `next_page_url` (which carries the search).",
+      description:
+        "Load-more is a GET of `next_page_url` (which carries the search) plus `&search=` (SPEC §7): a repeated `search` with the same value is taken once, with different values it is a 422.",
       query: meetingsAdminQuerySchema,
       response: { schema: pageAnswer(adminSummarySchema) },
     },
@@ -155,6 +158,26 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     async (c) => {
       await admin.remove(idParam(c, MEETING_NOT_FOUND));
       return ok(c);
+    },
+  );
+
+  declare(
+    api,
+    {
+      method: "patch",
+      path: "/dashboard/meeting/:id/image/:imageId",
+      access: access.admin,
+      tag,
+      summary: "Change a picture's alt text, or mark it decorative",
+      params: imageParams,
+      body: { schema: imageTextSchema },
+      response: { schema: success({ image: meetingImageSchema }) },
+      errors: [404],
+    },
+    async (c, { body }) => {
+      const meetingId = idParam(c, MEETING_NOT_FOUND);
+      const image = await admin.describeImage(meetingId, idParam(c, "Image not found.", "imageId"), body);
+      return ok(c, { image });
     },
   );
 

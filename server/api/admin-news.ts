@@ -40,6 +40,8 @@ export function adminNewsRoutes(runtime: Runtime) {
       access: access.admin,
       tag,
       summary: "List posts (search, page)",
+      description:
+        "Load-more is a GET of `next_page_url` plus `&search=` (SPEC §7): a repeated `search` with the same value is taken once, with different values it is a 422.",
       query: adminListSchema,
       response: {
         schema: pageAnswer(postSummarySchema),

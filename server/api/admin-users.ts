@@ -136,7 +136,7 @@ export function adminUsersRoutes(runtime: Runtime) {
         ip: c.get("clientIp"),
         userAgent: c.req.header("user-agent") ?? null,
       });
-      c.header("Set-Cookie", sessionCookie(session.token, { secure: config.baseUrl.protocol === "https:" }));
+      c.header("Set-Cookie", sessionCookie(session.token, { secure: c.get("secureCookies") }));
       return ok(c, { access_token: session.token, expires_at: session.expiresAt, user: session.user });
     },
   );

@@ -3,8 +3,9 @@ import { publicUserSchema } from "../../core/accounts/accounts.schema";
 import { forgotPasswordSchema, passwordCheckSchema, tokenPasswordSchema } from "../../core/accounts/password.schema";
 import { RESET_REQUESTED } from "../../core/accounts/password-reset.schema";
 import { profileSchema } from "../../core/accounts/profile.schema";
-import { clearSessionCookie, sessionCookie } from "../../core/auth/auth.cookie";
+import { clearSessionCookies, sessionCookie } from "../../core/auth/auth.cookie";
 import { loginSchema } from "../../core/auth/auth.schema";
+import { userCompanySchema } from "../../core/members/members.schema";
 import type { Runtime } from "../env";
 import { imageUpload } from "./admin-media";
 import { apiRouter, declare, success } from "./contract";
@@ -24,7 +25,6 @@ const validAnswer = success({ valid: z.boolean() });
 /** SPEC §7 'Session': login, the current user, logout; forgotten passwords. */
 export function authRoutes(runtime: Runtime) {
   const { services, config } = runtime;
-  const secure = config.baseUrl.protocol === "https:";
   const api = apiRouter();
   const tag = "Session and profile";
 
@@ -51,7 +51,10 @@ export function authRoutes(runtime: Runtime) {
       // Browsers using the API get the same httpOnly session as the login form.
       c.header(
         "Set-Cookie",
-        sessionCookie(result.token, { secure, maxAgeSeconds: result.remember ? config.sessionTtlSeconds : undefined }),
+        sessionCookie(result.token, {
+          secure: c.get("secureCookies"),
+          maxAgeSeconds: result.remember ? config.sessionTtlSeconds : undefined,
+        }),
       );
       return ok(c, { access_token: result.token, expires_at: result.expiresAt, user: result.user });
     },
@@ -65,9 +68,16 @@ export function authRoutes(runtime: Runtime) {
       access: access.member,
       tag,
       summary: "The signed-in user",
-      response: { schema: success({ user: publicUserSchema }) },
+      description:
+        "With `company`: the member company they represent (`current`: whether it gives members' access today; `primary`: whether they are a primary contact), or null.",
+      response: {
+        schema: success({ user: publicUserSchema.extend({ company: z.union([userCompanySchema, z.null()]) }) }),
+      },
     },
-    (c) => ok(c, { user: c.get("auth")?.user }),
+    (c) => {
+      const auth = currentAuth(c);
+      return ok(c, { user: { ...auth.user, company: auth.company } });
+    },
   );
 
   declare(
@@ -82,7 +92,9 @@ export function authRoutes(runtime: Runtime) {
     },
     async (c) => {
       await services.auth.logout(c.get("sessionToken"));
-      c.header("Set-Cookie", clearSessionCookie({ secure }));
+      for (const cleared of clearSessionCookies({ secure: c.get("secureCookies") })) {
+        c.header("Set-Cookie", cleared, { append: true });
+      }
       return ok(c, { message: "Logged out." });
     },
   );
@@ -95,13 +107,17 @@ export function authRoutes(runtime: Runtime) {
       access: access.member,
       tag,
       summary: "Update one's own profile (and password)",
+      description:
+        "Changes the fields sent; an empty name or e-mail address is left as it is, an empty `phone_number` removes it. " +
+        "A new e-mail address or password needs the current one in `password` (422 on `password` without it or when " +
+        "wrong); a new address is told to the old one.",
       body: { schema: profileSchema },
       response: { schema: success({ user: publicUserSchema }) },
       errors: [429],
     },
     async (c, { body }) => {
       const auth = currentAuth(c);
-      return ok(c, { user: await services.profile.update(auth.user.id, auth.sessionId, body) });
+      return ok(c, { user: (await services.profile.update(auth.user.id, auth.sessionId, body)).user });
     },
   );
 

@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { accessKey } from "../../core/access/access";
 import { pageSchema } from "../../lib/pagination";
 import { ALL_ENCODINGS, type Body, type Encoding } from "../../lib/request-body";
 import type { SpoolOptions } from "../../lib/spool";
@@ -64,7 +65,7 @@ export type Input<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>
   raw: Body;
 };
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 507;
+type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 503 | 507;
 
 /** The one error shape every API error answers with (server/errors.ts builds it). */
 export const errorSchema = z
@@ -102,6 +103,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   415: "The body is sent in an encoding this route does not accept.",
   422: "The given data was invalid: messages by field in `errors`.",
   429: "Too many attempts; try again after `Retry-After` seconds.",
+  503: "A service this route depends on cannot answer just now; with `Retry-After`, try again after that many seconds.",
   507: "The server is out of storage space.",
 };
 
@@ -168,7 +170,7 @@ function errorResponses(statuses: Iterable<ErrorStatus>) {
     responses[status] = {
       description: ERROR_DESCRIPTIONS[status],
       content: { "application/json": { schema: errorSchema } },
-      ...(status === 429
+      ...(status === 429 || status === 503
         ? { headers: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } } }
         : status === 405
           ? { headers: { Allow: { description: "The methods this path answers to.", schema: { type: "string" } } } }
@@ -266,8 +268,8 @@ export function declare<
       const answers = contract.cache && !c.get("pageCacheEncodes") ? c.get("answerCache") : undefined;
       if (answers) {
         const url = new URL(c.req.url);
-        const role = c.get("auth")?.user.role.name ?? "visitor";
-        const key = `${role} ${c.req.method} ${url.pathname}${url.search} ${JSON.stringify(input.body)}`;
+        // What the answer may depend on of the caller: their access (core/access/access.ts), not only their role.
+        const key = `${accessKey(c.get("auth"))} ${c.req.method} ${url.pathname}${url.search} ${JSON.stringify(input.body)}`;
         return await answers.answer(key, async () => handler(c, input), c.req.header("Accept-Encoding"));
       }
       return await handler(c, input);

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { viewerOf as viewerOfAuth } from "../../core/access/access";
 import type { Authenticated } from "../../core/auth/auth.service";
 import { AppError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
@@ -164,9 +165,9 @@ export function idParam(c: Context<AppEnv>, notFound: string, name = "id"): numb
   return id;
 }
 
-/** Who is asking, as the read services take it: signed in, and whether an admin. */
+/** Who is asking, as the read services take it: members' access (core/access/access.ts), and whether an admin. */
 export function viewerOf(c: Context<AppEnv>): { signedIn: boolean; admin: boolean } {
-  return { signedIn: c.get("auth") !== null, admin: c.get("auth")?.user.role.name === "admin" };
+  return viewerOfAuth(c.get("auth"));
 }
 
 /** The uploaded file of a multipart field, if one was sent (its content is checked by the service). */

@@ -17,6 +17,7 @@ import { type Access, methodNotAllowed } from "./http";
 import { joinRoutes } from "./join";
 import { libraryRoutes } from "./library";
 import { meetingsRoutes } from "./meetings";
+import { membersRoutes } from "./members";
 import { newsRoutes } from "./news";
 import { siteRoutes } from "./site";
 
@@ -78,7 +79,7 @@ export function openApiDocument(api: OpenAPIHono<AppEnv>) {
     in: "cookie",
     name: "auth.session",
     description:
-      "The browser session (httpOnly), set by sign-in; changes also need a same-origin request (CSRF check).",
+      "The browser session (httpOnly), set by sign-in; named `__Host-auth.session` over https. Changes also need a same-origin request (CSRF check).",
   });
   const document = api.getOpenAPI31Document({
     openapi: "3.1.0",
@@ -126,6 +127,7 @@ export function createApi(runtime: Runtime, extra: readonly OpenAPIHono<AppEnv>[
   api.route("/", adminMediaRoutes(runtime));
   api.route("/", adminUsersRoutes(runtime));
   api.route("/", joinRoutes(runtime));
+  api.route("/", membersRoutes(runtime));
   for (const routes of extra) api.route("/", routes);
   api.route(
     "/",

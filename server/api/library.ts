@@ -9,6 +9,8 @@ import {
   sortOptionSchema,
 } from "../../core/library/library.schema";
 import { CATEGORY_NOT_FOUND } from "../../core/library/library.service";
+import { oneSearch, SEARCH_GIVEN_TWICE } from "../../lib/pagination";
+import { invalidInput } from "../../lib/validation";
 import type { Runtime } from "../env";
 import { apiRouter, declare, pageAnswer, success } from "./contract";
 import { access, idParam, ok, viewerOf } from "./http";
@@ -100,7 +102,7 @@ export function libraryRoutes(runtime: Runtime) {
       tag,
       summary: "A category's papers: searched, sorted, a page at a time",
       description:
-        "`sortBy` is one of the category's `sort_options` (SPEC §9; another is a 422), its `default_sort` when left out. `search` finds words in the papers' fields and inside their documents; a hit inside a document comes with `match` (page and snippet). Load-more is a POST to `next_page_url` with the same body.",
+        "`sortBy` is one of the category's `sort_options` (SPEC §9; another is a 422), its `default_sort` when left out. `search` finds words in the papers' fields and inside their documents; a hit inside a document comes with `match` (page and snippet). Load-more is a POST to `next_page_url` with the same body; a `search` added to the address as well is taken once when it is the same, a 422 when it differs.",
       params: z.object({ id: z.string().openapi({ example: "1" }) }),
       query: papersPageSchema,
       body: { schema: papersQuerySchema, encodings: ["json", "urlencoded", "multipart"] },
@@ -114,7 +116,10 @@ export function libraryRoutes(runtime: Runtime) {
     },
     async (c, { query, body }) => {
       const id = idParam(c, CATEGORY_NOT_FOUND);
-      const page = await library.papersByCategory(id, body, query.page, viewerOf(c));
+      // The search may come in the body (SPEC §7) and in the address too, if a client adds it to next_page_url.
+      const search = oneSearch([query.search, body.search]);
+      if (search === null) throw invalidInput({ search: [SEARCH_GIVEN_TWICE] });
+      const page = await library.papersByCategory(id, { ...body, search }, query.page, viewerOf(c));
       const next =
         page.current_page < page.last_page
           ? `/api/dashboard/getPapersByCategory/${id}?page=${page.current_page + 1}`

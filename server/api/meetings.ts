@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { meetingSchema, meetingSummarySchema, meetingsQuerySchema } from "../../core/meetings/meetings.schema";
 import type { Runtime } from "../env";
 import { apiRouter, declare, pageAnswer, success } from "./contract";
-import { access, ok } from "./http";
+import { access, ok, viewerOf } from "./http";
 
 /** SPEC §7 'Meetings' (public reads). Load-more is a GET of next_page_url. */
 export function meetingsRoutes(runtime: Runtime) {
@@ -23,7 +23,7 @@ export function meetingsRoutes(runtime: Runtime) {
       cache: "content",
     },
     async (c, { query }) => {
-      const page = await services.meetings.list(query, { signedIn: c.get("auth") !== null });
+      const page = await services.meetings.list(query, viewerOf(c));
       let next: string | null = null;
       if (page.current_page < page.last_page) {
         const params = new URLSearchParams({ page: String(page.current_page + 1) });
@@ -51,8 +51,7 @@ export function meetingsRoutes(runtime: Runtime) {
         response: { schema: success({ event: meetingSchema }) },
         errors: [404],
       },
-      async (c, { params }) =>
-        ok(c, { event: await services.meetings.getBySlug(params.slug, { signedIn: c.get("auth") !== null }) }),
+      async (c, { params }) => ok(c, { event: await services.meetings.getBySlug(params.slug, viewerOf(c)) }),
     );
   }
 

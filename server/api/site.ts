@@ -4,7 +4,7 @@ import { CONTACT_KEYS } from "../../core/settings/settings.schema";
 import type { Runtime } from "../env";
 import { pageUrlParams } from "./admin-site";
 import { apiRouter, declare, success } from "./contract";
-import { access, ok } from "./http";
+import { access, ok, viewerOf } from "./http";
 
 /** SPEC §7 'Session, search, pages, contact': the public site's read calls. */
 export function siteRoutes(runtime: Runtime) {
@@ -59,8 +59,7 @@ export function siteRoutes(runtime: Runtime) {
       response: { schema: success({ results: z.array(searchResultSchema) }) },
       cache: "content",
     },
-    async (c, { query }) =>
-      ok(c, { results: await services.search.search(query.search_query ?? "", { signedIn: c.get("auth") !== null }) }),
+    async (c, { query }) => ok(c, { results: await services.search.search(query.search_query ?? "", viewerOf(c)) }),
   );
 
   return api;

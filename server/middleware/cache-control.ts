@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { SESSION_COOKIE } from "../../core/auth/auth.cookie";
+import { isSessionSetCookie } from "../../core/auth/auth.cookie";
 import type { Config } from "../../lib/env";
 import type { AppEnv } from "../env";
 
@@ -38,7 +38,7 @@ export function cacheControl(config: Pick<Config, "sharedCache">): MiddlewareHan
   return async (c, next) => {
     await next();
     const cookies = c.res.headers.getSetCookie();
-    const setsSession = cookies.some((cookie) => cookie.startsWith(`${SESSION_COOKIE}=`));
+    const setsSession = cookies.some(isSessionSetCookie);
     const own = c.res.headers.get("Cache-Control");
     if (c.get("auth") || cookies.length > 0) {
       // A route that chose its own private policy keeps it (paper files revalidate with their ETag).

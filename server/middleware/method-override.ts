@@ -85,7 +85,10 @@ export function methodOverride(routes: DeclaredRoute[], dispatch: Dispatch): Mid
       attachParsedBody(request, parsed);
     }
     try {
-      const response = await dispatch(request, c.var);
+      const variables = c.var;
+      const response = await dispatch(request, variables);
+      // A member's change that publishes (a company profile) moves the content version as the POST's own would.
+      if (variables.publishes) c.set("publishes", true);
       // Set after the dispatch, which logs the request's security events itself (server/app.ts).
       c.set("effectiveMethod", request.method);
       return response;

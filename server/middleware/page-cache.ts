@@ -2,10 +2,12 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import { isbot } from "isbot";
-import { readCookie, SESSION_COOKIE } from "../../core/auth/auth.cookie";
+import { accessKey, sharedCompany } from "../../core/access/access";
+import { carriesSessionCookie } from "../../core/auth/auth.cookie";
 import type { Authenticated } from "../../core/auth/auth.service";
 import type { ContentVersionService } from "../../core/content-version/content-version.service";
 import { encodingEtags, ifNoneMatchNames } from "../../lib/etag";
+import { loggedPath } from "../../lib/logged-path";
 import type { Logger } from "../../lib/logger";
 import { ANSWER_CACHE_HEADER } from "../cache/answer-cache";
 import { createVersionedStore } from "../cache/versioned-store";
@@ -166,7 +168,7 @@ function keyOf(request: {
   userAgent: string | undefined;
 }): string | null {
   if (request.method !== "GET" || request.authorization) return null;
-  if (request.cookie && readCookie(request.cookie, SESSION_COOKIE) !== null) return null;
+  if (request.cookie && carriesSessionCookie(request.cookie)) return null;
   if (request.target.length > MAX_KEY_LENGTH) return null;
   // Whether an API answer may be kept is known once its route has answered (`storable`); bots get the same JSON.
   if (request.target.startsWith("/api/")) return apiKey("visitor", "GET", request.target);
@@ -174,7 +176,7 @@ function keyOf(request: {
 }
 
 /**
- * The key of an API content answer: the caller's role (what such a route's answer may depend on,
+ * The key of an API content answer: the caller's access key (what such a route's answer may depend on,
  * besides the request), the method, the target and, for a POST, its content type and bytes.
  */
 function apiKey(role: string, method: string, target: string, body?: { type: string; bytes: Buffer }): string {
@@ -204,7 +206,7 @@ function apiCandidate(request: {
   }
   // A POST that asks to be another method is the method override's to dispatch (or refuse).
   if (request.methodOverride !== undefined) return null;
-  if (request.cookie && readCookie(request.cookie, SESSION_COOKIE) !== null) return null;
+  if (request.cookie && carriesSessionCookie(request.cookie)) return null;
   let bearer: string | null = null;
   if (request.authorization !== undefined) {
     bearer = BEARER.exec(request.authorization)?.[1] ?? null;
@@ -280,14 +282,16 @@ function storable(response: Response, how: { signedIn?: boolean; contentAnswer?:
 }
 
 /**
- * The signed-in user as a page shared by their role is rendered: the role, and
- * nothing that names or reaches the person (id 0 is no user's; GET renders write nothing).
+ * The signed-in user as a page shared by their access is rendered: the role, whether their company
+ * has lapsed, and nothing that names or reaches the person or the company (id 0 is no user's; GET
+ * renders write nothing).
  */
 function roleOnly(auth: Authenticated): Authenticated {
   return {
     ...auth,
     sessionId: 0,
     user: { id: 0, first_name: "", last_name: "", email: "", phone_number: null, avatar: null, role: auth.user.role },
+    company: sharedCompany(auth),
   };
 }
 
@@ -417,7 +421,7 @@ export function createPageCache(
       {
         req_id: line.req_id,
         method: line.method,
-        path: line.path,
+        path: loggedPath(line.path),
         status: line.status,
         ms: Math.round((performance.now() - line.started) * 10) / 10,
         user: line.user,
@@ -524,7 +528,7 @@ export function createPageCache(
       const auth = await options.authenticate(candidate.bearer);
       // An unknown or ended token: the app answers it as it answers such a token.
       if (auth === null) return false;
-      role = auth.user.role.name;
+      role = accessKey(auth);
       user = auth.user.id;
     }
     let body: { type: string; bytes: Buffer } | undefined;
@@ -537,7 +541,7 @@ export function createPageCache(
           {
             req_id: acceptedRequestId(headers["x-request-id"]),
             method,
-            path: queryAt < 0 ? target : target.slice(0, queryAt),
+            path: loggedPath(queryAt < 0 ? target : target.slice(0, queryAt)),
             status: CLIENT_CLOSED_REQUEST,
             ms: Math.round((performance.now() - started) * 10) / 10,
             user,
@@ -663,7 +667,7 @@ export function createPageCache(
       if (encoded !== c.res) replaceResponse(c, encoded);
       return;
     }
-    const entry = await keep(c, apiKey(auth?.user.role.name ?? "visitor", method, target, body), current);
+    const entry = await keep(c, apiKey(accessKey(auth), method, target, body), current);
     replaceResponse(c, asResponse(entry, c, c.get("requestId"), "miss"));
   }
 
@@ -688,8 +692,9 @@ export function createPageCache(
     if (target.length > MAX_KEY_LENGTH || !(await shared(url.pathname))) return next();
     const current = await currentVersion();
     if (current === null) return next();
-    // Role names are not "bot" or "browser", so these keys never meet an anonymous visitor's.
-    const key = `${auth.user.role.name} ${audienceOf(c.req.header("user-agent") ?? "")} ${target}`;
+    // One entry per access (admin, member, lapsed: core/access/access.ts), never "bot" or "browser", so
+    // these keys never meet an anonymous visitor's; a member whose company lapses or is renewed changes key.
+    const key = `${accessKey(auth)} ${audienceOf(c.req.header("user-agent") ?? "")} ${target}`;
     c.set("pageCacheEncodes", true);
     const cached = store.get(key, current);
     if (cached) return asResponse(cached, c, c.get("requestId"), "hit");
@@ -710,16 +715,18 @@ export function createPageCache(
 }
 
 /**
- * Moves the content version after every successful change by an admin (only
- * admins edit content; members' and anonymous posts publish nothing).
+ * Moves the content version after every successful change by an admin, and after a member's
+ * change that a route says publishes (`publishes`: a primary contact's company profile, which
+ * the directory shows); other members' and anonymous posts publish nothing.
  */
 export function contentChanges(contentVersion: ContentVersionService, logger: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
     const method = c.req.method;
     if (method === "GET" || method === "HEAD" || method === "OPTIONS") return;
-    // Only admins change what visitors see; a member's profile, picture or logout leaves the cache alone.
-    if (c.get("auth")?.user.role.name !== "admin" || c.res.status >= 400 || c.get("readOnly")) return;
+    // Admins change what visitors see; a member's profile, picture or logout leaves the cache alone.
+    const publisher = c.get("auth")?.user.role.name === "admin" || c.get("publishes") === true;
+    if (!publisher || c.res.status >= 400 || c.get("readOnly")) return;
     try {
       await contentVersion.changed();
     } catch (error) {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { HttpBindings } from "@hono/node-server";
 import type { Context, MiddlewareHandler } from "hono";
+import { loggedPath } from "../../lib/logged-path";
 import type { Logger } from "../../lib/logger";
 import type { AppEnv } from "../env";
 
@@ -42,7 +43,7 @@ export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
     const line = {
       req_id: requestId,
       method: c.req.method,
-      path: c.req.path,
+      path: loggedPath(c.req.path),
       status,
       ms: Math.round((performance.now() - started) * 10) / 10,
       user: c.get("auth")?.user.id,

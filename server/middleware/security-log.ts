@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { AppError } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
-import { logAccessRefused, logAdminChange } from "../../lib/security-log";
+import { logAccessRefused, logAdminChange, logUploadRejected, UPLOAD_REJECTED_REASONS } from "../../lib/security-log";
 import { refusedByAdminAccess } from "../api/http";
 import type { AppEnv } from "../env";
 
@@ -9,6 +10,7 @@ const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const NOT_CHANGES = new Set(["/logout", "/api/dashboard/logout", "/api/dashboard/user/checkValidPass"]);
 /** Page forms are small urlencoded bodies; uploads (multipart) are not read a second time. */
 const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
+const UPLOAD_TYPE = /^multipart\//i;
 
 /** React Router's data requests (`/manager/users.data`) are the page's own path. */
 function pagePath(path: string): string {
@@ -35,7 +37,8 @@ function pathRecordId(path: string): string | undefined {
  * The security events the HTTP layer sees, logged in one place rather than in
  * every route: refused admin API calls (`access.admin`, server/api/http.ts)
  * and every successful change by an admin, through the API or a page action.
- * Page guards log their own refusals (app/lib/guards.ts).
+ * Page guards log their own refusals (app/lib/guards.ts). Every refused upload
+ * is an `upload_rejected` (uploadRejected below).
  */
 export function securityLog(logger: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -59,6 +62,7 @@ export function securityLog(logger: Logger): MiddlewareHandler<AppEnv> {
           ip: c.get("clientIp"),
         });
       }
+      if (!c.get("effectiveMethod")) uploadRejected(logger, c);
     }
     // A read sent as a POST (a list's filters in the body: `readOnly`, server/api/contract.ts) changes nothing.
     if (!change || !auth || c.res.status >= 400 || c.get("effectiveMethod") || c.get("readOnly")) {
@@ -87,4 +91,28 @@ export function securityLog(logger: Logger): MiddlewareHandler<AppEnv> {
       status: c.res.status,
     });
   };
+}
+
+/**
+ * A refused upload (decision 0034), logged with the reason its status names: a multipart body
+ * answered 401, 403, 413, 415 or 422, and any body in an encoding the route does not take (415: a
+ * file route takes multipart only).
+ */
+function uploadRejected(logger: Logger, c: Context<AppEnv>): void {
+  const status = c.res.status;
+  if (!(status in UPLOAD_REJECTED_REASONS)) return;
+  if (status !== 415 && !UPLOAD_TYPE.test(c.req.header("content-type") ?? "")) return;
+  const declared = Number(c.req.header("content-length"));
+  const fields = c.error instanceof AppError ? Object.keys(c.error.details.errors ?? {}) : [];
+  logUploadRejected(logger, {
+    req_id: c.get("requestId"),
+    reason: UPLOAD_REJECTED_REASONS[status as keyof typeof UPLOAD_REJECTED_REASONS],
+    status,
+    method: c.req.method,
+    path: c.req.path,
+    ...(Number.isSafeInteger(declared) && declared > 0 ? { bytes: declared } : {}),
+    ...(fields.length > 0 ? { fields } : {}),
+    user: c.get("auth")?.user.id,
+    ip: c.get("clientIp"),
+  });
 }

@@ -148,11 +148,12 @@ describe("across the processes", () => {
   });
 
   it("holds the join limit across both processes", async () => {
+    const shownAt = await formTimeFrom(one);
     const join = (i: number) =>
       fetch(`${site}/api/join`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify(joinRequest(`limit-${i}`)),
+        body: JSON.stringify(joinRequest(`limit-${i}`, shownAt)),
       }).then((response) => ({ status: response.status, upstream: upstreamOf(response) }));
     const answers: { status: number; upstream: string }[] = [];
     for (let i = 0; i < JOIN_LIMIT + 4; i++) answers.push(await join(i));
@@ -175,13 +176,15 @@ describe("across the processes", () => {
         );
       }
       // A join request through each process at once: each queues its acknowledgement and sends all that is
-      // due, more than one batch of the queue (20).
+      // due, more than one batch of the queue (20). The form's time comes from a page the first process
+      // made, and holds in both: one key for all processes (decision 0039).
+      const shownAt = await formTimeFrom(one);
       const sent = await Promise.all(
         [one, other].map((origin, i) =>
           fetch(`${origin}/api/join`, {
             method: "POST",
             headers: { "content-type": "application/json", "x-forwarded-for": `203.0.113.${10 + i}` },
-            body: JSON.stringify(joinRequest(`mail-${i}`)),
+            body: JSON.stringify(joinRequest(`mail-${i}`, shownAt)),
           }),
         ),
       );
@@ -293,13 +296,26 @@ describe("what nginx's cache may keep", () => {
   });
 });
 
-function joinRequest(tag: string) {
+function joinRequest(tag: string, shownAt: string) {
   return {
     company_name: `Cluster Marine ${tag}`,
     representative_name: "Cluster Tester",
     email: `${tag}@cluster-marine.test`,
     phone_number: "+47 22 00 00 00",
-    started_at: Date.now() - 60_000,
+    started_at: shownAt,
     website: "",
   };
+}
+
+/**
+ * The join form's shown-at time, signed by the process at `origin` into a page it made (decision
+ * 0039), once it is old enough that a request sent with it is no longer "too fast".
+ */
+async function formTimeFrom(origin: string): Promise<string> {
+  const html = await (await fetch(`${origin}/?form-time=${Date.now()}`)).text();
+  const value = /name="started_at" value="([^"]+)"/.exec(html)?.[1];
+  if (!value) throw new Error("no signed form time in the page");
+  const age = Date.now() - Number(value.split(".")[0]);
+  if (age < 3500) await new Promise((resolve) => setTimeout(resolve, 3500 - age));
+  return value;
 }

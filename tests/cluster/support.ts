@@ -56,7 +56,7 @@ export async function signIn(
   });
   const body = (await response.json()) as { access_token?: string };
   const cookie = (response.headers.get("set-cookie") ?? "").split(";")[0];
-  if (response.status !== 200 || !body.access_token || !cookie.startsWith("auth.session=")) {
+  if (response.status !== 200 || !body.access_token || !/^(__Host-)?auth\.session=/.test(cookie)) {
     throw new Error(`sign-in at ${origin} answered ${response.status}: ${JSON.stringify(body)}`);
   }
   return { cookie, token: body.access_token };

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { ADMIN, expect, expectAccessible, signIn, test } from "./fixtures";
@@ -204,4 +205,31 @@ test.describe("without JavaScript", () => {
     await page.getByRole("form", { name: "Delete this category?" }).getByRole("button", { name: "Delete" }).click();
     await expect(page.getByRole("status")).toHaveText(`Deleted “${name}”.`);
   });
+});
+
+test("the category form's labels name its fields: clicking Title or Name focuses it, no id twice (axe)", async ({
+  page,
+}) => {
+  await page.goto("/login?redirect=%2Fmanager%2Flibrary");
+  await signIn(page, ADMIN);
+  const axe = () => new AxeBuilder({ page }).withRules(["duplicate-id", "duplicate-id-aria", "label"]).analyze();
+  const findings = async () =>
+    (await axe()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+
+  await page.getByRole("link", { name: "New category" }).click();
+  const created = page.getByRole("form", { name: "New top-level category" });
+  await created.locator("label", { hasText: /^Title$/ }).click();
+  await expect(created.getByLabel("Title", { exact: true })).toBeFocused();
+  expect(await findings()).toEqual([]);
+
+  // Editing: the form's heading and the tree's name sit beside the Title and Name fields.
+  const edit = page.getByRole("link", { name: /^Edit / }).first();
+  const name = ((await edit.textContent()) ?? "").replace(/^Edit\s*/, "").trim();
+  await edit.click();
+  const form = page.getByRole("form", { name: `Edit ${name}` });
+  for (const label of ["Title", "Name"]) {
+    await form.locator("label", { hasText: new RegExp(`^${label}$`) }).click();
+    await expect(form.getByLabel(label, { exact: true })).toBeFocused();
+  }
+  expect(await findings()).toEqual([]);
 });

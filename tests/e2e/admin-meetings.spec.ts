@@ -20,15 +20,20 @@ const logo = (background: string) =>
 test("an admin creates a meeting with its programme, sponsors and pictures, edits it and deletes it", async ({
   page,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   await page.goto("/login?redirect=%2Fmanage-events");
   await signIn(page, ADMIN);
   await expect(page.getByRole("heading", { level: 1, name: "Events" })).toBeVisible();
   await expectAccessible(page);
 
-  // Create, with three pictures at once.
+  // Create, with its first picture.
   await page.getByRole("link", { name: "New meeting" }).click();
   await expect(page.getByLabel("Time zone", { exact: true })).toHaveValue("Europe/London");
+  // The zones offered: the IANA list, the site's zone first.
+  const zones = page.locator("datalist#time-zones option");
+  await expect(zones.first()).toHaveAttribute("value", "Europe/London");
+  expect(await zones.count()).toBeGreaterThan(400);
+  await expect(page.locator('datalist#time-zones option[value="Pacific/Chatham"]')).toHaveCount(1);
   await page.getByLabel("Title", { exact: true }).fill(TITLE);
   await page.getByLabel("Type", { exact: true }).selectOption("meeting");
   await page.getByLabel("Format", { exact: true }).fill("Hybrid");
@@ -40,17 +45,48 @@ test("an admin creates a meeting with its programme, sponsors and pictures, edit
   await page.getByLabel("Capacity", { exact: true }).fill("40");
   await page.getByRole("textbox", { name: "About" }).click();
   await page.keyboard.type("Two days on pilot boarding, data exchange and port approaches.");
-  await page.getByLabel("Add pictures", { exact: true }).setInputFiles([
-    { name: "quay.jpg", mimeType: "image/jpeg", buffer: await picture("#12335c") },
-    { name: "pilot-boat.jpg", mimeType: "image/jpeg", buffer: await picture("#0a7c75") },
-    { name: "bridge.jpg", mimeType: "image/jpeg", buffer: await picture("#f2a413") },
-  ]);
+  const newPicture = page.getByRole("region", { name: "Pictures", exact: true });
+  await newPicture
+    .getByLabel("Add a picture", { exact: true })
+    .setInputFiles({ name: "quay.jpg", mimeType: "image/jpeg", buffer: await picture("#12335c") });
+  // Without its alt text the picture is refused beside the field, what was typed stays.
+  await page.getByRole("button", { name: "Create meeting" }).click();
+  await expect(newPicture.getByText("The alt text field is required unless the image is decorative.")).toBeVisible();
+  await expect(page.getByLabel("Title", { exact: true })).toHaveValue(TITLE);
+  await newPicture
+    .getByLabel("Add a picture", { exact: true })
+    .setInputFiles({ name: "quay.jpg", mimeType: "image/jpeg", buffer: await picture("#12335c") });
+  await newPicture.getByLabel("Alt text", { exact: true }).fill("The quay at the Maritime Museum");
   await page.getByRole("button", { name: "Create meeting" }).click();
   await expect(page.getByRole("status").first()).toContainText(`Saved “${TITLE}”.`);
   await expect(page).toHaveURL(/\/manage-events\/\d+\/edit$/);
+  const editUrl = page.url();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(TITLE);
-  const pictures = page.getByRole("region", { name: "Pictures" }).getByRole("img");
+  // Two more, one at a time: one described, one decorative.
+  for (const [name, colour, alt] of [
+    ["pilot-boat.jpg", "#0a7c75", "The pilot boat alongside"],
+    ["bridge.jpg", "#f2a413", null],
+  ] as const) {
+    await newPicture
+      .getByLabel("Add a picture", { exact: true })
+      .setInputFiles({ name, mimeType: "image/jpeg", buffer: await picture(colour) });
+    if (alt) await newPicture.getByLabel("Alt text", { exact: true }).fill(alt);
+    else await newPicture.getByLabel(/^Decorative/).check();
+    await page.getByRole("button", { name: "Save meeting" }).click();
+    await expect(page).toHaveURL(/\/manage-events$/);
+    await page.goto(editUrl);
+  }
+  const gallery = page.getByRole("region", { name: "Pictures of this meeting" });
+  const pictures = gallery.getByRole("listitem");
   await expect(pictures).toHaveCount(3);
+  await expect(gallery.getByRole("img", { name: "picture 1 of 3: The quay at the Maritime Museum" })).toBeVisible();
+  await expect(gallery.getByLabel(/^Decorative/).nth(2)).toBeChecked();
+  // A picture's alt text changes in place.
+  const second = pictures.nth(1);
+  await second.getByLabel("Alt text", { exact: true }).fill("The pilot boat alongside the quay");
+  await second.getByRole("button", { name: "Save alt text" }).click();
+  await expect(second.getByRole("status")).toHaveText("Alt text saved.");
+  await expect(gallery.getByRole("img", { name: "picture 2 of 3: The pilot boat alongside the quay" })).toBeVisible();
   await expect(page.getByRole("region", { name: "Registrations" })).toContainText("0 / 40 registered");
 
   // The programme: two days, several sessions each.
@@ -124,7 +160,7 @@ test("an admin creates a meeting with its programme, sponsors and pictures, edit
   await page.getByRole("button", { name: "Delete picture 2" }).click();
   await page.getByRole("dialog", { name: "Delete this picture?" }).getByRole("button", { name: "Delete" }).click();
   await expect(pictures).toHaveCount(2);
-  await expect(page.getByRole("heading", { name: "Pictures" })).toBeFocused();
+  await expect(page.getByRole("heading", { name: "Pictures of this meeting" })).toBeFocused();
   await page.getByRole("button", { name: "Delete the sponsor Nordlys Radar AS" }).click();
   await page.getByRole("dialog", { name: "Delete this sponsor?" }).getByRole("button", { name: "Delete" }).click();
   await expect(page.getByRole("img", { name: "Nordlys Radar AS logo" })).toHaveCount(0);
@@ -143,6 +179,11 @@ test("an admin creates a meeting with its programme, sponsors and pictures, edit
   await expect(sponsors.getByRole("img", { name: "Kestrel Bridge Systems" })).toBeVisible();
   await expect(sponsors).not.toContainText("Nordlys");
   await expect(page.locator("main img[src*='/uploads/meetings/']")).toHaveCount(2);
+  await expect(page.locator("main img[src*='/uploads/meetings/']").first()).toHaveAttribute(
+    "alt",
+    "The quay at the Maritime Museum",
+  );
+  await expect(page.locator("main img[src*='/uploads/meetings/']").nth(1)).toHaveAttribute("alt", "");
 
   // The list's search finds it, with its registrations; delete removes it.
   await page.goto("/manage-events?search=pilots%20symposium");

@@ -4,6 +4,7 @@ import { ADMIN, expect, expectAccessible, signIn, test } from "./fixtures";
 test.describe.configure({ mode: "serial" });
 
 test("an admin creates a post with an image, edits it, removes the image, then deletes it", async ({ page }) => {
+  test.setTimeout(90_000);
   const photo = await sharp({ create: { width: 1800, height: 1000, channels: 3, background: "#12335c" } })
     .jpeg()
     .toBuffer();
@@ -22,13 +23,32 @@ test("an admin creates a post with an image, edits it, removes the image, then d
   const editor = page.getByRole("textbox", { name: "Content" });
   await editor.click();
   await page.keyboard.type("Remote monitoring reaches the last manned lights.");
-  // An image inside the text: uploaded from the toolbar, described for screen readers.
-  page.once("dialog", (dialog) => dialog.accept("The keeper's cottage below the tower"));
+  // An image inside the text: uploaded from the toolbar, inserted once described for screen readers.
   await page
     .getByTestId("editor-image-file")
     .setInputFiles({ name: "cottage.jpg", mimeType: "image/jpeg", buffer: photo });
+  const describe = page.getByRole("group", { name: "Describe the image to insert" });
+  await describe.getByRole("button", { name: "Insert image" }).click();
+  await expect(describe.getByText("The alt text field is required unless the image is decorative.")).toBeVisible();
+  await expect(editor.locator("img")).toHaveCount(0);
+  await describe.getByLabel("Alt text", { exact: true }).fill("The keeper's cottage below the tower");
+  await describe.getByLabel("Alt text", { exact: true }).press("Enter");
+  await expect(describe).toHaveCount(0);
   await expect(editor.locator("img")).toHaveAttribute("src", /^\/uploads\/content\/[0-9a-f]{16}-1600\.webp$/);
+  await expect(editor.locator("img")).toHaveAttribute("alt", "The keeper's cottage below the tower");
   await expectAccessible(page);
+  // The post's own image needs its alt text too: refused beside the field, then saved with it.
+  await page.getByRole("button", { name: "Publish post" }).click();
+  const postAlt = page.locator("#image-alt");
+  await expect(page.locator("#image-alt-error")).toHaveText(
+    "The alt text field is required unless the image is decorative.",
+  );
+  await expect(postAlt).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Title")).toHaveValue("Lighthouse keepers go digital");
+  await page
+    .getByLabel("Image", { exact: true })
+    .setInputFiles({ name: "lighthouse.jpg", mimeType: "image/jpeg", buffer: photo });
+  await postAlt.fill("A lighthouse on a rocky point at dusk");
   await page.getByRole("button", { name: "Publish post" }).click();
   await expect(page.getByRole("status")).toContainText("Saved “Lighthouse keepers go digital”.");
 
@@ -37,6 +57,7 @@ test("an admin creates a post with an image, edits it, removes the image, then d
   const first = page.locator("main ul > li article").first();
   await expect(first.getByRole("heading")).toHaveText("Lighthouse keepers go digital");
   await expect(first.locator("img")).toHaveAttribute("src", /\/uploads\/news\/[0-9a-f]{16}-1600\.webp$/);
+  await expect(first.locator("img")).toHaveAttribute("alt", "A lighthouse on a rocky point at dusk");
   await page.getByRole("searchbox").first().fill("manned lights");
   await expect(page.locator("[data-result]").first()).toContainText("Lighthouse keepers go digital");
 
@@ -50,6 +71,11 @@ test("an admin creates a post with an image, edits it, removes the image, then d
   await page.goto("/post/lighthouse-keepers-go-digital");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Lighthouse keepers go fully digital");
   await expect(page.locator("article > img")).toHaveAttribute("srcset", /480w.*960w.*1600w/);
+  await expect(page.locator("article > img")).toHaveAttribute("alt", "A lighthouse on a rocky point at dusk");
+  await expect(page.locator('meta[property="og:image:alt"]')).toHaveAttribute(
+    "content",
+    "A lighthouse on a rocky point at dusk",
+  );
   const inline = page.getByRole("img", { name: "The keeper's cottage below the tower" });
   await expect(inline).toHaveAttribute("srcset", /content\/[0-9a-f]{16}-480\.webp 480w.*1600w/);
   await expect(inline).toHaveAttribute("width", "1600");
@@ -58,7 +84,7 @@ test("an admin creates a post with an image, edits it, removes the image, then d
   await page.goto("/manage-news?search=Lighthouse");
   await page.getByRole("link", { name: /^Edit Lighthouse/ }).click();
   await page.getByRole("button", { name: "Remove the image" }).click();
-  await expect(page.getByRole("img", { name: "The post's current illustration" })).toHaveCount(0);
+  await expect(page.getByRole("img", { name: /^Current image/ })).toHaveCount(0);
   await page.goto("/post/lighthouse-keepers-go-digital");
   await expect(page.locator("article > img")).toHaveCount(0);
 
@@ -83,10 +109,11 @@ test("a non-image upload is refused beside the field, and nothing is saved", asy
   await page
     .getByLabel("Image", { exact: true })
     .setInputFiles({ name: "notes.jpg", mimeType: "image/jpeg", buffer: Buffer.from("just text, not a picture") });
+  await page.locator("#image-alt").fill("Notes");
   await page.getByRole("textbox", { name: "Content" }).click();
   await page.keyboard.type("Body");
   await page.getByRole("button", { name: "Publish post" }).click();
-  await expect(page.getByText("The image must be a JPEG, PNG, WebP or GIF file.")).toBeVisible();
+  await expect(page.getByText("The image must be a JPEG, PNG or WebP file.")).toBeVisible();
   await expect(page.getByLabel("Title")).toHaveValue("Qwertzuiop refusal check");
   await page.goto("/manage-news?search=Qwertzuiop");
   await expect(page.getByText("0 posts")).toBeVisible();

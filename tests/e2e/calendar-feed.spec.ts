@@ -12,6 +12,10 @@ test("a member makes a private calendar address with members-only meetings; a ne
   await page.getByRole("link", { name: /Subscribe to your calendar/ }).click();
   await expect(page).toHaveURL(/\/dashboard\/user-settings#calendar$/);
 
+  // The address reads members-only meetings without a session: it takes the current password (issue 30 §3).
+  await page.getByRole("button", { name: /Make (my calendar|a new) address/ }).click();
+  await expect(page.getByText("Enter your current password to make this change.")).toBeVisible();
+  await page.getByLabel("Current password, to make an address").fill(MEMBER.password);
   await page.getByRole("button", { name: /Make (my calendar|a new) address/ }).click();
   const field = page.getByLabel(/Your private calendar address/);
   await expect(field).toHaveValue(/\/calendar\/[A-Za-z0-9_-]{43}\.ics$/);
@@ -31,6 +35,7 @@ test("a member makes a private calendar address with members-only meetings; a ne
   await expect(page.getByText("Your private calendar address is active.")).toBeVisible();
   // Checked without the saved-notice toast, whose fade-in axe reads as low contrast.
   await expectAccessible(page);
+  await page.getByLabel("Current password, to make an address").fill(MEMBER.password);
   await page.getByRole("button", { name: "Make a new address" }).click();
   const second = await page.getByLabel(/Your private calendar address/).inputValue();
   expect(second).not.toBe(first);

@@ -28,6 +28,16 @@ export async function signIn(
 /** The e2e server keeps its data per port (scripts/e2e-server.ts). */
 export const OUTBOX = path.resolve(`tmp/e2e-data-${process.env.E2E_PORT ?? "3210"}/outbox`);
 
+/** The mails written to the server's .eml outbox for `address`, with quoted-printable's soft line breaks undone. */
+export function outboxMailsTo(address: string): string[] {
+  if (!fs.existsSync(OUTBOX)) return [];
+  return fs
+    .readdirSync(OUTBOX)
+    .map((file) => fs.readFileSync(path.join(OUTBOX, file), "utf8"))
+    .filter((text) => text.split(/\r?\n/).includes(`To: ${address}`))
+    .map((text) => text.replace(/=\r?\n/g, ""));
+}
+
 /** The path and query of the last link to `route` mailed to `to`, read from the server's .eml outbox. */
 export function linkMailedTo(to: string, route: string): string | null {
   if (!fs.existsSync(OUTBOX)) return null;
@@ -51,6 +61,41 @@ export async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+}
+
+/**
+ * Holds the requests whose path `matches` until the page has shown its progress bar (SPEC §9: after
+ * 200 ms), so that a test sees the bar of a navigation however slow the machine, with no fixed
+ * pause. The page reports the bar itself, through a binding: when the next page is a document (an
+ * islands page, decision 0033), Playwright cannot read the old one while it is pending. At most
+ * 15 s, so that a bar that never shows fails the test instead of hanging it. Returns whether the
+ * bar showed.
+ */
+export async function holdUntilProgressBar(page: Page, matches: (path: string) => boolean): Promise<() => boolean> {
+  let shown = false;
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.exposeFunction("reportProgressBar", () => {
+    shown = true;
+    release();
+  });
+  await page.evaluate(() => {
+    const bar = document.querySelector('[role="progressbar"]') as Element;
+    new MutationObserver(() => {
+      if (bar.getAttribute("data-visible") === "true")
+        (window as Window & { reportProgressBar?: () => void }).reportProgressBar?.();
+    }).observe(bar, { attributes: true });
+  });
+  await page.route(
+    (url) => matches(url.pathname),
+    async (route) => {
+      await Promise.race([released, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+      await route.continue();
+    },
+  );
+  return () => shown;
 }
 
 /** Waits until React has hydrated the page, before using behaviour that needs JavaScript. */

@@ -18,8 +18,8 @@ test.describe("member login (SPEC §2, §5, §8)", () => {
     await signIn(page, ADMIN);
     await expect(page).toHaveURL(/\/manager$/);
     await expect(page.getByText("You're logged in as:")).toContainText("admin");
-    // The admin home counts what there is and what waits (join requests not yet handled).
-    await expect(page.getByRole("link", { name: /^Join requests \d+ open$/ })).toBeVisible();
+    // The admin home counts what there is and what waits (requests and messages not yet handled).
+    await expect(page.getByRole("link", { name: /^Inbox \d+ open$/ })).toBeVisible();
     await expect(page.getByRole("link", { name: /^News \d+ posts?$/ })).toBeVisible();
     await expect(page.getByRole("link", { name: /^Users \d+ users?$/ })).toBeVisible();
     await expect(page.getByRole("link", { name: /^Events [1-9]\d* upcoming$/ })).toBeVisible();

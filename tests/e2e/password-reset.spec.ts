@@ -17,8 +17,18 @@ test("forgot password → mail → new password → sign in; the old password an
 
   await expect.poll(resetLink, { timeout: 10_000 }).not.toBeNull();
   const link = resetLink() as string;
-  await page.goto(link);
+  const token = new URL(link, "http://x").searchParams.get("token") as string;
+  // Issue 30 §5: no request the page makes (its scripts, styles, fonts) carries the token in its Referer.
+  const referers: string[] = [];
+  page.on("request", async (request) => {
+    const referer = (await request.allHeaders()).referer;
+    if (referer) referers.push(referer);
+  });
+  const answer = await page.goto(link);
+  expect(answer?.headers()["referrer-policy"]).toBe("no-referrer");
   await expect(page.getByRole("heading", { level: 1, name: "Choose a new password" })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(referers.filter((referer) => referer.includes(token))).toEqual([]);
   await expectAccessible(page);
   await page.getByLabel("New password", { exact: true }).fill("short");
   await page.getByLabel("Confirm the new password").fill("short");

@@ -45,7 +45,10 @@ const uploaded = (url: string) => path.join(t.runtime.config.uploadsDir, url.rep
 function meetingForm(fields: Record<string, string>, images: File[] = [], method?: string): FormData {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
-  for (const image of images) form.append("images[]", image);
+  for (const image of images) {
+    form.append("images[]", image);
+    form.append("images_alt[]", `Alt text of ${image.name}`);
+  }
   if (method) form.append("_method", method);
   return form;
 }

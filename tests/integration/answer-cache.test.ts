@@ -4,6 +4,7 @@ import { ANSWER_CACHE_HEADER } from "../../server/cache/answer-cache";
 import { compressBody } from "../../server/middleware/compress";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { signIn } from "../support/factories";
+import { BACKGROUND_BROTLI } from "../support/waits";
 
 /**
  * Issue 15: the API's list answers kept per content version and role. A stored answer is only
@@ -70,7 +71,7 @@ describe("API answer cache", () => {
         const body = Buffer.from(await (await ask(accept)).arrayBuffer());
         expect(decode(body).toString("utf8")).toBe(identity.text);
         expect(body.equals(stored)).toBe(true);
-      });
+      }, BACKGROUND_BROTLI);
       for (let i = 0; i < 2; i++) {
         const response = await ask(accept);
         expect(state(response)).toBe("hit");

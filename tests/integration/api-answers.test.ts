@@ -2,6 +2,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { seedDemoContent } from "../../scripts/seed/index";
+import { DEMO_MEMBER } from "../../scripts/seed/members";
 import { createApi } from "../../server/api";
 import { openApiPath } from "../../server/api/contract";
 import { call, createTestContext, type TestContext } from "../support/app";
@@ -36,7 +37,8 @@ beforeAll(async () => {
       if (schema) declared.set(`${method.toUpperCase()} ${path} ${status}`, schema);
     }
   }
-}, 120_000);
+  // The demo content takes about two minutes to generate alone; more on a machine shared with other work.
+}, 300_000);
 afterAll(async () => t.close());
 
 type Json = Record<string, unknown>;
@@ -193,6 +195,12 @@ describe("signed-in answers match their declared schemas", () => {
     await answer("GET", "/dashboard/join-requests", "/api/dashboard/join-requests?kind=registration&status=open", {
       token: admin.token,
     });
+    await answer(
+      "POST",
+      "/dashboard/join-requests/:id/not-spam",
+      `/api/dashboard/join-requests/${first(inbox).id}/not-spam`,
+      { token: admin.token },
+    );
   });
 
   it("users, posts, pages, settings and images as the admin sees them", async () => {
@@ -234,6 +242,7 @@ describe("signed-in answers match their declared schemas", () => {
     for (const [key, value] of Object.entries({ title: "Schema check", type: "meeting", start_date: "2031-01-06" }))
       form.append(key, value);
     form.append("images[]", new Blob([await png()], { type: "image/png" }));
+    form.append("images_alt[]", "A schema check picture");
     const { event } = (await answer(
       "POST",
       "/dashboard/meeting",
@@ -283,5 +292,66 @@ describe("signed-in answers match their declared schemas", () => {
     const image = (event.images as Json[])[0];
     await answer("DELETE", "/dashboard/meeting/:id/image/:imageId", image.delete_url as string, { token });
     await answer("DELETE", "/dashboard/meeting/:id", `/api/dashboard/meeting/${id}`, { token });
+  });
+});
+
+describe("membership answers match their declared schemas", () => {
+  it("the directory, a company, the secretariat's companies and representatives, a representative's own company", async () => {
+    const directory = await answer("GET", "/members", "/api/members?product=radar");
+    await answer("GET", "/members", "/api/members?page=2");
+    await answer("GET", "/members/:slug", `/api/members/${first(directory).slug}`);
+    const token = admin.token;
+    const companies = await answer("GET", "/dashboard/companies", "/api/dashboard/companies?due=1", { token });
+    await answer("GET", "/dashboard/companies/:id", `/api/dashboard/companies/${first(companies).id}`, { token });
+    const { company } = (await answer(
+      "POST",
+      "/dashboard/companies",
+      "/api/dashboard/companies",
+      {
+        token,
+        multipart: true,
+        form: { name: "Schema Marine", country: "SE", logo: new Blob([await png()], { type: "image/png" }) },
+      },
+      201,
+    )) as { company: Json };
+    const url = `/api/dashboard/companies/${company.id}`;
+    await answer("PATCH", "/dashboard/companies/:id", url, { token, json: { seats: 3, products: ["AIS"] } });
+    await answer("POST", "/dashboard/companies/:id/renew", `${url}/renew`, { token });
+    const { representative } = (await answer(
+      "POST",
+      "/dashboard/companies/:id/representatives",
+      `${url}/representatives`,
+      { token, json: { email: "schema@marine.example", first_name: "Sc", last_name: "Hema" } },
+      201,
+    )) as { representative: Json };
+    await answer("GET", "/dashboard/companies/:id/representatives", `${url}/representatives`, { token });
+    const one = `${url}/representatives/${representative.user_id}`;
+    await answer("PATCH", "/dashboard/companies/:id/representatives/:userId", one, { token, json: { primary: true } });
+    await answer("DELETE", "/dashboard/companies/:id/representatives/:userId", one, { token });
+    await answer("DELETE", "/dashboard/companies/:id", url, { token });
+
+    // The demo member: a primary contact of a demo company.
+    const demo = await t.runtime.services.auth.login(
+      { email: DEMO_MEMBER.email, password: DEMO_MEMBER.password },
+      { ip: "203.0.113.9" },
+    );
+    const asDemo = { token: demo.token };
+    const user = await answer("GET", "/dashboard/user", "/api/dashboard/user", asDemo);
+    expect((user.user as Json).company).toMatchObject({ current: true, primary: true });
+    await answer("GET", "/dashboard/company", "/api/dashboard/company", asDemo);
+    await answer("PATCH", "/dashboard/company", "/api/dashboard/company", { ...asDemo, json: { products: "Radar" } });
+    const added = (await answer(
+      "POST",
+      "/dashboard/company/representatives",
+      "/api/dashboard/company/representatives",
+      { ...asDemo, json: { email: "colleague@schema.example", first_name: "Co", last_name: "League" } },
+      201,
+    )) as { representative: Json };
+    const colleague = `/api/dashboard/company/representatives/${added.representative.user_id}`;
+    await answer("PATCH", "/dashboard/company/representatives/:userId", colleague, {
+      ...asDemo,
+      json: { primary: false },
+    });
+    await answer("DELETE", "/dashboard/company/representatives/:userId", colleague, asDemo);
   });
 });

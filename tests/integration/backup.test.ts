@@ -70,6 +70,8 @@ async function writePost(withImage: boolean): Promise<Post> {
       title: `Backup post ${written} ${randomBytes(3).toString("hex")}`,
       content: `<p>Body ${written}</p>`,
       author_name: null,
+      image_alt: "A test picture",
+      image_decorative: false,
     },
     withImage ? new Uint8Array(await image) : undefined,
   );

@@ -1,6 +1,10 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compiledOnce } from "../../db/compiled-once";
+import { openSqlite } from "../../db/connect";
 import { migrations } from "../../db/migrations";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { createUser } from "../support/factories";
@@ -134,6 +138,21 @@ describe("schema", () => {
     const names = Object.keys(migrations);
     expect(names).toEqual([...names].sort());
     for (const name of names) expect(typeof migrations[name].down).toBe("function");
+  });
+});
+
+describe("SQLite's durability (decision 0036)", () => {
+  it("commits with synchronous = FULL in WAL mode, on every connection openSqlite makes", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "masthead-pragmas-"));
+    const handle = openSqlite(path.join(dir, "site.db"));
+    // On the SQLite run, the app's own connection too.
+    for (const sqlite of [handle.sqlite, t.database.sqlite].filter((s) => s !== undefined)) {
+      // 2 is FULL (0 OFF, 1 NORMAL, 3 EXTRA).
+      expect(sqlite.pragma("synchronous", { simple: true })).toBe(2);
+      expect(sqlite.pragma("journal_mode", { simple: true })).toBe("wal");
+    }
+    await handle.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
 

@@ -135,7 +135,10 @@ function context(signedIn: boolean): Pick<RequestContext, "services" | "origin">
   return {
     services: t.runtime.services,
     origin: ORIGIN,
-    auth: signedIn ? ({ user: { id: 1 } } as unknown as RequestContext["auth"]) : null,
+    // A member without a company (an individual member): members' access (decision 0044).
+    auth: signedIn
+      ? ({ user: { id: 1, role: { name: "member" } }, company: null } as unknown as RequestContext["auth"])
+      : null,
     sessionToken: null,
     client: { ip: "203.0.113.1", userAgent: null },
     nonce: "",

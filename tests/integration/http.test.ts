@@ -106,8 +106,15 @@ describe("security headers", () => {
     const res = await call(https.app, "GET", "/healthz");
     expect(res.headers.get("strict-transport-security")).toMatch(/max-age=31536000/);
     const { user, password } = await createUser(https.runtime.services);
-    const login = await call(https.app, "POST", "/api/login", { json: { email: user.email, password } });
-    expect(login.headers.get("set-cookie")).toMatch(/; Secure$/);
+    // A visitor at the public address: over https, so the cookie is `__Host-` and Secure (decision 0035).
+    const login = await call(https.app, "POST", "https://masthead.example/api/login", {
+      json: { email: user.email, password },
+      headers: { host: "masthead.example" },
+    });
+    expect(login.headers.get("set-cookie")).toMatch(
+      /^__Host-auth\.session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Secure$/,
+    );
+    expect(login.headers.get("set-cookie")).not.toMatch(/Domain=/i);
     await https.close();
   });
 

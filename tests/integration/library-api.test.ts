@@ -441,18 +441,16 @@ describe("files: checked by content, private, revisions", () => {
     const exe = new Uint8Array(4096);
     exe.set([0x4d, 0x5a, 0x90, 0x00]);
     const html = new TextEncoder().encode("<!DOCTYPE html><html><script>alert(1)</script></html>");
-    for (const file of [
-      new File([exe], "report.pdf", { type: "application/pdf" }),
-      new File([html], "schema.xml", { type: "application/xml" }),
-    ]) {
+    for (const [file, message] of [
+      [new File([exe], "report.pdf", { type: "application/pdf" }), /^The file must be a PDF, Word/],
+      [new File([html], "schema.xml", { type: "application/xml" }), /^SVG images and HTML pages are not taken/],
+    ] as const) {
       const res = await call(t.app, "POST", "/api/dashboard/papers", {
         token: admin,
         body: paperForm({ papers_category_id: String(radar.id), name: "Forged" }, file),
       });
       expect(res.status, file.name).toBe(415);
-      expect((res.json as { errors: Record<string, string[]> }).errors.uploaded_file[0]).toMatch(
-        /^The file must be a PDF, Word/,
-      );
+      expect((res.json as { errors: Record<string, string[]> }).errors.uploaded_file[0]).toMatch(message);
     }
     expect(storedKeys()).toEqual(before);
     const listed = await papersOf(radar.id, { search: "Forged" }, 1, member);

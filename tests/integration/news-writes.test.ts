@@ -89,7 +89,12 @@ describe("a news write and its search entry commit together", () => {
       t.app,
       "POST",
       "/api/dashboard/news",
-      form({ title: "Index outage notice", content: "<p>Should not stay.</p>", image: image() }),
+      form({
+        title: "Index outage notice",
+        content: "<p>Should not stay.</p>",
+        image: image(),
+        image_alt: "A harbour",
+      }),
     );
     expect(res.status).toBe(500);
     const rows = await db().selectFrom("news_posts").select("id").where("title", "=", "Index outage notice").execute();
@@ -109,7 +114,7 @@ describe("a news write and its search entry commit together", () => {
         t.app,
         "POST",
         "/api/dashboard/news",
-        form({ title: "Pilot boarding update", content: "<p>Original.</p>", image: image() }),
+        form({ title: "Pilot boarding update", content: "<p>Original.</p>", image: image(), image_alt: "A harbour" }),
       ),
     );
     const files = uploadedFiles();
@@ -118,7 +123,7 @@ describe("a news write and its search entry commit together", () => {
       t.app,
       "PATCH",
       `/api/dashboard/news/${created.id}`,
-      form({ title: "Pilot boarding changed", content: "<p>Changed.</p>", image: image() }),
+      form({ title: "Pilot boarding changed", content: "<p>Changed.</p>", image: image(), image_alt: "A harbour" }),
     );
     expect(res.status).toBe(500);
     const row = await db().selectFrom("news_posts").selectAll().where("id", "=", created.id).executeTakeFirstOrThrow();
@@ -133,7 +138,7 @@ describe("a news write and its search entry commit together", () => {
         t.app,
         "PATCH",
         `/api/dashboard/news/${created.id}`,
-        form({ title: "Pilot boarding changed", content: "<p>Changed.</p>", image: image() }),
+        form({ title: "Pilot boarding changed", content: "<p>Changed.</p>", image: image(), image_alt: "A harbour" }),
       ),
     );
     expect(updated.image).not.toBe(created.image);
@@ -148,7 +153,7 @@ describe("a news write and its search entry commit together", () => {
         t.app,
         "POST",
         "/api/dashboard/news",
-        form({ title: "Harbour closure", content: "<p>Closed.</p>", image: image() }),
+        form({ title: "Harbour closure", content: "<p>Closed.</p>", image: image(), image_alt: "A harbour" }),
       ),
     );
     const files = uploadedFiles();

@@ -197,3 +197,130 @@ describe("a client that aborts its upload", () => {
     expect(lines.filter((line) => Number(line.level) >= 50)).toEqual([]);
   });
 });
+
+describe("upload_rejected (decision 0034)", () => {
+  const image = () => new File([new Uint8Array(64)], "photo.jpg", { type: "image/jpeg" });
+
+  it("logs an anonymous upload (unauthenticated), a member's to an admin route (forbidden) and a body the file route does not take (type)", async () => {
+    const anonymous = await call(app, "POST", "/api/dashboard/news", {
+      form: { title: "Hello", image: image() },
+      multipart: true,
+      headers: { "x-request-id": "req-upload-anon-1" },
+    });
+    expect(anonymous.status).toBe(401);
+    const member = await signIn(t.runtime.services, "member");
+    const forbidden = await call(app, "POST", "/api/dashboard/news", {
+      form: { title: "Hello", image: image() },
+      multipart: true,
+      token: member.token,
+    });
+    expect(forbidden.status).toBe(403);
+    const json = await call(app, "POST", "/api/settings/profile/updateAvatar", {
+      json: { avatar: "me.png" },
+      token: member.token,
+    });
+    expect(json.status).toBe(415);
+
+    const [first, second, third] = events("upload_rejected");
+    expect(first).toMatchObject({
+      level: 40,
+      reason: "unauthenticated",
+      status: 401,
+      method: "POST",
+      path: "/api/dashboard/news",
+      req_id: "req-upload-anon-1",
+    });
+    expect(first).not.toHaveProperty("user");
+    expect(second).toMatchObject({ reason: "forbidden", status: 403, user: member.user.id });
+    expect(third).toMatchObject({ reason: "type", status: 415, path: "/api/settings/profile/updateAvatar" });
+    expect(events("upload_rejected")).toHaveLength(3);
+  });
+
+  it("answers a body declared over the limit with 413, the security headers, Cache-Control, a request line and the event", async () => {
+    const declared = t.runtime.config.uploadMaxBytes + 1;
+    const response = await app.request("/api/dashboard/news", {
+      method: "POST",
+      headers: {
+        "content-type": "multipart/form-data; boundary=x",
+        "content-length": String(declared),
+        "x-request-id": "req-upload-large-1",
+      },
+      body: "--x--\r\n",
+    });
+    expect(response.status).toBe(413);
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("content-security-policy")).toContain("default-src 'self'");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("x-request-id")).toBe("req-upload-large-1");
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        msg: "request",
+        req_id: "req-upload-large-1",
+        status: 413,
+        path: "/api/dashboard/news",
+      }),
+    );
+    expect(events("upload_rejected")).toEqual([
+      expect.objectContaining({ reason: "too_large", status: 413, bytes: declared, req_id: "req-upload-large-1" }),
+    ]);
+  });
+
+  it("does not log a plain form's refusal or an accepted upload", async () => {
+    expect((await call(app, "POST", "/api/dashboard/news", { json: { title: "x" } })).status).toBe(401);
+    const admin = await signIn(t.runtime.services, "admin");
+    const created = await call(app, "POST", "/api/dashboard/papers-categories", {
+      form: { name: "Charts" },
+      multipart: true,
+      token: admin.token,
+    });
+    expect(created.status).toBe(201);
+    expect(events("upload_rejected")).toEqual([]);
+  });
+});
+
+describe("secrets in the request log", () => {
+  it("logs the private calendar feed's address as /calendar/[redacted].ics", async () => {
+    const member = await signIn(t.runtime.services, "member");
+    const token = await t.runtime.services.profile.renewCalendarToken(member.user.id, member.password);
+    const feed = await call(app, "GET", `/calendar/${token}.ics`);
+    expect(feed.status).toBe(200);
+    const unknown = await call(app, "GET", "/calendar/not-a-token.ics");
+    expect(unknown.status).toBe(404);
+    const paths = lines.filter((line) => line.msg === "request").map((line) => line.path);
+    expect(paths).toEqual(["/calendar/[redacted].ics", "/calendar/[redacted].ics"]);
+    expect(JSON.stringify(lines)).not.toContain(token);
+  });
+
+  it("redacts the token however the address spells it, in the request log and in the security events", async () => {
+    const member = await signIn(t.runtime.services, "member");
+    const token = await t.runtime.services.profile.renewCalendarToken(member.user.id, member.password);
+    // Served: the router reads the decoded path.
+    expect((await call(app, "GET", `/%63alendar/${token}.ics`)).status).toBe(200);
+    // Not served, but the token in the address is as secret as in the right one.
+    for (const spelling of [
+      `/calendar%2F${token}.ics`,
+      `/calendar%252F${token}.ics`,
+      `/CALENDAR/${token}.ics`,
+      `/x/..%2Fcalendar%2F${token}.ics`,
+      `/events/calendar/${token}.ics`,
+    ]) {
+      expect((await call(app, "GET", spelling)).status, spelling).toBe(404);
+    }
+    // An admin route refused (access_refused) and a refused upload (upload_rejected) log their paths too.
+    const refused = await call(app, "DELETE", `/api/dashboard/news/..%2F..%2F..%2Fcalendar%2F${token}.ics`);
+    expect(refused.status).toBe(401);
+    const upload = await call(app, "POST", `/api/dashboard/news/calendar%2F${token}.ics`, {
+      form: { title: "x", image: new File([new Uint8Array(64)], "photo.jpg", { type: "image/jpeg" }) },
+      multipart: true,
+    });
+    expect(upload.status).toBe(401);
+
+    expect(events("access_refused").map((line) => line.path)).toEqual([
+      "/calendar/[redacted].ics",
+      "/api/dashboard/news/calendar/[redacted].ics",
+    ]);
+    expect(events("upload_rejected").map((line) => line.path)).toEqual(["/api/dashboard/news/calendar/[redacted].ics"]);
+    expect(lines.filter((line) => line.msg === "request").length).toBeGreaterThanOrEqual(8);
+    expect(JSON.stringify(lines)).not.toContain(token);
+  });
+});

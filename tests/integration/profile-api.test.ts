@@ -71,13 +71,13 @@ describe("PATCH /api/dashboard/user/settings", () => {
   it("keeps e-mail addresses unique whatever their case, and checks their form", async () => {
     const { user: other } = await createUser(t.runtime.services, { email: "taken-address@example.org" });
     const member = await signIn(t.runtime.services);
-    const taken = await patch(member.token, { email: "Taken-Address@Example.org" });
+    const taken = await patch(member.token, { email: "Taken-Address@Example.org", password: PASSWORD });
     expect(taken.status).toBe(422);
     expect(taken.json?.errors).toEqual({ email: ["The email has already been taken."] });
-    expect((await patch(member.token, { email: "not-an-address" })).json?.errors).toEqual({
+    expect((await patch(member.token, { email: "not-an-address", password: PASSWORD })).json?.errors).toEqual({
       email: ["Email is not valid."],
     });
-    const changed = await patch(member.token, { email: "New.Address@Example.org" });
+    const changed = await patch(member.token, { email: "New.Address@Example.org", password: PASSWORD });
     expect((changed.json as { user: { email: string } }).user.email).toBe("new.address@example.org");
     expect(other.email).toBe("taken-address@example.org");
   });

@@ -3,6 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isCurrentCompany } from "../../core/members/current";
+import { createSearchService } from "../../core/search/search.service";
 import { imageFiles } from "../../lib/image-variants";
 import { seedDemoContent } from "../../scripts/seed/index";
 import { createTestDatabase, type TestDatabase } from "../support/database";
@@ -17,7 +19,8 @@ beforeAll(async () => {
   uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), "masthead-seed-"));
   privateDir = fs.mkdtempSync(path.join(os.tmpdir(), "masthead-seed-private-"));
   expect(await seedDemoContent(database.db, { uploadsDir, privateDir, now })).toEqual({ seeded: true });
-}, 120_000);
+  // About two minutes alone; more on a machine shared with other work.
+}, 300_000);
 afterAll(async () => {
   await database.cleanup();
   fs.rmSync(uploadsDir, { recursive: true, force: true });
@@ -178,6 +181,91 @@ describe("demo content (npm run db:seed)", () => {
     );
     for (const kind of ["page", "news", "meeting", "category", "paper", "paper_page", "member"]) {
       expect(kinds).toContain(kind);
+    }
+  });
+
+  it("has member companies on four continents with types, products and WebP logos; two lapsed, one left; five with representatives", async () => {
+    const { db } = database;
+    const companies = await db.selectFrom("member_companies").selectAll().execute();
+    expect(companies.length).toBeGreaterThanOrEqual(30);
+    for (const country of ["NO", "JP", "US", "BR", "ZA", "AU"]) {
+      expect(companies.map((c) => c.country)).toContain(country);
+    }
+    expect(new Set(companies.map((c) => c.membership_type))).toEqual(new Set(["full", "associate"]));
+    for (const company of companies.slice(0, 3)) {
+      expect(company.logo).toMatch(/^members\/[0-9a-f]+-\d+\.webp$/);
+      const meta = await sharp(path.join(uploadsDir, company.logo as string)).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(["webp", company.logo_width, company.logo_height]);
+    }
+    const products = await db.selectFrom("member_company_products").select(["company_id", "name"]).execute();
+    expect(new Set(products.map((p) => p.company_id)).size).toBe(companies.length);
+    for (const tag of ["Radar", "ECDIS", "AIS", "GMDSS"]) expect(products.map((p) => p.name)).toContain(tag);
+
+    // Current as the site decides it on the seed's day (30 days' grace by default).
+    const today = now.toISOString().slice(0, 10);
+    const graceCutoff = new Date(now.getTime() - 30 * 86_400_000).toISOString().slice(0, 10);
+    const current = companies.filter(
+      (c) => c.status === "active" && (c.renews_on === null || c.renews_on >= graceCutoff),
+    );
+    const lapsed = companies.filter((c) => c.status === "active" && !current.includes(c));
+    expect(lapsed.map((c) => c.name).sort()).toEqual(["Gulf Coast Marine Radio LLC", "Piraeus Navtronics S.A."]);
+    expect(companies.filter((c) => c.status === "left").map((c) => c.name)).toEqual([
+      "Malacca Strait Electronics Sdn Bhd",
+    ]);
+    // Some renewals are due within 60 days, and one company is past its date but within the grace.
+    const inSixtyDays = new Date(now.getTime() + 60 * 86_400_000).toISOString().slice(0, 10);
+    expect(current.some((c) => c.renews_on !== null && c.renews_on >= today && c.renews_on <= inSixtyDays)).toBe(true);
+    expect(current.some((c) => c.renews_on !== null && c.renews_on < today)).toBe(true);
+
+    const representatives = await db
+      .selectFrom("company_representatives")
+      .innerJoin("users", "users.id", "company_representatives.user_id")
+      .select(["company_id", "is_primary", "email", "password_hash", "role"])
+      .execute();
+    expect(new Set(representatives.map((r) => r.company_id)).size).toBe(5);
+    expect(representatives.every((r) => r.role === "member")).toBe(true);
+    const demo = representatives.find((r) => r.email === "member@masthead.example");
+    expect(demo?.is_primary).toBe(1);
+    expect(demo?.password_hash).toBeTruthy();
+    // Every company is indexed at its page, as the members service indexes them (decision 0046)…
+    const indexed = await db
+      .selectFrom("search_documents")
+      .select(["title", "url"])
+      .where("kind", "=", "member")
+      .execute();
+    expect(indexed.map((r) => [r.title, r.url]).sort()).toEqual(
+      companies.map((c) => [c.name, `/members-list/${c.slug}`]).sort(),
+    );
+    // …and the site search, asking on the seed's day, finds the current ones alone.
+    const search = createSearchService({
+      db,
+      dialect: database.dialect,
+      clock: () => now,
+      shownWhen: async () => ({ member: (id) => isCurrentCompany(id, graceCutoff) }),
+    });
+    const found = async (name: string) =>
+      (await search.search(name, { signedIn: true })).filter((r) => r.subtitle === "Members").map((r) => r.title);
+    expect(await found("Malacca Strait Electronics")).toEqual([]);
+    expect(await found("Gulf Coast Marine Radio")).toEqual([]);
+    expect(await found("Piraeus Navtronics")).toEqual([]);
+    expect(await found("Nordhavn Marine Electronics")).toEqual(["Nordhavn Marine Electronics AS"]);
+  });
+
+  it("has a few membership applications in each state, the decided ones with their history and mail", async () => {
+    const { db } = database;
+    const applications = await db.selectFrom("join_requests").selectAll().where("kind", "=", "join").execute();
+    for (const status of ["new", "approved", "declined"] as const) {
+      expect(applications.filter((a) => a.status === status).length, status).toBeGreaterThanOrEqual(2);
+    }
+    const others = await db.selectFrom("join_requests").select("status").where("kind", "!=", "join").execute();
+    expect(others.every((r) => r.status === null)).toBe(true);
+    const events = await db.selectFrom("join_request_events").selectAll().execute();
+    for (const application of applications.filter((a) => a.status !== "new")) {
+      const event = events.find((e) => e.join_request_id === application.id);
+      expect(event?.event).toBe(application.status);
+      expect(application.handled_at).not.toBeNull();
+      if (application.status === "approved") expect(event?.company_id).not.toBeNull();
+      else expect(event?.reason).toBeTruthy();
     }
   });
 });

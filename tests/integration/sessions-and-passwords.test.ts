@@ -122,6 +122,22 @@ describe("idle timeout", () => {
     );
   });
 
+  it("ends an admin's session without Remember me after 30 minutes without a request; a member's lives on", async () => {
+    const { user: admin } = await createUser(t.runtime.services, { role: "admin" });
+    const { user: member } = await createUser(t.runtime.services);
+    const adminToken = tokenOf(await apiLogin({ email: admin.email, password: PASSWORD }));
+    const memberToken = tokenOf(await apiLogin({ email: member.email, password: PASSWORD }));
+    advance(30 * 60 - 90);
+    expect((await me(adminToken)).status).toBe(200);
+    advance(30 * 60 + 1);
+    expect((await me(adminToken)).status).toBe(401);
+    expect((await me(memberToken)).status).toBe(200);
+    // With Remember me an admin's session has the remembered idle time.
+    const remembered = tokenOf(await apiLogin({ email: admin.email, password: PASSWORD, remember: true }));
+    advance(3 * 3600);
+    expect((await me(remembered)).status).toBe(200);
+  });
+
   it("ends a remembered session after 14 days without a request, and at SESSION_TTL whatever the requests", async () => {
     const { user } = await createUser(t.runtime.services);
     const token = tokenOf(await apiLogin({ email: user.email, password: PASSWORD, remember: true }));
@@ -496,6 +512,29 @@ describe("security log lines", () => {
     expect(written).not.toContain("hunter2");
   });
 
+  it("logs a successful sign-in with the account and the address (issue 30 §5), never the password or token", async () => {
+    const { user } = await createUser(t.runtime.services);
+    const signedIn = await attempt(user.email, PASSWORD);
+    expect(signedIn.status).toBe(200);
+    expect(events("sign_in")).toEqual([
+      expect.objectContaining({
+        level: 30,
+        event: "sign_in",
+        user: user.id,
+        ip: expect.any(String),
+        remember: false,
+        req_id: "req-sign-in-0001",
+      }),
+    ]);
+    const written = JSON.stringify(logged.lines);
+    expect(written).not.toContain(PASSWORD);
+    expect(written).not.toContain(String(signedIn.json?.access_token));
+    expect(written).not.toContain(user.email);
+    // A refused one is not a sign-in.
+    await attempt(user.email, "not the password");
+    expect(events("sign_in")).toHaveLength(1);
+  });
+
   it("logs a sign-in refused while the account is locked", async () => {
     const { user } = await createUser(t.runtime.services);
     for (let i = 0; i < 5; i++) expect((await attempt(user.email, `wrong guess ${i}`)).status).toBe(401);
@@ -526,6 +565,14 @@ describe("security log lines", () => {
     } as unknown as ActionArgs);
     expect(events("sign_in_failed")).toEqual([
       expect.objectContaining({ user: user.id, ip: "192.0.2.44", req_id: "page-request-1" }),
+    ]);
+    await loginAction({
+      request: formPost("/login", { email: user.email, password: PASSWORD }),
+      context,
+      params: {},
+    } as unknown as ActionArgs);
+    expect(events("sign_in")).toEqual([
+      expect.objectContaining({ event: "sign_in", user: user.id, ip: "192.0.2.44", req_id: "page-request-1" }),
     ]);
   });
 });

@@ -48,7 +48,13 @@ describe("sweepUploads", () => {
     const db = t.database.db;
     // Referenced, through the services: a news image (three variants), an editor image used in a page, an avatar.
     const post = await services.news.create(
-      { title: "Swept around", content: "<p>Body</p>", author_name: null },
+      {
+        title: "Swept around",
+        content: "<p>Body</p>",
+        author_name: null,
+        image_alt: "A photo",
+        image_decorative: false,
+      },
       photo,
     );
     const inline = await services.media.storeContentImage(photo);
@@ -70,7 +76,9 @@ describe("sweepUploads", () => {
       .insertInto("member_companies")
       .values({
         name: "Harbour Line",
+        slug: "harbour-line",
         country: "NO",
+        member_since: "2020-01-01",
         logo: "members/0a1b2c-harbour-line.png",
         created_at: now.toISOString(),
         updated_at: now.toISOString(),

@@ -48,24 +48,77 @@ async function postForm(path: string, fields: Record<string, string>, headers: R
 }
 
 function sessionCookieOf(response: Response): string {
-  const cookie = response.headers.getSetCookie().find((value) => value.startsWith("auth.session="));
+  const cookie = response.headers.getSetCookie().find((value) => value.startsWith("__Host-auth.session="));
   if (!cookie) throw new Error(`no session cookie (status ${response.status})`);
   return cookie.split(";")[0];
 }
 
 describe("behind a TLS-terminating proxy", () => {
-  it("signs in through the login form, with a Secure cookie", async () => {
+  it("signs in through the login form, with a Secure __Host- cookie (Path=/, no Domain)", async () => {
     const response = await postForm("/login", { email: ADMIN.email, password: ADMIN.password });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/manager");
-    const cookie = response.headers.getSetCookie().find((value) => value.startsWith("auth.session="));
+    const cookies = response.headers.getSetCookie();
+    const cookie = cookies.find((value) => value.startsWith("__Host-auth.session="));
     expect(cookie).toMatch(/;\s*Secure/i);
+    expect(cookie).toMatch(/;\s*Path=\/(;|$)/);
+    expect(cookie).not.toMatch(/Domain=/i);
+    expect(cookies.some((value) => value.startsWith("auth.session="))).toBe(false);
+  });
+
+  it("does not read a session under the plain name over https (it could be planted), and signing out clears both names", async () => {
+    const token = sessionCookieOf(await postForm("/login", { email: ADMIN.email, password: ADMIN.password })).split(
+      "=",
+    )[1];
+    const over = (cookie: string) => ({
+      "x-forwarded-host": "masthead.test",
+      "x-forwarded-proto": "https",
+      cookie,
+    });
+    // A plain `auth.session` may come from a sibling subdomain or an answer over http: session fixation.
+    const plain = await fetch(`${server.url}/manager`, { redirect: "manual", headers: over(`auth.session=${token}`) });
+    expect(plain.status).toBe(302);
+    expect(plain.headers.get("location")).toMatch(/^\/login/);
+    const api = await fetch(`${server.url}/api/dashboard/user`, { headers: over(`auth.session=${token}`) });
+    expect(api.status).toBe(401);
+    // The same token under the __Host- name is the session; a plain one beside it changes nothing.
+    const prefixed = over(`auth.session=not-the-session; __Host-auth.session=${token}`);
+    expect((await fetch(`${server.url}/manager`, { redirect: "manual", headers: prefixed })).status).toBe(200);
+    const out = await postForm("/logout", {}, { cookie: `__Host-auth.session=${token}; auth.session=${token}` });
+    const cleared = out.headers.getSetCookie();
+    expect(cleared.some((value) => /^__Host-auth\.session=;.*Max-Age=0/.test(value))).toBe(true);
+    expect(cleared.some((value) => /^auth\.session=;.*Max-Age=0/.test(value))).toBe(true);
+    expect((await fetch(`${server.url}/manager`, { redirect: "manual", headers: prefixed })).status).toBe(302);
+  });
+
+  it("reads the plain auth.session name for a request that came over http", async () => {
+    const internal = { "x-forwarded-host": new URL(server.url).host, origin: server.url, "x-forwarded-proto": "http" };
+    const response = await postForm("/login", { email: ADMIN.email, password: ADMIN.password }, internal);
+    const cookie = response.headers.getSetCookie().find((value) => value.startsWith("auth.session="));
+    const manager = await fetch(`${server.url}/manager`, {
+      redirect: "manual",
+      headers: { ...internal, cookie: cookie?.split(";")[0] ?? "" },
+    });
+    expect(manager.status).toBe(200);
+  });
+
+  it("keeps the plain auth.session name for a request that came over http", async () => {
+    const response = await postForm(
+      "/login",
+      { email: ADMIN.email, password: ADMIN.password },
+      // The internal address (not the public host), as a trusted proxy forwards plain http.
+      { "x-forwarded-host": new URL(server.url).host, origin: server.url, "x-forwarded-proto": "http" },
+    );
+    expect(response.status).toBe(302);
+    const cookie = response.headers.getSetCookie().find((value) => value.startsWith("auth.session="));
+    expect(cookie).toBeDefined();
+    expect(cookie).not.toMatch(/Secure/i);
   });
 
   it("signs in through the form's data request (JavaScript on)", async () => {
     const response = await postForm("/login.data", { email: ADMIN.email, password: ADMIN.password });
     expect(response.status).toBe(202);
-    expect(sessionCookieOf(response)).toMatch(/^auth\.session=/);
+    expect(sessionCookieOf(response)).toMatch(/^__Host-auth\.session=/);
   });
 
   it("sends the join form", async () => {

@@ -55,6 +55,11 @@ describe("bounded input on the built server", () => {
     // Warm up (first requests load code), then measure.
     await post("/api/dashboard/news", body, `multipart/form-data; boundary=${boundary}`);
     const before = rssBytes(server.child.pid ?? 0);
+    // The peak, sampled while the bodies arrive and while the server lingers after its answers.
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssBytes(server.child.pid ?? 0));
+    }, 10);
     const statuses = await Promise.all(
       Array.from({ length: 60 }, (_, n) =>
         post(
@@ -64,11 +69,15 @@ describe("bounded input on the built server", () => {
         ),
       ),
     );
-    const growth = rssBytes(server.child.pid ?? 0) - before;
-    console.log(`RSS growth under 60 anonymous 10 MB uploads: ${(growth / MB).toFixed(1)} MB`);
-    // 401, or the connection closed by the server once it had answered (the client was still sending).
-    expect(statuses.filter((status) => status !== 401 && status !== -1)).toEqual([]);
-    expect(statuses.filter((status) => status === 401).length).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    clearInterval(sampler);
+    const growth = Math.max(peak, rssBytes(server.child.pid ?? 0)) - before;
+    console.log(`RSS growth (peak) under 60 anonymous 10 MB uploads: ${(growth / MB).toFixed(1)} MB`);
+    // Every one answered 401 and read by the client: the server lingers before closing (decision 0034).
+    console.log(`socket errors: ${statuses.filter((status) => status === -1).length} of 60`);
+    expect(statuses).toEqual(Array.from({ length: 60 }, () => 401));
+    // The discarded bodies are read into one reused buffer (server/lingering-close.ts): read through the
+    // stream they grew Node 24 by 120-180 MB here before its collector caught up.
     expect(growth).toBeLessThan(50 * MB);
   });
 

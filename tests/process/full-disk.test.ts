@@ -40,6 +40,7 @@ function postWithPicture(title: string) {
   form.append("title", title);
   form.append("content", "<p>With a picture.</p>");
   form.append("image", new File([new Uint8Array(photo)], "harbour.jpg", { type: "image/jpeg" }));
+  form.append("image_alt", "A harbour");
   return fetch(`${server.url}/api/dashboard/news`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}` },

@@ -61,7 +61,8 @@ const browserHeaders = () => ({ origin: publicOrigin, "sec-fetch-site": "same-or
 
 function sessionCookie(answer: Answer): string {
   const cookies = answer.headers["set-cookie"] ?? [];
-  const session = cookies.find((value) => value.startsWith("auth.session="));
+  // Over https the session cookie is `__Host-auth.session` (decision 0035).
+  const session = cookies.find((value) => value.startsWith("__Host-auth.session="));
   if (!session) throw new Error(`no session cookie (status ${answer.status}): ${answer.body.slice(0, 200)}`);
   return session.split(";")[0];
 }

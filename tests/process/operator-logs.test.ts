@@ -49,6 +49,7 @@ async function postWithPicture(title: string) {
     .png()
     .toBuffer();
   form.append("image", new Blob([new Uint8Array(png)], { type: "image/png" }), "card.png");
+  form.append("image_alt", "A blue sharing card");
   const response = await fetch(`${server.url}/api/dashboard/news`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}` },

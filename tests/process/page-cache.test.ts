@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServerProcess, startServer } from "./server";
@@ -22,12 +22,24 @@ let second: ServerProcess;
 let token = "";
 
 /** Adds a user to a server's database with the CLI an operator runs (npm run user). */
-function addUser(dataDir: string, args: string[]) {
+/**
+ * Adds an account with the operator's CLI. Not spawnSync: a test process blocked for the seconds the
+ * CLI takes on a loaded machine misses its connection pool's keep-alive timers, and its next fetch
+ * goes out on a connection the server has meanwhile closed ("other side closed").
+ */
+async function addUser(dataDir: string, args: string[]) {
   // Vite puts BASE_URL=/ into the test process's environment; a real shell has none.
   const { TEST_DATABASE_URL, DATABASE_URL, BASE_URL, ...base } = process.env;
-  const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/user.ts", "add", ...args], {
-    env: { ...base, DATA_DIR: dataDir, LOG_LEVEL: "silent" },
-    encoding: "utf8",
+  const result = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/user.ts", "add", ...args], {
+      env: { ...base, DATA_DIR: dataDir, LOG_LEVEL: "silent" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on("close", (status) => resolve({ status, stderr }));
   });
   expect(result.status, result.stderr).toBe(0);
 }
@@ -253,7 +265,7 @@ describe("page cache across processes", () => {
     ];
     const cookies: string[] = [];
     for (const member of members) {
-      addUser(first.dataDir, [
+      await addUser(first.dataDir, [
         "--email",
         member.email,
         "--role",

@@ -79,7 +79,10 @@ describe("the meeting editor without JavaScript", () => {
     form.set("start_date", "2031-05-04");
     form.set("end_date", "2031-05-05");
     form.set("visibility", "members");
-    for (const name of ["a.png", "b.png"]) form.append("images[]", new Blob([png], { type: "image/png" }), name);
+    for (const name of ["a.png", "b.png"]) {
+      form.append("images[]", new Blob([png], { type: "image/png" }), name);
+      form.append("images_alt[]", `Picture ${name}`);
+    }
     const created = await post("/manage-events/new", form);
     expect(created.status).toBe(302);
     const id = /^\/manage-events\/(\d+)\/edit$/.exec(created.headers.get("location") ?? "")?.[1];

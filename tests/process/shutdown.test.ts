@@ -46,7 +46,10 @@ describe("stopping the built server", () => {
         if (outcome.error === "ECONNREFUSED") refused = true;
       }
     });
-    await new Promise((r) => setTimeout(r, 1500));
+    // The signal comes once the load is real (over 100 answers), however long a loaded machine takes.
+    const loadedBy = Date.now() + 60_000;
+    while (outcomes.length <= 100 && Date.now() < loadedBy) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 500));
     const before = outcomes.length;
     stopSentAt = Date.now();
     server.child.kill("SIGTERM");

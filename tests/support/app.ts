@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { recaptchaCheck } from "../../core/join/captcha";
+import { captchaCheckFor } from "../../core/join/captcha";
 import { createServices } from "../../core/services";
 import type { DatabaseHandle } from "../../db/connect";
 import type { Clock } from "../../lib/clock";
@@ -80,7 +80,7 @@ export function buildRuntime(
         mailTransport ??
         createMailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }),
       joinRatePerHour: config.joinRatePerHour,
-      captcha: config.recaptcha ? recaptchaCheck(config.recaptcha) : undefined,
+      captcha: config.recaptcha ? captchaCheckFor(config.recaptcha, { logger }) : undefined,
     }),
     logger,
   };

@@ -25,5 +25,5 @@ export async function createUser(
 export async function signIn(services: Services, role: RoleName = "member") {
   const { user, password } = await createUser(services, { role });
   const session = await services.auth.login({ email: user.email, password }, { ip: "203.0.113.9" });
-  return { user, token: session.token, cookie: `auth.session=${session.token}` };
+  return { user, password, token: session.token, cookie: `auth.session=${session.token}` };
 }

@@ -22,7 +22,7 @@ export function pageSite(services: Services, config: Config, shared?: (pathname:
   );
   app.use("*", cache.middleware);
   app.use("*", securityHeaders(config));
-  app.use("*", session(services));
+  app.use("*", session(services, config));
   app.use("*", cacheControl(config));
   if (shared) app.use("*", cache.signedIn(shared));
   return app;

@@ -7,6 +7,7 @@ import {
   encodeStored,
   improveLater,
 } from "../../server/middleware/compress";
+import { BACKGROUND_BROTLI } from "../support/waits";
 
 const page = (n: number) =>
   Buffer.from(
@@ -30,7 +31,7 @@ describe("improveLater", () => {
     expect([bestBrotli.busy, bestBrotli.waiting]).toEqual([0, 0]);
     await new Promise((resolve) => setImmediate(resolve));
     expect([bestBrotli.busy, bestBrotli.waiting]).toEqual([1, 2]);
-    await vi.waitFor(() => expect(improved.every(Boolean)).toBe(true));
+    await vi.waitFor(() => expect(improved.every(Boolean)).toBe(true), BACKGROUND_BROTLI);
     for (const [i, best] of improved.entries()) {
       expect(best?.equals(await compressBody(pages[i], "br", "stored"))).toBe(true);
       expect(best?.length).toBeLessThan(quick[i].length);
@@ -44,7 +45,7 @@ describe("improveLater", () => {
     improveLater(page(4), 100_000, { wanted, use });
     improveLater(page(5), 10, { wanted: () => true, use });
     await vi.waitFor(() => expect(wanted).toHaveBeenCalled());
-    await vi.waitFor(() => expect(bestBrotli.busy).toBe(0));
+    await vi.waitFor(() => expect(bestBrotli.busy).toBe(0), BACKGROUND_BROTLI);
     expect(use).not.toHaveBeenCalled();
   });
 
@@ -56,7 +57,7 @@ describe("improveLater", () => {
     }
     await new Promise((resolve) => setImmediate(resolve));
     expect([bestBrotli.busy, bestBrotli.waiting]).toEqual([1, BEST_BROTLI_MAX_WAITING]);
-    await vi.waitFor(() => expect(bestBrotli.busy).toBe(0), { timeout: 20_000 });
+    await vi.waitFor(() => expect(bestBrotli.busy).toBe(0), BACKGROUND_BROTLI);
     // The first runs at once, the next BEST_BROTLI_MAX_WAITING wait their turn, the last three are left.
     expect([...improved].sort((a, b) => a - b)).toEqual(
       Array.from({ length: BEST_BROTLI_MAX_WAITING + 1 }, (_, n) => n),
@@ -73,7 +74,10 @@ describe("encodeStored", () => {
     const first = await encodeStored(stored, "br, gzip");
     expect(Buffer.from(first.body).equals(await compressBody(stored.body, "br", "request"))).toBe(true);
     const best = await compressBody(stored.body, "br", "stored");
-    await vi.waitFor(async () => expect(Buffer.from((await encodeStored(stored, "br")).body).equals(best)).toBe(true));
+    await vi.waitFor(
+      async () => expect(Buffer.from((await encodeStored(stored, "br")).body).equals(best)).toBe(true),
+      BACKGROUND_BROTLI,
+    );
     expect(zlib.brotliDecompressSync(best).equals(stored.body)).toBe(true);
   });
 
@@ -83,7 +87,7 @@ describe("encodeStored", () => {
     const first = await encodeStored(stored, "br");
     kept = false;
     await new Promise((resolve) => setImmediate(resolve));
-    await vi.waitFor(() => expect(bestBrotli.busy + bestBrotli.waiting).toBe(0));
+    await vi.waitFor(() => expect(bestBrotli.busy + bestBrotli.waiting).toBe(0), BACKGROUND_BROTLI);
     expect(Buffer.from((await encodeStored(stored, "br")).body).equals(Buffer.from(first.body))).toBe(true);
   });
 });

@@ -10,6 +10,8 @@ import {
   extractDocumentText,
   normaliseText,
   readDocumentText,
+  TextParts,
+  xmlText,
 } from "../../lib/document-text";
 
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
@@ -259,6 +261,20 @@ describe("document text: Office Open XML", () => {
 });
 
 describe("document text: XML and XSD", () => {
+  it("ends a walk once it holds more text than its budget, and says it was cut", () => {
+    const xml = `<doc>${"<p>words and more words</p>".repeat(400_000)}</doc>`;
+    expect(xml.length).toBeGreaterThan(10_000_000);
+    const whole = xmlText(xml);
+    expect(whole.cut).toBe(false);
+    expect(whole.toString().length).toBeGreaterThan(8_000_000);
+
+    const parts = xmlText(xml, new TextParts(1_000));
+    expect(parts.cut).toBe(true);
+    // It stops between the chunks given to the parser: one chunk's text at most past the budget.
+    expect(parts.toString().length).toBeLessThan(300_000);
+    expect(parts.toString().trimStart().startsWith("words and more words\n")).toBe(true);
+  });
+
   it("reads a schema's documentation and the names of its elements and types", async () => {
     const xsd = `${DECL}
 <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="http://www.cirm.org/RTZ/1/2">

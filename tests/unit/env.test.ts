@@ -7,11 +7,36 @@ describe("configuration", () => {
     expect(config.port).toBe(3000);
     expect(config.database).toEqual({ dialect: "sqlite", file: expect.stringMatching(/data\/site\.db$/) });
     expect(config.sessionTtlSeconds).toBe(30 * 86400);
-    expect(config.sessionIdleSeconds).toEqual({ short: 2 * 3600, remembered: 14 * 86400 });
+    expect(config.sessionIdleSeconds).toEqual({ short: 2 * 3600, admin: 30 * 60, remembered: 14 * 86400 });
     expect(config.baseUrl.href).toBe("http://localhost:3000/");
     expect(config.env).toBe("production");
     expect(config.paperMaxBytes).toBe(52_428_800);
     expect(config.tmpDir).toBe(`${config.dataDir}/tmp`);
+  });
+
+  it("reads the idle timeouts (members', admins', with Remember me)", () => {
+    const config = loadConfig({
+      SESSION_IDLE_TIMEOUT: "90m",
+      SESSION_ADMIN_IDLE_TIMEOUT: "15m",
+      SESSION_REMEMBER_IDLE_TIMEOUT: "7d",
+    });
+    expect(config.sessionIdleSeconds).toEqual({ short: 90 * 60, admin: 15 * 60, remembered: 7 * 86400 });
+  });
+
+  it("runs the scheduled jobs unless JOBS=off, and reads JOBS_SCHEDULES as name=pattern pairs", () => {
+    expect(loadConfig({}).jobs).toEqual({ enabled: true, schedules: {} });
+    expect(loadConfig({ JOBS: "off" }).jobs.enabled).toBe(false);
+    expect(() => loadConfig({ JOBS: "no" })).toThrow("JOBS: must be on or off");
+    expect(
+      loadConfig({ JOBS_SCHEDULES: " uploads-sweep = 15 2 * * * ; digest-weekly=0 8 * * 1;" }).jobs.schedules,
+    ).toEqual({ "uploads-sweep": "15 2 * * *", "digest-weekly": "0 8 * * 1" });
+    expect(loadConfig({ JOBS_SCHEDULES: "uploads-sweep=*/2 * * * * *" }).jobs.schedules).toEqual({
+      "uploads-sweep": "*/2 * * * * *",
+    });
+    expect(() => loadConfig({ JOBS_SCHEDULES: "uploads-sweep=every night" })).toThrow(
+      /JOBS_SCHEDULES: "uploads-sweep=every night": invalid configuration format/,
+    );
+    expect(() => loadConfig({ JOBS_SCHEDULES: "15 2 * * *" })).toThrow(/JOBS_SCHEDULES: .*must be name=cron pattern/);
   });
 
   it("reads PAPER_MAX_BYTES", () => {

@@ -4,7 +4,7 @@ import { escapeHtml, htmlToText, sanitizeRichText } from "../../lib/html";
 describe("sanitizeRichText", () => {
   it.each([
     ["<p>Hi<script>alert(1)</script></p>", "<p>Hi</p>"],
-    ['<img src="x.png" onerror="alert(1)">', '<img src="x.png" loading="lazy" />'],
+    ['<img src="x.png" onerror="alert(1)">', '<img src="x.png" alt="" loading="lazy" />'],
     ['<a href="javascript:alert(1)">x</a>', "<a>x</a>"],
     ['<a href="JaVaScRiPt:alert(1)">x</a>', "<a>x</a>"],
     ['<a href="//evil.example">x</a>', "<a>x</a>"],
@@ -46,5 +46,12 @@ describe("htmlToText and escapeHtml", () => {
       "S-421 Route exchange & more",
     );
     expect(escapeHtml(`<a href="x">'</a>`)).toBe("&lt;a href=&quot;x&quot;&gt;&#39;&lt;/a&gt;");
+  });
+});
+
+describe("images' alt text in rich text (decision 0041)", () => {
+  it('keeps an image\'s alt text and gives one without any alt=""', () => {
+    expect(sanitizeRichText('<img src="/a.png" alt="A radar screen">')).toContain('alt="A radar screen"');
+    expect(sanitizeRichText('<img src="/a.png">')).toContain('alt=""');
   });
 });

@@ -27,6 +27,33 @@ describe("safeRedirectPath", () => {
   ])("ignores %s and falls back to /manager", (input) => {
     expect(safeRedirectPath(input)).toBe("/manager");
   });
+
+  /** Issue 30 point 2: inputs that pass a look at their first characters but normalise to another host. */
+  const OFF_SITE = [
+    "/.//evil.example",
+    "/..//evil.example",
+    "/x/..//evil.example",
+    "/%2e//evil.example",
+    "/%2E%2E//evil.example",
+    "/./..//evil.example/path?q=1#h",
+    "//evil.com",
+    "/\\evil.com",
+    "https:evil.com",
+    "http:\\\\\\evil.com",
+    "javascript:alert(1)",
+    "%2F%2Fevil.com",
+  ];
+  it.each(OFF_SITE)("never answers a path that leaves the origin for %s", (input) => {
+    const answer = safeRedirectPath(input, "/");
+    expect(answer).toBe("/");
+    // What a browser would do with the answer as a Location or a link on our page.
+    expect(new URL(answer, "https://masthead.example").origin).toBe("https://masthead.example");
+  });
+
+  it("still follows a path whose dot segments stay on the site, normalised", () => {
+    expect(safeRedirectPath("/news/../events/./2027")).toBe("/events/2027");
+    expect(safeRedirectPath("/%2e/dashboard")).toBe("/dashboard");
+  });
 });
 
 describe("login schema (SPEC §5)", () => {

@@ -1,5 +1,10 @@
-import { describe, expect, it } from "vitest";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { describe, expect, it, vi } from "vitest";
 import { imageFiles, imageSrcSet } from "../../lib/image-variants";
+import { storeImage } from "../../lib/images";
 import { isSafeStorageKey, localStorage } from "../../lib/storage";
 
 describe("storage keys", () => {
@@ -35,5 +40,26 @@ describe("image variants", () => {
     );
     expect(imageSrcSet("news/seeded-photo.jpg")).toBeNull();
     expect(imageFiles("news/seeded-photo.jpg")).toEqual(["news/seeded-photo.jpg"]);
+  });
+});
+
+describe("storeImage", () => {
+  it("reads the file's header once: its size for the pixel limit and its orientation for the widths", async () => {
+    // 600 × 400 pixels stored with EXIF orientation 6: shown turned a quarter, 400 wide.
+    const turned = await sharp({ create: { width: 600, height: 400, channels: 3, background: "#336699" } })
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "masthead-images-"));
+    const reads = vi.spyOn(sharp.prototype, "metadata");
+    try {
+      const stored = await storeImage(localStorage(dir), "news", new Uint8Array(turned));
+      expect(reads).toHaveBeenCalledTimes(1);
+      expect(stored).toMatchObject({ width: 400, height: 600 });
+      expect(stored.keys.map((key) => /-(\d+)\.webp$/.exec(key)?.[1])).toEqual(["400"]);
+    } finally {
+      reads.mockRestore();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -367,7 +367,8 @@ function MonthView({ data, place }: { data: Extract<CalendarData, { view: "month
                     aria-current={day.today ? "date" : undefined}
                     className={`h-16 border-l border-slate-200 p-1 align-top first:border-l-0 sm:h-28 sm:p-1.5 ${day.inMonth ? "bg-white" : "bg-slate-50"} ${day.today ? "bg-signal-500/10 ring-2 ring-signal-500 ring-inset" : ""}`}
                   >
-                    <div className="flex items-center justify-between gap-1">
+                    {/* Narrow cells (about 50 px on a phone) stack the badge under the date, in a size that fits. */}
+                    <div className="flex flex-col items-start gap-0.5 sm:flex-row sm:items-center sm:justify-between sm:gap-1">
                       <time
                         dateTime={day.date}
                         className={`text-xs font-semibold sm:text-sm ${day.inMonth ? "text-navy-900" : "text-slate-500"}`}
@@ -376,7 +377,7 @@ function MonthView({ data, place }: { data: Extract<CalendarData, { view: "month
                         {day.inMonth ? null : <span className="sr-only"> {monthTitle(day.date.slice(0, 7))}</span>}
                       </time>
                       {day.today ? (
-                        <span className="rounded-full bg-signal-500 px-1.5 text-[0.65rem] font-bold tracking-wide text-navy-950 uppercase">
+                        <span className="max-w-full rounded-full bg-signal-500 px-1 text-[0.55rem] leading-4 font-bold text-navy-950 uppercase sm:px-1.5 sm:text-[0.65rem] sm:tracking-wide">
                           Today
                         </span>
                       ) : null}

@@ -3,12 +3,11 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { Meeting } from "../../../core/meetings/meetings.schema";
 import { meetingTypeLabel } from "../../../core/meetings/meetings.values";
-import { useNonce } from "../../lib/nonce";
 import { useSignedInUser } from "../../lib/use-signed-in-user";
-import { useRootData } from "../../root";
-import { JoinForm } from "../join/join-form";
+import { JoinForm } from "../join/public-form";
 import { PageHero } from "../layout/page-hero";
 import { Breadcrumbs } from "../ui/breadcrumbs";
+import { JsonLd } from "../ui/json-ld";
 import { formatDateRange } from "./format";
 import { FormatLabel, LocationLabel, MembersOnlyBadge } from "./meeting-badges";
 import { MeetingPicture } from "./meeting-picture";
@@ -36,21 +35,6 @@ function Section({ id, title, children }: { id: string; title: string; children:
       </h2>
       {children}
     </section>
-  );
-}
-
-/** schema.org data for search engines; the JSON comes escaped from the loader (meeting-view.server.ts). */
-function JsonLd({ json }: { json: string }) {
-  const nonce = useNonce();
-  return (
-    <script
-      type="application/ld+json"
-      nonce={nonce || undefined}
-      // The browser hides nonces from the DOM, so the hydrated value never matches the server's.
-      suppressHydrationWarning
-      // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON with "<" escaped, built on the server
-      dangerouslySetInnerHTML={{ __html: json }}
-    />
   );
 }
 
@@ -119,7 +103,6 @@ export function MeetingPage({
   /** How the breadcrumb trail names this page. */
   crumb: string;
 }) {
-  const root = useRootData();
   const user = useSignedInUser();
   const [picture, ...gallery] = meeting.images;
   const registration = view.registration;
@@ -326,7 +309,7 @@ export function MeetingPage({
               <RegistrationClosed message={registration.message} />
             ) : inlineForm ? (
               <div className="mt-8 max-w-3xl">
-                <JoinForm user={user} idPrefix="register" startedAt={root?.renderedAt ?? 0} />
+                <JoinForm user={user} idPrefix="register" />
               </div>
             ) : (
               // One form per page: the footer's contact form registers for this meeting on public pages.

@@ -1,8 +1,8 @@
 import type { MeetingImage } from "../../../core/meetings/meetings.schema";
 
 /**
- * A meeting's picture from its stored variants. Pictures have no alt text
- * column yet, so they are decorative; `sizes` says how wide the layout shows it.
+ * A meeting's picture from its stored variants, with its alt text ("" when decorative or not
+ * described yet, decision 0041); `sizes` says how wide the layout shows it.
  * Below the fold it loads lazily; the page's main picture asks for priority.
  */
 export function MeetingPicture({
@@ -21,7 +21,7 @@ export function MeetingPicture({
       src={image.url}
       srcSet={image.srcset ?? undefined}
       sizes={sizes}
-      alt=""
+      alt={image.alt}
       width={image.width ?? 1600}
       height={image.height ?? 1000}
       {...(priority ? { fetchPriority: "high" as const } : { loading: "lazy" as const, decoding: "async" as const })}

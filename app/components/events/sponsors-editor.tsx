@@ -1,7 +1,7 @@
 import { ExternalLink } from "lucide-react";
 import { type Ref, useRef } from "react";
 import { type Sponsor, sponsorInputSchema } from "../../../core/meetings/meetings.schema";
-import { IMAGE_ACCEPT } from "../../../lib/uploads";
+import { IMAGE_ACCEPT, IMAGE_TYPES_TEXT } from "../../../lib/uploads";
 import { lengthLimit } from "../../lib/forms";
 import { ConfirmDelete } from "../ui/confirm-delete";
 import { TextField } from "../ui/text-field";
@@ -62,7 +62,7 @@ function SponsorFields({
           type="file"
           accept={IMAGE_ACCEPT}
           label="Logo"
-          hint={`JPEG, PNG, WebP or GIF.${hasLogo ? " A new file replaces the current logo." : ""}`}
+          hint={`${IMAGE_TYPES_TEXT}.${hasLogo ? " A new file replaces the current logo." : ""}`}
           error={errorOf(result, "image")}
           className={FILE_INPUT}
         />

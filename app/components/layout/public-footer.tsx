@@ -6,6 +6,7 @@ import type { SiteSettings } from "../../../core/settings/settings.schema";
 import { Island } from "../../islands/island";
 import { MEETINGS_PAGES } from "../../lib/site-map";
 import { RegistrationClosed, useRegistrationState } from "../events/registration-closed";
+import { CONTACT_SECTION_ID, ContactFormLink, contactFormTarget } from "./contact-form-link";
 import { Logo } from "./logo";
 import { PrivacyDialog } from "./privacy-dialog";
 import { JoinFormIsland, UserMenuIsland } from "./public-islands";
@@ -31,7 +32,7 @@ function Column({ title, links }: { title: string; links: { label: string; to: s
 }
 
 /** SPEC §1, §2 'Public layout': the footer with the contact form block, navigation and contact data. */
-export function PublicFooter({ settings, renderedAt }: { settings: SiteSettings; renderedAt: number }) {
+export function PublicFooter({ settings }: { settings: SiteSettings }) {
   const { pathname } = useLocation();
   const registration = requestKindOf(pathname) === "registration";
   // A meeting that takes no more registrations says so instead of offering the form.
@@ -41,32 +42,39 @@ export function PublicFooter({ settings, renderedAt }: { settings: SiteSettings;
   const phone = settings["site.phone"];
   return (
     <footer>
-      <section id="contact-us" aria-labelledby="contact-us-title" className="scroll-mt-32 bg-navy-50">
-        <div className="mx-auto grid max-w-7xl gap-8 px-4 py-14 sm:px-6 lg:grid-cols-2 lg:items-center">
-          <div>
-            <p className="text-sm font-semibold tracking-widest text-sea-600 uppercase">Membership</p>
-            <h2 id="contact-us-title" className="mt-2 font-display text-3xl font-bold text-navy-900 sm:text-4xl">
-              Join the community
-            </h2>
-            <p className="mt-4 max-w-xl text-slate-700">
-              {closed
-                ? "This meeting takes no more registrations. Questions about it can be sent to the secretariat by e-mail or phone."
-                : registration
-                  ? "Register for this meeting with your company's details. You will receive the registration details by e-mail, and the secretariat confirms every registration within 48 hours."
-                  : "Manufacturers, service companies and integrators of marine radio and electronics work together in the association on standards, safety and the future of digital navigation. Tell us about your company and we will get in touch."}
-            </p>
+      {/* /join is the form's own page: the band would only repeat it. */}
+      {pathname === "/join" ? null : (
+        <section
+          id={CONTACT_SECTION_ID}
+          aria-labelledby="contact-us-title"
+          // Focused by the 'Contact form' link (a target, not a stop in the Tab order).
+          tabIndex={-1}
+          className="scroll-mt-32 bg-navy-50 focus:outline-none"
+        >
+          <div className="mx-auto grid max-w-7xl gap-8 px-4 py-14 sm:px-6 lg:grid-cols-2 lg:items-center">
+            <div>
+              <p className="text-sm font-semibold tracking-widest text-sea-600 uppercase">Membership</p>
+              <h2 id="contact-us-title" className="mt-2 font-display text-3xl font-bold text-navy-900 sm:text-4xl">
+                Join the community
+              </h2>
+              <p className="mt-4 max-w-xl text-slate-700">
+                {closed
+                  ? "This meeting takes no more registrations. Questions about it can be sent to the secretariat by e-mail or phone."
+                  : registration
+                    ? "Register for this meeting with your company's details. You will receive the registration details by e-mail, and the secretariat confirms every registration within 48 hours."
+                    : "Manufacturers, service companies and integrators of marine radio and electronics work together in the association on standards, safety and the future of digital navigation. Tell us about your company and we will get in touch."}
+              </p>
+            </div>
+            <div className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+              {closed ? (
+                <RegistrationClosed message={closed} className="" />
+              ) : (
+                <Island name="join-form" component={JoinFormIsland} props={{}} />
+              )}
+            </div>
           </div>
-          <div className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
-            {pathname === "/join" ? (
-              <p className="text-slate-700">The form is above.</p>
-            ) : closed ? (
-              <RegistrationClosed message={closed} className="" />
-            ) : (
-              <Island name="join-form" component={JoinFormIsland} props={{ startedAt: renderedAt }} />
-            )}
-          </div>
-        </div>
-      </section>
+        </section>
+      )}
       <div className="bg-navy-900 text-navy-100">
         <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:grid-cols-2 sm:px-6 lg:grid-cols-5">
           <div className="space-y-4 lg:col-span-2">
@@ -117,12 +125,17 @@ export function PublicFooter({ settings, renderedAt }: { settings: SiteSettings;
           />
         </div>
         <div className="border-t border-navy-800">
-          <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-3 px-4 py-5 text-xs sm:flex-row sm:px-6">
+          {/* The page ends here, under the scroll-to-top button (route-feedback.tsx: 2.75rem, 1.25rem
+              from the corner). Room is kept for it, so that scrolled to the bottom it covers nothing:
+              below the links on a phone, beside them on a wider screen. */}
+          <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-3 px-4 pt-5 pb-[4.5rem] text-xs sm:flex-row sm:pb-5 sm:pl-6 sm:pr-20">
             <p>© Copyright. 2022. {settings["site.name"]}</p>
             <div className="flex items-center gap-4">
-              <Link to="/#contact-us" className={footerLink}>
-                Contact form
-              </Link>
+              <Island
+                name="contact-link"
+                component={ContactFormLink}
+                props={{ target: contactFormTarget(pathname), className: footerLink }}
+              />
               <Island name="privacy-dialog" component={PrivacyDialog} props={{ triggerClassName: footerLink }} />
             </div>
           </div>

@@ -1,7 +1,7 @@
 import type { SiteSettings } from "../../../core/settings/settings.schema";
 import { useSignedInUser } from "../../lib/use-signed-in-user";
 import { UserMenu } from "../account/user-menu";
-import { JoinForm } from "../join/join-form";
+import { JoinForm, MessageForm } from "../join/public-form";
 import { SiteHeader } from "./site-header";
 
 /**
@@ -13,8 +13,12 @@ export function HeaderIsland({ settings }: { settings: SiteSettings }) {
   return <SiteHeader settings={settings} user={useSignedInUser()} />;
 }
 
-export function JoinFormIsland({ startedAt }: { startedAt: number }) {
-  return <JoinForm user={useSignedInUser()} startedAt={startedAt} />;
+export function JoinFormIsland() {
+  return <JoinForm user={useSignedInUser()} />;
+}
+
+export function MessageFormIsland() {
+  return <MessageForm user={useSignedInUser()} />;
 }
 
 export function UserMenuIsland() {

@@ -79,7 +79,10 @@ export function RouteCover() {
   );
 }
 
-/** Appears once the page is scrolled more than 150 px. */
+/**
+ * Appears once the page is scrolled more than 150 px. The footer's last line keeps room for it
+ * (public-footer.tsx), so that at the bottom of a page it covers no link: change both together.
+ */
 export function ScrollToTop() {
   const [visible, setVisible] = useState(false);
   useEffect(() => {
@@ -173,6 +176,11 @@ export function DocumentFeedback() {
       <ScrollToTop />
     </>
   );
+}
+
+/** The progress bar alone, for an islands page outside the public layout (the sign-in pages). */
+export function DocumentProgress() {
+  return <ProgressLine busy={useDocumentNavigation()} />;
 }
 
 /**

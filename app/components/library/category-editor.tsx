@@ -3,7 +3,7 @@ import { useEffect, useRef } from "react";
 import { Link, useActionData, useFetcher, useNavigate } from "react-router";
 import { type CategoryTree, categoryCreateSchema } from "../../../core/library/library.schema";
 import { VIEW_TYPE_LABELS, VIEW_TYPES } from "../../../core/library/library.values";
-import { IMAGE_ACCEPT } from "../../../lib/uploads";
+import { IMAGE_ACCEPT, IMAGE_TYPES_TEXT } from "../../../lib/uploads";
 import { lengthLimit } from "../../lib/forms";
 import { Notice } from "../ui/notice";
 import { RichTextEditor } from "../ui/rich-text-editor";
@@ -63,7 +63,8 @@ function CategoryForm({
   const value = (field: string, fallback: string | null | undefined) => typed?.[field] ?? fallback ?? "";
   const inherited = parent ? parent.is_public : false;
   const active = typed ? typed.is_active === "1" : (category?.is_active ?? true);
-  const id = (field: string) => `${row}-${field}`;
+  // Apart from the row's own ids (`${row}-title` is the heading, `${row}-name` the name in the tree).
+  const id = (field: string) => `${row}-field-${field}`;
   const title = category
     ? `Edit ${category.name}`
     : parent
@@ -200,7 +201,7 @@ function CategoryForm({
             type="file"
             accept={IMAGE_ACCEPT}
             label="Picture"
-            hint={`JPEG, PNG, WebP or GIF.${category?.image ? " A new file replaces the current picture." : ""}`}
+            hint={`${IMAGE_TYPES_TEXT}.${category?.image ? " A new file replaces the current picture." : ""}`}
             error={err(result, "image")}
             className={FILE_INPUT}
           />

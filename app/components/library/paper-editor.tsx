@@ -1,7 +1,13 @@
 import { Download, FilePenLine, History } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Form, Link } from "react-router";
-import { PAPER_ACCEPT, type Paper, paperInputSchema } from "../../../core/library/library.schema";
+import {
+  PAPER_ACCEPT,
+  type Paper,
+  paperInputSchema,
+  revisionLabel,
+  versionLabel,
+} from "../../../core/library/library.schema";
 import { lengthLimit } from "../../lib/forms";
 import { Notice } from "../ui/notice";
 import { SelectField } from "../ui/select-field";
@@ -260,8 +266,8 @@ export function PaperRow({
     paper.number,
     paper.organization,
     paper.reference,
-    paper.revision ? `Rev. ${paper.revision}` : null,
-    paper.version ? `v${paper.version}` : null,
+    revisionLabel(paper.revision),
+    versionLabel(paper.version),
     paper.date,
   ].filter(Boolean);
   const refusedHere = (r: string) => (pageResult?.row === r ? pageResult.error : undefined);
@@ -315,11 +321,9 @@ export function PaperRow({
           <ul className="divide-y divide-slate-200 border-t border-slate-200">
             {paper.revisions.map((revision) => {
               const revRow = `rev-${paper.id}-${revision.id}`;
-              const labels = [
-                revision.revision ? `Rev. ${revision.revision}` : null,
-                revision.version ? `v${revision.version}` : null,
-                revision.date,
-              ].filter(Boolean);
+              const labels = [revisionLabel(revision.revision), versionLabel(revision.version), revision.date].filter(
+                Boolean,
+              );
               return (
                 <li
                   key={revision.id}

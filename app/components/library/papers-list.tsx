@@ -1,6 +1,13 @@
 import { Download, History } from "lucide-react";
 import type { Category, Paper } from "../../../core/library/library.schema";
-import { type PaperField, paperFieldLabel, paperFields, viewOf } from "../../../core/library/library.values";
+import {
+  type PaperField,
+  paperFieldLabel,
+  paperFields,
+  revisionLabel,
+  versionLabel,
+  viewOf,
+} from "../../../core/library/library.values";
 import { Island, useIslands } from "../../islands/island";
 import { useLoadMore } from "../../lib/use-load-more";
 import { SpriteIcon } from "../ui/icon-sprite";
@@ -21,9 +28,9 @@ function fieldValue(paper: Paper, field: PaperField, viewType: Category["view_ty
   return formatPaperDate(value, viewOf(viewType) === "spotlight-magazine" ? "month" : "day");
 }
 
-function revisionLabel(revision: Paper["revisions"][number]): string {
-  if (revision.revision) return `Revision ${revision.revision}`;
-  if (revision.version) return `Version ${revision.version}`;
+function earlierFileLabel(revision: Paper["revisions"][number]): string {
+  if (revision.revision) return revisionLabel(revision.revision, "Revision ") as string;
+  if (revision.version) return versionLabel(revision.version, "Version ") as string;
   if (revision.date) return `Dated ${formatPaperDate(revision.date)}`;
   return "Earlier file";
 }
@@ -98,14 +105,14 @@ export function PaperItem({ paper, viewType }: { paper: Paper; viewType: Categor
                 className="flex flex-col gap-1 rounded-md bg-navy-50 px-3 py-2 text-sm sm:flex-row sm:items-center sm:justify-between"
               >
                 <span>
-                  <span className="font-medium text-slate-800">{revisionLabel(revision)}</span>
+                  <span className="font-medium text-slate-800">{earlierFileLabel(revision)}</span>
                   <span className="text-slate-600"> · replaced {formatPaperDate(revision.replaced_at)}</span>
                 </span>
                 <a href={revision.file.url} className="font-semibold text-sea-700 hover:underline">
                   Download
                   <span className="sr-only">
                     {" "}
-                    {paper.name}, {revisionLabel(revision)},
+                    {paper.name}, {earlierFileLabel(revision)},
                   </span>{" "}
                   <span className="font-normal">({fileFacts(revision.file)})</span>
                 </a>

@@ -37,7 +37,7 @@ export function PostCard({
             // Cards are at most a third of the 1280 px page, a half on tablets, the screen's width on phones.
             srcSet={uploadedImageSrcSet(post.image) ?? undefined}
             sizes="(min-width: 1024px) 400px, (min-width: 640px) 50vw, 100vw"
-            alt=""
+            alt={post.image_alt}
             width={post.image_width ?? 1600}
             height={post.image_height ?? 900}
             loading={priority ? "eager" : "lazy"}

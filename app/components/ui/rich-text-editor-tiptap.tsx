@@ -3,6 +3,7 @@ import { EditorContent, useEditor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import {
   Bold,
+  Captions,
   Heading2,
   Heading3,
   ImagePlus,
@@ -15,7 +16,8 @@ import {
   Undo2,
   Unlink,
 } from "lucide-react";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from "react";
+import { ALT_REQUIRED, describedImage, IMAGE_ALT_MAX } from "../../../lib/image-text";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
 
 type UploadAnswer = {
@@ -65,6 +67,8 @@ export default function TiptapEditor({
   const [ready, setReady] = useState(false);
   const [upload, setUpload] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const fileInput = useRef<HTMLInputElement>(null);
+  /** The image whose text is being asked for: one just uploaded (to insert) or the selected one (to change). */
+  const [describing, setDescribing] = useState<DescribedImage | null>(null);
   const editor = useEditor({
     extensions: [
       StarterKit.configure({
@@ -123,19 +127,32 @@ export default function TiptapEditor({
     setUpload({ busy: true, error: null });
     try {
       const image = await uploadImage(file);
-      const alt = window.prompt("Describe the image for people who cannot see it (leave empty if decorative)", "");
-      editor
-        .chain()
-        .focus()
-        .setImage({ src: image.url, alt: alt?.trim() ?? "", width: image.width, height: image.height })
-        .run();
       setUpload({ busy: false, error: null });
+      // Inserted once the admin has said what it shows, or that it is decorative (decision 0041).
+      setDescribing({ ...image, alt: "", decorative: false, inserting: true });
     } catch (failure) {
       setUpload({
         busy: false,
         error: failure instanceof Error ? failure.message : "The image could not be uploaded.",
       });
     }
+  }
+
+  /** The selected image's text, to change it. */
+  function describeSelected() {
+    if (!editor?.isActive("image")) return;
+    const attributes = editor.getAttributes("image") as { src: string; alt?: string | null };
+    const alt = attributes.alt ?? "";
+    setDescribing({ url: attributes.src, alt, decorative: alt === "", inserting: false });
+  }
+
+  function applyDescription(text: { alt: string; decorative: boolean }) {
+    if (!editor || !describing) return;
+    if (describing.inserting) {
+      const { url, width, height } = describing;
+      editor.chain().focus().setImage({ src: url, alt: text.alt, width, height }).run();
+    } else editor.chain().focus().updateAttributes("image", { alt: text.alt }).run();
+    setDescribing(null);
   }
 
   const icon = "h-4 w-4";
@@ -202,6 +219,7 @@ export default function TiptapEditor({
             event.currentTarget.value = "";
           }}
         />
+        {editor.isActive("image") ? button("Image's alt text", <Captions className={icon} />, describeSelected) : null}
         {button("Remove link", <Unlink className={icon} />, () => editor.chain().focus().unsetLink().run())}
         {button("Undo", <Undo2 className={icon} />, () => editor.chain().focus().undo().run())}
         {button("Redo", <Redo2 className={icon} />, () => editor.chain().focus().redo().run())}
@@ -211,8 +229,131 @@ export default function TiptapEditor({
           {upload.error}
         </p>
       ) : null}
+      {describing ? (
+        <ImageTextPanel
+          key={describing.url}
+          id={`${name}-image`}
+          image={describing}
+          onDone={applyDescription}
+          onCancel={() => {
+            setDescribing(null);
+            editor.commands.focus();
+          }}
+        />
+      ) : null}
       <EditorContent editor={editor} />
       <input type="hidden" name={name} value={html} />
     </div>
+  );
+}
+
+type DescribedImage = {
+  url: string;
+  width?: number;
+  height?: number;
+  alt: string;
+  decorative: boolean;
+  /** A new image, inserted by Done; otherwise the selected image's text is changed. */
+  inserting: boolean;
+};
+
+/**
+ * Asks for an image's alt text, or that it is decorative, before it goes into the text. Its fields
+ * have no names (they are not the page form's) and Enter applies them instead of sending the page's form.
+ */
+function ImageTextPanel({
+  id,
+  image,
+  onDone,
+  onCancel,
+}: {
+  id: string;
+  image: DescribedImage;
+  onDone: (text: { alt: string; decorative: boolean }) => void;
+  onCancel: () => void;
+}) {
+  const [alt, setAlt] = useState(image.alt);
+  const [decorative, setDecorative] = useState(image.inserting ? false : image.decorative);
+  const [error, setError] = useState<string | null>(null);
+  const altInput = useRef<HTMLInputElement>(null);
+  useEffect(() => altInput.current?.focus(), []);
+  const done = () => {
+    const text = describedImage(alt.replace(/\s+/g, " ").trim(), decorative);
+    if (!text) {
+      setError(ALT_REQUIRED);
+      altInput.current?.focus();
+      return;
+    }
+    onDone(text);
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      done();
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      onCancel();
+    }
+  };
+  return (
+    <fieldset
+      aria-labelledby={`${id}-legend`}
+      className="flex flex-wrap items-start gap-4 border-b border-slate-200 bg-slate-50 px-4 py-3"
+      onKeyDown={onKeyDown}
+    >
+      <img src={image.url} alt="" width={96} height={64} className="h-16 w-24 rounded object-cover" />
+      <div className="min-w-0 flex-1 space-y-2">
+        <p id={`${id}-legend`} className="text-sm font-semibold text-navy-900">
+          {image.inserting ? "Describe the image to insert" : "The image's alt text"}
+        </p>
+        <div>
+          <label htmlFor={`${id}-alt`} className="field-label">
+            Alt text
+          </label>
+          <input
+            ref={altInput}
+            id={`${id}-alt`}
+            value={decorative ? "" : alt}
+            onChange={(event) => {
+              setAlt(event.currentTarget.value);
+              setError(null);
+            }}
+            disabled={decorative}
+            maxLength={IMAGE_ALT_MAX}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${id}-alt-error` : undefined}
+            className="field-input disabled:bg-slate-100"
+          />
+          {error ? (
+            <p id={`${id}-alt-error`} className="mt-1.5 text-sm text-red-700">
+              {error}
+            </p>
+          ) : null}
+        </div>
+        <div className="flex items-center gap-2 text-sm">
+          <input
+            id={`${id}-decorative`}
+            type="checkbox"
+            checked={decorative}
+            onChange={(event) => {
+              setDecorative(event.currentTarget.checked);
+              setError(null);
+            }}
+            className="h-4 w-4"
+          />
+          <label htmlFor={`${id}-decorative`} className="text-slate-800">
+            Decorative: it adds nothing to the text (no alt text)
+          </label>
+        </div>
+        <div className="flex gap-2">
+          <button type="button" className="btn-primary py-1.5" onClick={done}>
+            {image.inserting ? "Insert image" : "Save alt text"}
+          </button>
+          <button type="button" className="btn-outline py-1.5" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+      </div>
+    </fieldset>
   );
 }

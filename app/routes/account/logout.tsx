@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { clearSessionCookie } from "../../../core/auth/auth.cookie";
+import { clearSessionCookies } from "../../../core/auth/auth.cookie";
 import { getRequestContext } from "../../context";
 import type { Route } from "./+types/logout";
 
@@ -7,7 +7,9 @@ import type { Route } from "./+types/logout";
 export async function action({ context }: Route.ActionArgs) {
   const { services, sessionToken, secureCookies } = getRequestContext(context);
   await services.auth.logout(sessionToken);
-  return redirect("/login", { headers: { "Set-Cookie": clearSessionCookie({ secure: secureCookies }) } });
+  const headers = new Headers();
+  for (const cleared of clearSessionCookies({ secure: secureCookies })) headers.append("Set-Cookie", cleared);
+  return redirect("/login", { headers });
 }
 
 /** A GET must not log anyone out (links can be forged); it just goes to the login page. */

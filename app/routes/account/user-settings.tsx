@@ -1,6 +1,6 @@
 import { CalendarDays, KeyRound, UserRound } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, useNavigation, useSubmit } from "react-router";
 import { profileSchema } from "../../../core/accounts/profile.schema";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
 import { parseOrThrow } from "../../../lib/validation";
@@ -8,7 +8,6 @@ import { NewPasswordFields } from "../../components/account/new-password-fields"
 import { Avatar } from "../../components/account/user-menu";
 import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
-import { toast } from "../../components/ui/toast";
 import { getRequestContext } from "../../context";
 import { fieldFailureOf, firstMessages, lengthLimit, rateLimitOf } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
@@ -31,15 +30,40 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { hasCalendarFeed: await services.profile.hasCalendarFeed(auth.user.id) };
 }
 
-/** One action for both forms; the intent says which. Empty fields are left as they are (SPEC §4). */
+/** The profile's fields, with what an empty one says on this page (it shows their values). */
+const PROFILE_FIELDS = {
+  first_name: "The first name is required.",
+  last_name: "The last name is required.",
+  email: "Email is required.",
+  phone_number: null,
+} as const;
+const textOf = (value: FormDataEntryValue | undefined) => (typeof value === "string" ? value : undefined);
+
+/** What a refused change says beside its fields: too many wrong passwords, or the fields' messages. */
+function refusal(intent: string, error: unknown) {
+  const limited = rateLimitOf(error);
+  if (limited) return data<ActionData>({ intent, errors: { password: limited.message } }, limited.init);
+  const { errors, status } = fieldFailureOf(error);
+  return data<ActionData>({ intent, errors: firstMessages(errors) }, { status });
+}
+
+/**
+ * One action for the page's forms; the intent says which. The profile form sends only the fields
+ * changed (with JavaScript; all of them without, which changes nothing more). A new e-mail
+ * address, a new password and a new calendar address need the current password (decision 0035).
+ */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { services, auth } = getRequestContext(context);
+  const { services, auth, origin } = getRequestContext(context);
   if (!auth) throw data("Sign in first.", { status: 401 });
   const form = await readForm(request);
   if (form.intent === "calendar-feed") {
-    const token = await services.profile.renewCalendarToken(auth.user.id);
-    const feedUrl = `${getRequestContext(context).origin}/calendar/${token}.ics`;
-    return data<ActionData>({ intent: "calendar-feed", saved: "Your private calendar address is ready.", feedUrl });
+    try {
+      const token = await services.profile.renewCalendarToken(auth.user.id, textOf(form.password));
+      const feedUrl = `${origin}/calendar/${token}.ics`;
+      return data<ActionData>({ intent: "calendar-feed", saved: "Your private calendar address is ready.", feedUrl });
+    } catch (error) {
+      return refusal("calendar-feed", error);
+    }
   }
   if (form.intent === "end-calendar-feed") {
     await services.profile.endCalendarFeed(auth.user.id);
@@ -60,33 +84,63 @@ export async function action({ request, context }: Route.ActionArgs) {
     const saved = form.intent === "remove-avatar" ? "Your picture is removed." : "Your picture is saved.";
     return data<ActionData>({ intent: "avatar", saved });
   }
-  const intent = form.intent === "password" ? "password" : "profile";
-  const fields =
-    intent === "password"
-      ? { password: form.password, new_password: form.new_password, confirm_new_password: form.confirm_new_password }
-      : {
-          first_name: form.first_name,
-          last_name: form.last_name,
-          email: form.email,
-          phone_number: form.phone_number,
-        };
-  if (intent === "password" && !form.new_password) {
-    return data<ActionData>({ intent, errors: { new_password: "The new password is required." } }, { status: 422 });
+  if (form.intent === "password") {
+    if (!form.new_password) {
+      return data<ActionData>(
+        { intent: "password", errors: { new_password: "The new password is required." } },
+        { status: 422 },
+      );
+    }
+    let endedCalendarFeed: boolean;
+    try {
+      ({ endedCalendarFeed } = await services.profile.update(
+        auth.user.id,
+        auth.sessionId,
+        parseOrThrow(profileSchema, {
+          password: form.password,
+          new_password: form.new_password,
+          confirm_new_password: form.confirm_new_password,
+        }),
+      ));
+    } catch (error) {
+      return refusal("password", error);
+    }
+    return data<ActionData>({
+      intent: "password",
+      saved: endedCalendarFeed
+        ? "Your password is changed. Your other sessions have been signed out, and your private calendar address no longer works: make a new one below."
+        : "Your password is changed. Your other sessions have been signed out.",
+    });
   }
+
+  // The profile: the fields sent, each shown with its value, so that an empty name or address was emptied here.
+  const sent = Object.keys(PROFILE_FIELDS).filter((name) => textOf(form[name]) !== undefined);
+  const emptied = Object.fromEntries(
+    Object.entries(PROFILE_FIELDS).flatMap(([name, message]) =>
+      message && textOf(form[name])?.trim() === "" ? [[name, message]] : [],
+    ),
+  );
+  if (Object.keys(emptied).length > 0) return data<ActionData>({ intent: "profile", errors: emptied }, { status: 422 });
+  if (sent.length === 0) return data<ActionData>({ intent: "profile", saved: "Nothing was changed." });
+  const before = auth.user.email;
+  let user: Awaited<ReturnType<typeof services.profile.update>>["user"];
   try {
-    await services.profile.update(auth.user.id, auth.sessionId, parseOrThrow(profileSchema, fields));
+    ({ user } = await services.profile.update(
+      auth.user.id,
+      auth.sessionId,
+      parseOrThrow(profileSchema, {
+        ...Object.fromEntries(sent.map((name) => [name, form[name]])),
+        password: form.password,
+      }),
+    ));
   } catch (error) {
-    // Too many wrong current passwords: said beside the field.
-    const limited = rateLimitOf(error);
-    if (limited) return data<ActionData>({ intent, errors: { password: limited.message } }, limited.init);
-    const { errors, status } = fieldFailureOf(error);
-    return data<ActionData>({ intent, errors: firstMessages(errors) }, { status });
+    return refusal("profile", error);
   }
   return data<ActionData>({
-    intent,
+    intent: "profile",
     saved:
-      intent === "password"
-        ? "Your password is changed. Your other sessions have been signed out."
+      user.email !== before
+        ? `Your profile is saved. A notice of the change goes to your previous address, ${before}.`
         : "Your profile is saved.",
   });
 }
@@ -103,19 +157,36 @@ function Section({ title, icon, children }: { title: string; icon: React.ReactNo
   );
 }
 
+/**
+ * Sends the profile form's changed fields only (SPEC §4 'Profile update'): the inputs show the stored
+ * values, and an input's `defaultValue` is the value it was shown with. A password is sent when typed.
+ */
+function changedFields(form: HTMLFormElement): FormData {
+  const changed = new FormData();
+  for (const element of Array.from(form.elements)) {
+    if (!(element instanceof HTMLInputElement) || !element.name) continue;
+    const send =
+      element.type === "hidden" ||
+      (element.type === "password" ? element.value !== "" : element.value !== element.defaultValue);
+    if (send) changed.append(element.name, element.value);
+  }
+  return changed;
+}
+
 /** SPEC §2 'User menu' → Settings: profile and password. */
 export default function UserSettings({ actionData, loaderData }: Route.ComponentProps) {
   const user = useRootData()?.user;
   const navigation = useNavigation();
+  const submit = useSubmit();
   const busy = (intent: string) => navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
   const passwordForm = useRef<HTMLFormElement>(null);
-  // After a save the fields empty again and their placeholders show the stored values.
+  // After a save the fields show the stored values again (their defaultValue, from the revalidated user).
   const profileForm = useRef<HTMLFormElement>(null);
   const errors = (intent: string) => (actionData?.intent === intent ? (actionData.errors ?? {}) : {});
 
+  // The notice below is the one message of a save (decision 0041): no toast beside it.
   useEffect(() => {
     if (actionData?.saved) {
-      toast.success(actionData.saved, { duration: 5000 });
       if (actionData.intent === "password") passwordForm.current?.reset();
       if (actionData.intent === "profile") profileForm.current?.reset();
     }
@@ -134,7 +205,7 @@ export default function UserSettings({ actionData, loaderData }: Route.Component
         {user ? <Avatar user={user} large /> : null}
         <div className="min-w-0 flex-1">
           <h2 className="font-display text-2xl font-bold text-navy-900">Picture</h2>
-          <p className="mt-1 text-sm text-slate-600">A JPEG, PNG, WebP or GIF; it is cropped to a square.</p>
+          <p className="mt-1 text-sm text-slate-600">A JPEG, PNG or WebP; it is cropped to a square.</p>
           <Form method="post" encType="multipart/form-data" className="mt-4 flex flex-wrap items-end gap-3">
             <input type="hidden" name="intent" value="avatar" />
             <div>
@@ -172,8 +243,17 @@ export default function UserSettings({ actionData, loaderData }: Route.Component
       </section>
       <div className="mt-8 grid gap-8 lg:grid-cols-2">
         <Section title="Profile" icon={<UserRound className="h-6 w-6 text-sea-600" aria-hidden="true" />}>
-          <p className="mt-2 text-sm text-slate-600">Fields left empty keep their current value.</p>
-          <Form method="post" noValidate className="mt-6 space-y-5" ref={profileForm}>
+          <p className="mt-2 text-sm text-slate-600">Change what you need; an emptied phone number is removed.</p>
+          <Form
+            method="post"
+            noValidate
+            className="mt-6 space-y-5"
+            ref={profileForm}
+            onSubmit={(event) => {
+              event.preventDefault();
+              submit(changedFields(event.currentTarget), { method: "post" });
+            }}
+          >
             <input type="hidden" name="intent" value="profile" />
             <div className="grid gap-5 sm:grid-cols-2">
               <TextField
@@ -181,7 +261,7 @@ export default function UserSettings({ actionData, loaderData }: Route.Component
                 name="first_name"
                 label="First name"
                 autoComplete="given-name"
-                placeholder={user?.first_name}
+                defaultValue={user?.first_name}
                 error={errors("profile").first_name}
                 {...lengthLimit(profileSchema.shape.first_name)}
               />
@@ -190,7 +270,7 @@ export default function UserSettings({ actionData, loaderData }: Route.Component
                 name="last_name"
                 label="Last name"
                 autoComplete="family-name"
-                placeholder={user?.last_name}
+                defaultValue={user?.last_name}
                 error={errors("profile").last_name}
                 {...lengthLimit(profileSchema.shape.last_name)}
               />
@@ -201,7 +281,7 @@ export default function UserSettings({ actionData, loaderData }: Route.Component
               label="Email"
               type="email"
               autoComplete="email"
-              placeholder={user?.email}
+              defaultValue={user?.email}
               error={errors("profile").email}
               {...lengthLimit(profileSchema.shape.email)}
             />
@@ -211,9 +291,18 @@ export default function UserSettings({ actionData, loaderData }: Route.Component
               label="Phone number"
               type="tel"
               autoComplete="tel"
-              placeholder={user?.phone_number ?? ""}
+              defaultValue={user?.phone_number ?? ""}
               error={errors("profile").phone_number}
               {...lengthLimit(profileSchema.shape.phone_number)}
+            />
+            <TextField
+              id="profile_password"
+              name="password"
+              label="Current password, to change the e-mail address"
+              type="password"
+              autoComplete="current-password"
+              hint="Needed only when the e-mail address changes: mail for your account, reset links included, goes there."
+              error={errors("profile").password}
             />
             <button type="submit" className="btn-primary" disabled={busy("profile")}>
               {busy("profile") ? "Saving…" : "Save profile"}
@@ -242,7 +331,12 @@ export default function UserSettings({ actionData, loaderData }: Route.Component
             </button>
           </Form>
         </Section>
-        <CalendarFeed hasFeed={loaderData.hasCalendarFeed} feedUrl={actionData?.feedUrl} busy={busy} />
+        <CalendarFeed
+          hasFeed={loaderData.hasCalendarFeed}
+          feedUrl={actionData?.feedUrl}
+          busy={busy}
+          passwordError={errors("calendar-feed").password}
+        />
       </div>
     </div>
   );
@@ -253,7 +347,12 @@ export default function UserSettings({ actionData, loaderData }: Route.Component
  * ones included, at a secret address. Only its hash is stored, so the address is shown once, when
  * made; a new one ends the old one (decision 0023).
  */
-function CalendarFeed(props: { hasFeed: boolean; feedUrl?: string; busy: (intent: string) => boolean }) {
+function CalendarFeed(props: {
+  hasFeed: boolean;
+  feedUrl?: string;
+  busy: (intent: string) => boolean;
+  passwordError?: string;
+}) {
   const webcal = props.feedUrl?.replace(/^https?:/, "webcal:");
   return (
     <div id="calendar" className="scroll-mt-24 lg:col-span-2">
@@ -289,9 +388,18 @@ function CalendarFeed(props: { hasFeed: boolean; feedUrl?: string; busy: (intent
             it (the old one then stops working).
           </p>
         ) : null}
-        <div className="mt-5 flex flex-wrap gap-3">
-          <Form method="post">
+        <div className="mt-5 flex flex-wrap items-end gap-3">
+          {/* The address reads members-only meetings without a session: making one needs the password. */}
+          <Form method="post" noValidate className="flex flex-wrap items-end gap-3" key={props.feedUrl ?? "none"}>
             <input type="hidden" name="intent" value="calendar-feed" />
+            <TextField
+              id="calendar_password"
+              name="password"
+              label="Current password, to make an address"
+              type="password"
+              autoComplete="current-password"
+              error={props.passwordError}
+            />
             <button type="submit" className="btn-primary" disabled={props.busy("calendar-feed")}>
               {props.hasFeed || props.feedUrl ? "Make a new address" : "Make my calendar address"}
             </button>

@@ -16,12 +16,13 @@ import type { Route } from "./+types/welcome";
 export const meta: Route.MetaFunction = () => [
   { title: "Welcome · Masthead" },
   { name: "robots", content: "noindex" },
-  // The token is in the address: keep it out of Referer headers.
+  // Also the header below: this tag comes after the asset preloads, which the browser fetches first.
   { name: "referrer", content: "no-referrer" },
 ];
 
-// Never cached anywhere: the address carries the token.
-export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store" });
+// The address carries the token: never cached anywhere, and never sent on in a Referer, not even with the
+// page's own asset requests (a header, unlike the meta tag, holds from the first byte).
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
 
 /** Served as islands (decision 0033): a plain form, posted to the server. */
 export const handle = SERVED_AS_ISLANDS;

@@ -1,4 +1,4 @@
-import { CalendarRange, FileText, FolderTree, Inbox, Newspaper, Settings2, Users } from "lucide-react";
+import { Building2, CalendarRange, FileText, FolderTree, Inbox, Newspaper, Settings2, Users } from "lucide-react";
 import { Link } from "react-router";
 import { getRequestContext } from "../../context";
 import type { Route } from "./+types/manager";
@@ -8,11 +8,12 @@ export const meta: Route.MetaFunction = () => [{ title: "Manager · Masthead" }]
 /** The figures beside the shortcuts: what there is, and what waits for the admin. */
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = getRequestContext(context);
-  const [posts, upcoming, requests, users] = await Promise.all([
+  const [posts, upcoming, requests, users, companies] = await Promise.all([
     services.news.countPosts(),
     services.meetings.countUpcoming(),
     services.join.countOpen(),
     services.accounts.countUsers(),
+    services.members.count(),
   ]);
   return {
     counts: {
@@ -20,12 +21,14 @@ export async function loader({ context }: Route.LoaderArgs) {
       "/manage-events": `${upcoming} upcoming`,
       "/manager/users": `${users} user${users === 1 ? "" : "s"}`,
       "/manager/requests": `${requests} open`,
+      "/manager/members": `${companies} current`,
     } as Record<string, string>,
   };
 }
 
 const SHORTCUTS = [
-  { to: "/manager/requests", title: "Join requests", icon: Inbox },
+  { to: "/manager/requests", title: "Inbox", icon: Inbox },
+  { to: "/manager/members", title: "Member companies", icon: Building2 },
   { to: "/manage-news", title: "News", icon: Newspaper },
   { to: "/manage-events", title: "Events", icon: CalendarRange },
   { to: "/manager/library", title: "Categories and papers", icon: FolderTree },

@@ -1,10 +1,8 @@
-import { useEffect } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { settingsUpdateSchema } from "../../../core/settings/settings.schema";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
-import { toast } from "../../components/ui/toast";
 import { getRequestContext } from "../../context";
 import { fieldErrorsOf, lengthLimit } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
@@ -24,7 +22,19 @@ const FIELDS = [
     key: "site.timezone",
     label: "Default time zone for meetings",
     type: "text",
-    hint: "A time zone name such as Europe/London or America/New_York; each meeting can have its own.",
+    hint: "A time zone name such as Europe/London or America/New_York; each meeting can have its own. Membership dates are days in it.",
+  },
+  {
+    key: "members.grace_days",
+    label: "Grace period after a renewal date (days)",
+    type: "number",
+    hint: "A member company stays current this many days after its renewal date; then its representatives see what visitors see.",
+  },
+  {
+    key: "members.reminder_days",
+    label: "Renewal reminder (days before the renewal date)",
+    type: "number",
+    hint: "The company's primary contacts get one e-mail this many days before its renewal date, and one when it lapses.",
   },
 ] as const;
 
@@ -51,9 +61,6 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
   const errors = actionData?.errors ?? {};
   const values: Record<string, string> = actionData?.values ?? loaderData.settings;
   const saving = useNavigation().state === "submitting";
-  useEffect(() => {
-    if (loaderData.saved) toast.success("Settings saved.", { duration: 5000 });
-  }, [loaderData.saved]);
   return (
     <div className="max-w-3xl">
       <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current={"Settings"} />

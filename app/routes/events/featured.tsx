@@ -43,6 +43,7 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
       description,
       path: page.path,
       image: meeting?.images[0]?.url,
+      imageAlt: meeting?.images[0]?.alt,
     }),
   ];
 };

@@ -10,10 +10,13 @@ import {
 import { MEETING_TYPES, meetingTypeLabel, meetingUrl } from "../../../core/meetings/meetings.values";
 import { isAppError } from "../../../lib/errors";
 import { parseId } from "../../../lib/ids";
+import { imageTextSchema } from "../../../lib/image-text";
+import { timeZoneChoices } from "../../../lib/time-zones";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
 import { parseOrThrow } from "../../../lib/validation";
 import { formatDateRange } from "../../components/events/format";
 import type { InlineResult } from "../../components/events/inline-form";
+import { PicturesEditor } from "../../components/events/pictures-editor";
 import { ProgrammeEditor } from "../../components/events/programme-editor";
 import {
   RegistrationBadge,
@@ -23,7 +26,7 @@ import {
 } from "../../components/events/registration-status";
 import { FILE_INPUT, SponsorsEditor } from "../../components/events/sponsors-editor";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
-import { ConfirmDelete } from "../../components/ui/confirm-delete";
+import { ImageTextFields } from "../../components/ui/image-text-fields";
 import { Notice } from "../../components/ui/notice";
 import { RichTextEditor } from "../../components/ui/rich-text-editor";
 import { SelectField } from "../../components/ui/select-field";
@@ -36,41 +39,6 @@ import type { Route } from "./+types/manage-event-edit";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
   { title: `${loaderData?.meeting ? `Edit ${loaderData.meeting.title}` : "New meeting"} · Manager` },
-];
-
-/** Zones offered as suggestions; any IANA name is accepted. */
-const COMMON_TIME_ZONES = [
-  "Europe/London",
-  "Europe/Dublin",
-  "Europe/Lisbon",
-  "Europe/Paris",
-  "Europe/Amsterdam",
-  "Europe/Brussels",
-  "Europe/Berlin",
-  "Europe/Copenhagen",
-  "Europe/Oslo",
-  "Europe/Stockholm",
-  "Europe/Helsinki",
-  "Europe/Madrid",
-  "Europe/Rome",
-  "Europe/Athens",
-  "Europe/Istanbul",
-  "America/New_York",
-  "America/Chicago",
-  "America/Denver",
-  "America/Los_Angeles",
-  "America/Halifax",
-  "America/Sao_Paulo",
-  "Asia/Dubai",
-  "Asia/Kolkata",
-  "Asia/Singapore",
-  "Asia/Shanghai",
-  "Asia/Seoul",
-  "Asia/Tokyo",
-  "Australia/Perth",
-  "Australia/Sydney",
-  "Pacific/Auckland",
-  "UTC",
 ];
 
 const FORMATS = ["In person", "Online", "Hybrid"];
@@ -95,7 +63,7 @@ const TEXT_FIELDS = [
   "health",
   "registration",
 ] as const;
-type MeetingValues = Record<(typeof TEXT_FIELDS)[number], string>;
+type MeetingValues = Record<(typeof TEXT_FIELDS)[number], string> & { images_alt?: string };
 
 const notFound = () => data("This page could not be found", { status: 404 });
 
@@ -148,6 +116,8 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
       meeting,
       registrations,
       values: valuesOf(meeting, defaultTimeZone),
+      // Built here, not in the browser: the server's and the browser's zone lists may differ.
+      timeZones: timeZoneChoices(defaultTimeZone, meeting?.timezone ?? defaultTimeZone),
       editing: url.searchParams.get("edit"),
       notice: flash.message,
     },
@@ -170,12 +140,16 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   const { services, sessionToken, secureCookies } = getRequestContext(context);
   const admin = services.meetingsAdmin;
   const meeting = await loadMeeting(context, params.id);
-  const { form, files } = await readFormWithFiles(request, "images");
+  const { form, files, lists } = await readFormWithFiles(request, "images", ["images_alt", "images_decorative"]);
   const intent = text(form.intent) || "save";
 
   if (intent === "save") {
     try {
-      const input = parseOrThrow(meetingInputSchema, Object.fromEntries(TEXT_FIELDS.map((f) => [f, form[f]])));
+      const input = parseOrThrow(meetingInputSchema, {
+        ...Object.fromEntries(TEXT_FIELDS.map((f) => [f, form[f]])),
+        images_alt: lists.images_alt,
+        images_decorative: lists.images_decorative,
+      });
       const images = await Promise.all(files.map(async (file) => new Uint8Array(await file.arrayBuffer())));
       const saved = meeting ? await admin.update(meeting.id, input, images) : await admin.create(input, images);
       const message = meeting
@@ -187,7 +161,10 @@ export async function action({ context, params, request }: Route.ActionArgs) {
       return redirect(meeting ? "/manage-events" : `/manage-events/${saved.id}/edit`, { headers });
     } catch (error) {
       const { errors, status } = fieldFailureOf(error);
-      const values = Object.fromEntries(TEXT_FIELDS.map((f) => [f, text(form[f])])) as MeetingValues;
+      const values = {
+        ...Object.fromEntries(TEXT_FIELDS.map((f) => [f, text(form[f])])),
+        images_alt: lists.images_alt[0] ?? "",
+      } as MeetingValues;
       return data({ intent, row: "meeting", errors, values } as InlineResult, { status });
     }
   }
@@ -196,6 +173,12 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   let row = "meeting";
   try {
     switch (intent) {
+      case "describe-image": {
+        row = `image-${formId(form)}`;
+        const text = parseOrThrow(imageTextSchema, { alt: form.alt, decorative: form.decorative });
+        await admin.describeImage(meeting.id, formId(form), text);
+        return { intent, row, done: true, message: "Alt text saved." } satisfies InlineResult;
+      }
       case "delete-image":
         await admin.removeImage(meeting.id, formId(form));
         return { intent, row: "images", done: true, message: "Picture deleted." } satisfies InlineResult;
@@ -317,7 +300,7 @@ function RegistrationsPanel({
 
 /** Create or edit a meeting (issue 13): its fields and pictures, then its programme and sponsors inline. */
 export default function EditMeeting({ loaderData, actionData }: Route.ComponentProps) {
-  const { meeting, registrations, editing, notice } = loaderData;
+  const { meeting, registrations, editing, notice, timeZones } = loaderData;
   const result = actionData as (InlineResult & { values?: MeetingValues }) | undefined;
   const refused = result?.intent === "save" ? result : undefined;
   const errors: Record<string, string[]> = refused?.errors ?? {};
@@ -457,13 +440,16 @@ export default function EditMeeting({ loaderData, actionData }: Route.ComponentP
                   list="time-zones"
                   autoComplete="off"
                   spellCheck={false}
+                  hint="Type a city to search, e.g. Paris."
                   defaultValue={values.timezone}
                   error={err("timezone")}
                   maxLength={64}
                 />
                 <datalist id="time-zones">
-                  {COMMON_TIME_ZONES.map((zone) => (
-                    <option key={zone} value={zone} />
+                  {timeZones.map((zone, i) => (
+                    <option key={zone} value={zone}>
+                      {i === 0 ? "The site's time zone" : undefined}
+                    </option>
                   ))}
                 </datalist>
               </div>
@@ -583,36 +569,10 @@ export default function EditMeeting({ loaderData, actionData }: Route.ComponentP
 
             <Card id="pictures" title="Pictures">
               {meeting && meeting.images.length > 0 ? (
-                <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-4">
-                  {meeting.images.map((image, i) => (
-                    <li
-                      key={image.id}
-                      className="relative overflow-hidden rounded-lg bg-navy-100 ring-1 ring-slate-200"
-                    >
-                      <img
-                        src={image.url}
-                        alt={`${i + 1} of ${meeting.images.length}${i === 0 ? ", the main one" : ""}`}
-                        width={image.width ?? 320}
-                        height={image.height ?? 200}
-                        className="aspect-[4/3] h-auto w-full object-cover"
-                      />
-                      <div className="absolute top-1.5 right-1.5 rounded-md bg-white/95 shadow">
-                        <ConfirmDelete
-                          label={`Delete picture ${i + 1}`}
-                          title="Delete this picture?"
-                          description="The picture will be removed from the meeting's page."
-                          fields={{ intent: "delete-image", id: image.id }}
-                          focusAfter="#pictures-legend"
-                        />
-                      </div>
-                      {i === 0 ? (
-                        <span className="absolute bottom-1.5 left-1.5 rounded bg-navy-900/85 px-1.5 py-0.5 text-xs font-semibold text-white">
-                          Main
-                        </span>
-                      ) : null}
-                    </li>
-                  ))}
-                </ul>
+                <p className="text-sm text-slate-600">
+                  {meeting.images.length} picture{meeting.images.length === 1 ? "" : "s"}, below the form; a new one is
+                  added after them.
+                </p>
               ) : (
                 <p className="text-sm text-slate-600">No pictures yet. The first one is the meeting's main picture.</p>
               )}
@@ -620,12 +580,19 @@ export default function EditMeeting({ loaderData, actionData }: Route.ComponentP
                 id="images"
                 name="images[]"
                 type="file"
-                multiple
                 accept={IMAGE_ACCEPT}
-                label="Add pictures"
-                hint="JPEG, PNG, WebP or GIF; several at once. They are added after the current pictures."
+                label="Add a picture"
+                hint="JPEG, PNG or WebP. One at a time: save, then add the next."
                 error={err("images")}
                 className={FILE_INPUT}
+              />
+              <ImageTextFields
+                id="new-image"
+                altName="images_alt[]"
+                decorativeName="images_decorative[]"
+                defaultAlt={refused?.values?.images_alt ?? ""}
+                defaultDecorative={false}
+                error={err("images_alt")}
               />
             </Card>
 
@@ -639,6 +606,7 @@ export default function EditMeeting({ loaderData, actionData }: Route.ComponentP
             </div>
           </Form>
 
+          {meeting && meeting.images.length > 0 ? <PicturesEditor meeting={meeting} action={formAction} /> : null}
           {meeting ? (
             <>
               <ProgrammeEditor

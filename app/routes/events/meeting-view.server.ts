@@ -4,6 +4,7 @@ import type { RequestContext } from "../../../core/request-context";
 import { isoWithOffset, zoneAbbreviation, zonedTime } from "../../../lib/time-zones";
 import { formatTimes } from "../../components/events/format";
 import type { MeetingView, SessionTime } from "../../components/events/meeting-view";
+import { scriptJson } from "../../components/ui/json-ld";
 import { absoluteUrl } from "../../lib/seo";
 
 /** A session's times in the meeting's zone: the abbreviation is the one of that session's date (DST). */
@@ -20,11 +21,6 @@ export function sessionTime(
     startUtc: start?.toISOString() ?? null,
     finishUtc: finish?.toISOString() ?? null,
   };
-}
-
-/** JSON for a <script> element: "<" written as \u003c so that no "</script>" can end it early. */
-export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c");
 }
 
 /**

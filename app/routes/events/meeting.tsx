@@ -1,4 +1,5 @@
 import { data, redirect } from "react-router";
+import { viewerOf } from "../../../core/access/access";
 import { meetingTypeLabel, meetingUrl } from "../../../core/meetings/meetings.values";
 import { isAppError } from "../../../lib/errors";
 import { htmlToText } from "../../../lib/html";
@@ -17,8 +18,8 @@ export const handle = { ...SHARED_WHEN_SIGNED_IN, ...SERVED_AS_ISLANDS };
 export async function loader({ context, params }: Route.LoaderArgs) {
   const ctx = getRequestContext(context);
   try {
-    // Visitors never learn a members-only meeting exists (404); a signed-in user is sent to its members' page.
-    const meeting = await ctx.services.meetings.getBySlug(params.slug, { signedIn: ctx.auth !== null });
+    // Visitors (and lapsed members) never learn a members-only meeting exists (404); a member is sent to its members' page.
+    const meeting = await ctx.services.meetings.getBySlug(params.slug, viewerOf(ctx.auth));
     if (meeting.visibility === "members") return redirect(meetingUrl(meeting.slug, "members"));
     const description = meetingDescription(meeting, htmlToText(meeting.content ?? ""));
     return {
@@ -43,6 +44,7 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
       description,
       path: `/events/${meeting.slug}`,
       image: meeting.images[0]?.url,
+      imageAlt: meeting.images[0]?.alt,
     }),
   ];
 };

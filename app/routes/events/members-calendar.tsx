@@ -1,3 +1,4 @@
+import { viewerOf } from "../../../core/access/access";
 import { meetingUrl } from "../../../core/meetings/meetings.values";
 import { CalendarView } from "../../components/events/calendar-view";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
@@ -14,7 +15,8 @@ export const handle = SHARED_WHEN_SIGNED_IN;
  * ones too, marked so), with the public calendar's views and filters. The member layout guards it.
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
-  return loadCalendar(getRequestContext(context), url, { signedIn: true });
+  const ctx = getRequestContext(context);
+  return loadCalendar(ctx, url, viewerOf(ctx.auth));
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Members' events · Masthead" }];

@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { viewerOf } from "../../../core/access/access";
 import { meetingTypeLabel, meetingUrl } from "../../../core/meetings/meetings.values";
 import { isAppError } from "../../../lib/errors";
 import { htmlToText } from "../../../lib/html";
@@ -16,7 +17,7 @@ export const handle = SHARED_WHEN_SIGNED_IN;
 export async function loader({ context, params }: Route.LoaderArgs) {
   const ctx = getRequestContext(context);
   try {
-    const meeting = await ctx.services.meetings.getBySlug(params.slug, { signedIn: true });
+    const meeting = await ctx.services.meetings.getBySlug(params.slug, viewerOf(ctx.auth));
     const description = meetingDescription(meeting, htmlToText(meeting.content ?? ""));
     return {
       meeting,

@@ -1,7 +1,7 @@
 import { CheckCircle2 } from "lucide-react";
 import { Link } from "react-router";
 import { safeRedirectPath } from "../../../core/auth/auth.schema";
-import { thanksFor } from "../../../core/join/join.values";
+import { MESSAGE_FORM_PAGES, thanksFor } from "../../../core/join/join.values";
 import { PageHero } from "../../components/layout/page-hero";
 import { SERVED_AS_ISLANDS } from "../../islands/island";
 import type { Route } from "./+types/join-thanks";
@@ -11,7 +11,8 @@ export const handle = SERVED_AS_ISLANDS;
 
 export function loader({ url }: Route.LoaderArgs) {
   const back = safeRedirectPath(url.searchParams.get("from"), "/");
-  return { back, text: thanksFor(back) };
+  const message = (MESSAGE_FORM_PAGES as readonly string[]).includes(back);
+  return { back, text: thanksFor(back), eyebrow: message ? "Contact" : "Membership" };
 }
 
 export const meta: Route.MetaFunction = () => [
@@ -22,7 +23,7 @@ export const meta: Route.MetaFunction = () => [
 export default function JoinThanks({ loaderData }: Route.ComponentProps) {
   return (
     <div>
-      <PageHero eyebrow="Membership" title="Thank you!" />
+      <PageHero eyebrow={loaderData.eyebrow} title="Thank you!" />
       <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6">
         <div className="flex gap-4 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
           <CheckCircle2 className="h-8 w-8 shrink-0 text-sea-600" aria-hidden="true" />

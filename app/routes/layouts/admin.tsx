@@ -3,6 +3,7 @@ import { Form, Link, Outlet } from "react-router";
 import { DEFAULT_SETTINGS } from "../../../core/settings/settings.defaults";
 import { UserMenu } from "../../components/account/user-menu";
 import { Logo } from "../../components/layout/logo";
+import { ProgressBar } from "../../components/layout/route-feedback";
 import { guards } from "../../lib/guards";
 import { useRootData } from "../../root";
 
@@ -15,6 +16,8 @@ export default function AdminLayout() {
   const user = root?.user ?? null;
   return (
     <div className="flex min-h-screen flex-col bg-slate-50">
+      {/* SPEC §4 'Route change': the bar in every layout. */}
+      <ProgressBar />
       <header className="bg-navy-900 text-white">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-4 px-4 py-3 sm:px-6">
           <div className="flex items-center gap-6">

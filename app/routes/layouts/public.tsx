@@ -44,7 +44,7 @@ export default function PublicLayout() {
       <main id="main" className="flex-1">
         <Outlet />
       </main>
-      <PublicFooter settings={settings} renderedAt={root?.renderedAt ?? 0} />
+      <PublicFooter settings={settings} />
       {islands ? null : <ScrollToTop />}
     </div>
   );

@@ -1,4 +1,5 @@
 import { data, redirect } from "react-router";
+import { hasMembersAccess } from "../../../core/access/access";
 import { type Breadcrumb, type CategoryTree, papersQuerySchema } from "../../../core/library/library.schema";
 import type { Viewer } from "../../../core/library/library.values";
 import type { RequestContext } from "../../../core/request-context";
@@ -34,7 +35,7 @@ export async function loadCategoryScreen(
 ): Promise<CategoryScreen | Response> {
   const { library } = ctx.services;
   // The public library reads as a visitor for everyone: one page for all, cacheable for visitors.
-  const viewer: Viewer = { signedIn: area === "members" };
+  const viewer: Viewer = { signedIn: area === "members" && hasMembersAccess(ctx.auth) };
   let category: CategoryTree;
   let breadcrumbs: Breadcrumb[];
   try {
@@ -43,7 +44,7 @@ export async function loadCategoryScreen(
     if (!isNotFound(error)) throw error;
     // A member following a public link to a members-only category reads it in the members' area;
     // a visitor never learns it exists.
-    if (area === "public" && ctx.auth) {
+    if (area === "public" && hasMembersAccess(ctx.auth)) {
       const members = await library.categoryBySlug(slug, { signedIn: true }).catch((e: unknown) => {
         if (isNotFound(e)) return null;
         throw e;

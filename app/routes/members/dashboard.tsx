@@ -1,5 +1,6 @@
-import { CalendarDays, Settings } from "lucide-react";
+import { Building2, CalendarDays, Settings } from "lucide-react";
 import { Link, useSearchParams } from "react-router";
+import { viewerOf } from "../../../core/access/access";
 import { CategoryCards } from "../../components/library/category-cards";
 import { Notice } from "../../components/ui/notice";
 import { getRequestContext } from "../../context";
@@ -15,8 +16,8 @@ export const handle = SHARED_WHEN_SIGNED_IN;
 
 /** SPEC §2: the root of the category tree is shown on the dashboard under a fixed title. */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { services } = getRequestContext(context);
-  return { categories: await services.library.rootCategories({ signedIn: true }) };
+  const { services, auth } = getRequestContext(context);
+  return { categories: await services.library.rootCategories(viewerOf(auth)) };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Members area · Masthead" }];
@@ -27,6 +28,12 @@ const ENTRY_POINTS = [
     title: "Members' events",
     text: "Meetings, working groups and their documents.",
     icon: CalendarDays,
+  },
+  {
+    to: "/dashboard/company",
+    title: "Your company",
+    text: "Its membership, renewal and seats; primary contacts edit its profile and colleagues.",
+    icon: Building2,
   },
   { to: "/dashboard/user-settings", title: "Settings", text: "Your profile, avatar and password.", icon: Settings },
 ];
@@ -48,7 +55,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       <p className="text-sm font-semibold tracking-wide text-sea-600 uppercase">Members area</p>
       <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">{name ? `Welcome, ${name}` : "Welcome"}</h1>
       <p className="mt-3 max-w-2xl text-slate-600">Everything the association shares with its member companies.</p>
-      <ul className="mt-8 grid gap-4 sm:grid-cols-2">
+      <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {ENTRY_POINTS.map(({ to, title, text, icon: Icon }) => (
           <li key={to}>
             <Link

@@ -1,130 +1,127 @@
-import { ExternalLink, Search } from "lucide-react";
-import { Form, Link } from "react-router";
-import { uploadUrl } from "../../../lib/uploads";
+import { data } from "react-router";
+import { membersQuerySchema } from "../../../core/members/members.schema";
+import { validate } from "../../../lib/validation";
 import { PageHero } from "../../components/layout/page-hero";
+import {
+  CompanyCard,
+  DirectoryFilterForm,
+  directoryQuery,
+  FILTER_REFUSED,
+  TYPE_LABELS,
+} from "../../components/members/directory";
+import { LoadMoreIsland } from "../../components/ui/load-more-island";
+import { LoadMoreLink } from "../../components/ui/load-more-link";
 import { getRequestContext } from "../../context";
-import { SERVED_AS_ISLANDS } from "../../islands/island";
+import { Island, SERVED_AS_ISLANDS, useIslands } from "../../islands/island";
 import { optionalPage } from "../../lib/cms";
 import { seoMeta } from "../../lib/seo";
 import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
+import { useLoadMore } from "../../lib/use-load-more";
 import type { Route } from "./+types/members-list";
 
 /** Rendered once per role for signed-in users (decision 0032). */
 export const handle = { ...SHARED_WHEN_SIGNED_IN, ...SERVED_AS_ISLANDS };
 
-/** The member companies (name, country, website, logo) with a filter that lives in the URL. */
+/**
+ * The directory (issue 31): current companies only, by name, a page at a time; search, country,
+ * type and product live in the URL (a GET form), so a filter is shareable, cached as any public
+ * page, and works without JavaScript.
+ */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { services } = getRequestContext(context);
-  const search = url.searchParams.get("q") ?? "";
-  const country = url.searchParams.get("country") ?? "";
-  const [{ members, countries }, intro] = await Promise.all([
-    services.members.list({ search, country }),
+  const input = validate(membersQuerySchema, {
+    search: url.searchParams.get("q"),
+    country: url.searchParams.get("country"),
+    type: url.searchParams.get("type"),
+    product: url.searchParams.get("product"),
+    page: url.searchParams.get("page") || undefined,
+  });
+  if (!input.success) throw data(FILTER_REFUSED, { status: 422 });
+  const query = input.data;
+  const [page, choices, intro] = await Promise.all([
+    services.members.directory(query),
+    services.members.directoryChoices(),
     optionalPage(services, "/members-list"),
   ]);
-  return { members, countries, search, country, intro: intro?.content ?? null };
+  const filter = {
+    search: query.search,
+    country: query.country.toUpperCase(),
+    type: query.type ?? ("" as const),
+    product: query.product,
+  };
+  return { page, choices, filter, intro: intro?.content ?? null };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seoMeta({
     matches,
     title: "List of Members",
-    description: "The member companies of the association.",
+    description: "The member companies of the association: who they are, where they are and what they make.",
     path: "/members-list",
   });
 
+/** What the filter asks for, in words (beside the count). */
+function filterWords(
+  filter: Route.ComponentProps["loaderData"]["filter"],
+  choices: Route.ComponentProps["loaderData"]["choices"],
+) {
+  const words: string[] = [];
+  if (filter.country)
+    words.push(`in ${choices.countries.find((c) => c.code === filter.country)?.name ?? filter.country}`);
+  if (filter.type) words.push(`${TYPE_LABELS[filter.type].toLowerCase()}s`);
+  if (filter.product) {
+    const product = choices.products.find((p) => p.tag === filter.product.toLowerCase())?.name ?? filter.product;
+    words.push(`listing ${product}`);
+  }
+  if (filter.search) words.push(`matching “${filter.search}”`);
+  return words.join(", ");
+}
+
 export default function MembersList({ loaderData }: Route.ComponentProps) {
-  const { members, countries, search, country, intro } = loaderData;
-  const filtered = Boolean(search || country);
+  const { page, choices, filter, intro } = loaderData;
+  const more = useLoadMore(page);
+  const islands = useIslands();
+  const companies = more.items;
+  const filtered = Boolean(filter.search || filter.country || filter.type || filter.product);
+  const nextHref = `/members-list${directoryQuery(filter, more.nextPage)}`;
   return (
     <div>
       <PageHero eyebrow="Membership" title="List of Members" />
       <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6">
         {intro ? (
           // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by the pages service
-          <div className="rich-text max-w-3xl" dangerouslySetInnerHTML={{ __html: intro }} />
+          <div className="rich-text mb-8 max-w-3xl" dangerouslySetInnerHTML={{ __html: intro }} />
         ) : null}
-        <Form method="get" className="mt-8 flex flex-col gap-3 rounded-xl bg-navy-50 p-4 sm:flex-row sm:items-end">
-          <div className="flex-1">
-            <label htmlFor="members-q" className="field-label">
-              Company name
-            </label>
-            <input
-              id="members-q"
-              type="search"
-              name="q"
-              defaultValue={search}
-              className="field-input"
-              placeholder="e.g. Marine"
-            />
-          </div>
-          <div className="sm:w-64">
-            <label htmlFor="members-country" className="field-label">
-              Country
-            </label>
-            <select id="members-country" name="country" defaultValue={country} className="field-input">
-              <option value="">All countries</option>
-              {countries.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="flex gap-2">
-            <button type="submit" className="btn-primary">
-              <Search className="h-4 w-4" aria-hidden="true" />
-              Filter
-            </button>
-            {filtered ? (
-              <Link to="/members-list" className="btn-outline">
-                Clear
-              </Link>
-            ) : null}
-          </div>
-        </Form>
+        <DirectoryFilterForm
+          // Remounted when the URL's filter changes (Clear, back), so the fields show what is applied.
+          key={directoryQuery(filter)}
+          filter={filter}
+          choices={choices}
+        />
         <p className="mt-6 text-sm text-slate-600" aria-live="polite">
-          {members.length} member compan{members.length === 1 ? "y" : "ies"}
-          {filtered ? " match the filter" : ""}
+          {page.total === 1 ? "1 member company" : `${page.total} member companies`}
+          {filtered ? ` ${page.total === 1 ? "matches" : "match"} the filter: ${filterWords(filter, choices)}` : ""}
         </p>
-        {members.length === 0 ? (
+        {companies.length === 0 ? (
           <p className="mt-6 text-slate-700">No member company matches the filter.</p>
         ) : (
-          <ul className="mt-4 grid gap-4 sm:grid-cols-2 md:grid-cols-3 xl:grid-cols-4">
-            {members.map((member) => (
-              <li key={member.id} className="flex flex-col rounded-xl border border-slate-200 bg-white p-5">
-                <div className="flex h-20 items-center justify-center rounded-lg bg-slate-50">
-                  {member.logo ? (
-                    <img
-                      src={uploadUrl(member.logo)}
-                      alt=""
-                      width={160}
-                      height={80}
-                      loading="lazy"
-                      className="max-h-16 w-auto object-contain"
-                    />
-                  ) : null}
-                </div>
-                <h2 className="mt-4 font-semibold text-navy-900">{member.name}</h2>
-                <p className="text-sm text-slate-600">
-                  {member.country}
-                  {member.joined_year ? ` · member since ${member.joined_year}` : ""}
-                </p>
-                {member.website ? (
-                  <a
-                    href={member.website}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                    className="mt-3 inline-flex items-center gap-1 text-sm font-medium text-sea-600 hover:underline"
-                  >
-                    {member.website.replace(/^https?:\/\//, "").replace(/\/$/, "")}
-                    <ExternalLink className="h-3.5 w-3.5" aria-hidden="true" />
-                    <span className="sr-only">(opens in a new tab)</span>
-                  </a>
-                ) : null}
+          <ul id="members-list" className="mt-4 grid gap-4 sm:grid-cols-2 md:grid-cols-3 xl:grid-cols-4">
+            {companies.map((company, index) => (
+              <li key={company.id} data-key={company.id} className="relative">
+                <CompanyCard company={company} priority={index < 4} />
               </li>
             ))}
           </ul>
         )}
+        {more.hasMore ? (
+          <div className="mt-10 text-center">
+            {islands ? (
+              <Island name="load-more" component={LoadMoreIsland} props={{ href: nextHref, list: "members-list" }} />
+            ) : (
+              <LoadMoreLink href={nextHref} loading={more.loading} onLoad={more.load} />
+            )}
+          </div>
+        ) : null}
       </div>
     </div>
   );

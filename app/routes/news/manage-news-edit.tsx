@@ -6,6 +6,7 @@ import { parseId } from "../../../lib/ids";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
 import { parseOrThrow } from "../../../lib/validation";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
+import { ImageTextFields } from "../../components/ui/image-text-fields";
 import { RichTextEditor } from "../../components/ui/rich-text-editor";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
@@ -49,6 +50,8 @@ export async function action({ context, params, request }: Route.ActionArgs) {
       title: form.title,
       content: form.content,
       author_name: form.author_name,
+      image_alt: form.image_alt,
+      image_decorative: form.image_decorative,
     });
     const saved = post ? await services.news.update(post.id, input, file) : await services.news.create(input, file);
     const { sessionToken, secureCookies } = getRequestContext(context);
@@ -62,6 +65,8 @@ export async function action({ context, params, request }: Route.ActionArgs) {
       title: String(form.title ?? ""),
       author_name: String(form.author_name ?? ""),
       content: String(form.content ?? ""),
+      image_alt: String(form.image_alt ?? ""),
+      image_decorative: form.image_decorative === "1",
     };
     return data({ errors, values }, { status });
   }
@@ -75,6 +80,8 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
     title: post?.title ?? "",
     author_name: post?.author_name ?? "",
     content: post?.content ?? "",
+    image_alt: post?.image_alt ?? "",
+    image_decorative: post?.image_decorative ?? false,
   };
   const saving = useNavigation().state === "submitting";
   return (
@@ -133,7 +140,7 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
           {post?.image ? (
             <img
               src={post.image}
-              alt="The post's current illustration"
+              alt={post.image_alt ? `Current image: ${post.image_alt}` : "Current image"}
               width={post.image_width ?? 320}
               height={post.image_height ?? 180}
               className="mb-3 h-auto w-64 rounded-lg"
@@ -149,13 +156,23 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
             className="block text-sm file:mr-3 file:rounded-md file:border-0 file:bg-navy-900 file:px-3 file:py-2 file:text-white"
           />
           <p id="image-hint" className="mt-1 text-xs text-slate-500">
-            JPEG, PNG, WebP or GIF. {post?.image ? "A new file replaces the current image." : ""}
+            JPEG, PNG or WebP. {post?.image ? "A new file replaces the current image." : ""}
           </p>
           {errors.image ? (
             <p id="image-error" className="mt-1.5 text-sm text-red-700">
               {errors.image[0]}
             </p>
           ) : null}
+          <div className="mt-4">
+            <ImageTextFields
+              id="image"
+              altName="image_alt"
+              decorativeName="image_decorative"
+              defaultAlt={values.image_alt}
+              defaultDecorative={values.image_decorative}
+              error={errors.image_alt?.[0]}
+            />
+          </div>
         </div>
         <RichTextEditor name="content" label="Content" initialHtml={values.content} error={errors.content?.[0]} />
         <div className="flex flex-wrap justify-end gap-3">

@@ -69,7 +69,13 @@ export default function ManageNews({ loaderData }: Route.ComponentProps) {
           <li key={post.id} className="flex items-center gap-4 px-4 py-3">
             <div className="hidden h-12 w-20 shrink-0 overflow-hidden rounded bg-navy-100 sm:block">
               {post.image ? (
-                <img src={post.image} alt="" width={80} height={48} className="h-full w-full object-cover" />
+                <img
+                  src={post.image}
+                  alt={post.image_alt}
+                  width={80}
+                  height={48}
+                  className="h-full w-full object-cover"
+                />
               ) : null}
             </div>
             <div className="min-w-0 flex-1">
@@ -78,6 +84,9 @@ export default function ManageNews({ loaderData }: Route.ComponentProps) {
                 {formatDate(post.published_at)}
                 {post.author_name ? ` · ${post.author_name}` : ""}
               </p>
+              {post.image && !post.image_alt && !post.image_decorative ? (
+                <p className="text-xs font-semibold text-amber-800">Its image needs alt text</p>
+              ) : null}
             </div>
             <Link to={`/manage-news/${post.id}/edit`} className="btn-outline py-1.5">
               <FilePenLine className="h-4 w-4" aria-hidden="true" />

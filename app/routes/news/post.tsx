@@ -42,6 +42,7 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
       path: postUrl(post.slug),
       type: "article",
       image: post.image,
+      imageAlt: post.image_alt,
     }),
     { property: "article:published_time", content: post.published_at },
   ];
@@ -72,7 +73,7 @@ export default function NewsPost({ loaderData }: Route.ComponentProps) {
               src={post.image}
               srcSet={post.image_srcset ?? undefined}
               sizes="(min-width: 1200px) 820px, 100vw"
-              alt=""
+              alt={post.image_alt}
               width={post.image_width ?? 1600}
               height={post.image_height ?? 900}
               className="mt-8 h-auto w-full rounded-xl"

@@ -1,10 +1,13 @@
 import { data, Link } from "react-router";
+import { MESSAGE_FORM_PAGES } from "../../../core/join/join.values";
 import { CMS_GROUPS } from "../../../core/pages/fixed-pages";
 import { AppError } from "../../../lib/errors";
 import { htmlToText } from "../../../lib/html";
+import { MESSAGE_FORM_ID } from "../../components/layout/contact-form-link";
 import { PageHero } from "../../components/layout/page-hero";
+import { MessageFormIsland } from "../../components/layout/public-islands";
 import { getRequestContext } from "../../context";
-import { SERVED_AS_ISLANDS } from "../../islands/island";
+import { Island, SERVED_AS_ISLANDS } from "../../islands/island";
 import { seoMeta } from "../../lib/seo";
 import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
 import { isActive } from "../../lib/site-map";
@@ -33,6 +36,8 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches, location }
 
 export default function CmsPage({ loaderData }: Route.ComponentProps) {
   const { page, group } = loaderData;
+  // The pages that tell visitors to use the contact form carry it (decision 0039).
+  const messageForm = (MESSAGE_FORM_PAGES as readonly string[]).includes(page.url);
   const siblings = group.pages.length > 1 ? group.pages : [];
   return (
     <div>
@@ -60,12 +65,31 @@ export default function CmsPage({ loaderData }: Route.ComponentProps) {
         ) : (
           <div className="hidden md:block" />
         )}
-        <article
-          className="rich-text max-w-3xl"
-          // Sanitized on write and again on read by the pages service.
-          // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized server-side
-          dangerouslySetInnerHTML={{ __html: page.content }}
-        />
+        <div className="min-w-0 max-w-3xl">
+          <article
+            className="rich-text"
+            // Sanitized on write and again on read by the pages service.
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized server-side
+            dangerouslySetInnerHTML={{ __html: page.content }}
+          />
+          {messageForm ? (
+            <section
+              id={MESSAGE_FORM_ID}
+              aria-labelledby="message-form-title"
+              // Focused by the footer's 'Contact form' link (a target, not a stop in the Tab order).
+              tabIndex={-1}
+              className="mt-10 scroll-mt-32 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 focus:outline-none"
+            >
+              <h2 id="message-form-title" className="font-display text-2xl font-bold text-navy-900">
+                Send us a message
+              </h2>
+              <p className="mt-2 mb-5 text-slate-700">
+                The secretariat reads every message and answers within two working days.
+              </p>
+              <Island name="message-form" component={MessageFormIsland} props={{}} />
+            </section>
+          ) : null}
+        </div>
       </div>
     </div>
   );

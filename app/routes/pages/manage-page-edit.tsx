@@ -1,12 +1,11 @@
-import { useEffect } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { publicPageUrl } from "../../../core/pages/fixed-pages";
 import { pageUpdateSchema } from "../../../core/pages/pages.schema";
 import { isAppError } from "../../../lib/errors";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { Notice } from "../../components/ui/notice";
 import { RichTextEditor } from "../../components/ui/rich-text-editor";
 import { TextField } from "../../components/ui/text-field";
-import { toast } from "../../components/ui/toast";
 import { getRequestContext } from "../../context";
 import { fieldErrorsOf, lengthLimit } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
@@ -48,9 +47,6 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
   const errors = actionData?.errors ?? {};
   const values = actionData?.values ?? { title: page.title, content: page.content };
   const saving = useNavigation().state === "submitting";
-  useEffect(() => {
-    if (saved) toast.success("Page saved.", { duration: 5000 });
-  }, [saved]);
   return (
     <div className="max-w-4xl">
       <Breadcrumbs
@@ -63,12 +59,12 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
       <div className="mt-2 flex flex-wrap items-end justify-between gap-4">
         <h1 className="font-display text-4xl font-bold text-navy-900">Edit page</h1>
         <a
-          href={page.url}
+          href={publicPageUrl(page.url)}
           target="_blank"
           rel="noreferrer"
           className="text-sm font-semibold text-sea-600 hover:underline"
         >
-          View {page.url}
+          View {publicPageUrl(page.url)}
         </a>
       </div>
       {saved ? (

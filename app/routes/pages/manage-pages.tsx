@@ -1,5 +1,6 @@
 import { FilePenLine } from "lucide-react";
 import { Link } from "react-router";
+import { publicPageUrl } from "../../../core/pages/fixed-pages";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { getRequestContext } from "../../context";
 import type { Route } from "./+types/manage-pages";
@@ -38,7 +39,7 @@ export default function AdminPages({ loaderData }: Route.ComponentProps) {
             {loaderData.pages.map((page) => (
               <tr key={page.url}>
                 <td className="px-4 py-3 font-medium text-navy-900">{page.title}</td>
-                <td className="hidden px-4 py-3 text-slate-600 sm:table-cell">{page.url}</td>
+                <td className="hidden px-4 py-3 text-slate-600 sm:table-cell">{publicPageUrl(page.url)}</td>
                 <td className="hidden px-4 py-3 text-slate-600 md:table-cell">{page.updated_at.slice(0, 10)}</td>
                 <td className="px-4 py-3 text-right">
                   <Link to={`/manager/pages${page.url}`} className="btn-outline py-1.5">

@@ -1,5 +1,6 @@
 import { Search } from "lucide-react";
 import { Form, Link } from "react-router";
+import { viewerOf } from "../../../core/access/access";
 import { isPaperFileUrl } from "../../../core/library/library.values";
 import { getRequestContext } from "../../context";
 import { SERVED_AS_ISLANDS } from "../../islands/island";
@@ -14,7 +15,7 @@ export const handle = { ...SHARED_WHEN_SIGNED_IN, ...SERVED_AS_ISLANDS };
 export async function loader({ context, url }: Route.LoaderArgs) {
   const query = (url.searchParams.get("q") ?? "").slice(0, 200);
   const { services, auth } = getRequestContext(context);
-  const results = query.trim() ? await services.search.search(query, { signedIn: auth !== null }) : [];
+  const results = query.trim() ? await services.search.search(query, viewerOf(auth)) : [];
   return { query, results };
 }
 

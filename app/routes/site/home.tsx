@@ -15,12 +15,13 @@ export const handle = { ...SHARED_WHEN_SIGNED_IN, ...SERVED_AS_ISLANDS };
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = getRequestContext(context);
-  const [members, latest, meetings] = await Promise.all([
+  const [members, latest, meetings, welcome] = await Promise.all([
     services.members.summary(),
     services.news.latest(3),
     services.meetings.upcoming(3),
+    services.pages.homePage(),
   ]);
-  return { members, latest, meetings };
+  return { members, latest, meetings, welcome };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => seoMeta({ matches, path: "/" });
@@ -49,7 +50,7 @@ const PILLARS = [
 /** The landing page. Latest news, upcoming meetings and the member count join as those features land. */
 export default function Home({ loaderData }: Route.ComponentProps) {
   const settings = useRootData()?.settings ?? DEFAULT_SETTINGS;
-  const { members, latest, meetings } = loaderData;
+  const { members, latest, meetings, welcome } = loaderData;
   return (
     <>
       <section className="bg-gradient-to-br from-navy-950 via-navy-900 to-navy-700 text-white">
@@ -96,6 +97,20 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               See the list of members
             </Link>
           </div>
+        </section>
+      ) : null}
+      {welcome ? (
+        // The /home CMS page: what the admin writes in Manager › Pages › Home shows here (decision 0041).
+        <section aria-labelledby="welcome" className="mx-auto max-w-7xl px-4 py-16 sm:px-6">
+          <h2 id="welcome" className="font-display text-3xl font-bold text-navy-900">
+            {welcome.title}
+          </h2>
+          <div
+            className="rich-text mt-6 max-w-3xl"
+            // Sanitized on write and again on read by the pages service.
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized server-side
+            dangerouslySetInnerHTML={{ __html: welcome.content }}
+          />
         </section>
       ) : null}
       <UpcomingMeetings meetings={meetings} />

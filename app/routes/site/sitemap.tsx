@@ -1,4 +1,5 @@
 import { categoryUrl } from "../../../core/library/library.values";
+import { companyUrl } from "../../../core/members/members.values";
 import { postUrl } from "../../../core/news/news.schema";
 import { CMS_GROUPS } from "../../../core/pages/fixed-pages";
 import { escapeHtml } from "../../../lib/html";
@@ -9,16 +10,19 @@ import type { Route } from "./+types/sitemap";
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, origin } = getRequestContext(context);
   const routed = new Set<string>(CMS_GROUPS.flatMap((g) => g.pages.map((p) => p.to)));
-  const [allPages, posts, meetings, library] = await Promise.all([
+  const [allPages, posts, meetings, library, companies] = await Promise.all([
     services.pages.listPages(),
     services.news.sitemapEntries(),
     services.meetings.sitemapEntries(),
     services.library.sitemapEntries(),
+    // Current companies only: one that lapses or leaves drops out with no write (decision 0046).
+    services.members.sitemapEntries(),
   ]);
   const pages = allPages.filter((p) => routed.has(p.url));
   const entries = [
     { loc: "/", lastmod: undefined as string | undefined },
     { loc: "/members-list", lastmod: undefined },
+    ...companies.map((c) => ({ loc: companyUrl(c.slug), lastmod: c.updated_at.slice(0, 10) })),
     { loc: "/members-join", lastmod: undefined },
     { loc: "/news", lastmod: undefined },
     ...["/events", "/conference", "/workshop"].map((loc) => ({ loc, lastmod: undefined })),

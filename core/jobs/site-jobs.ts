@@ -1,0 +1,34 @@
+import { describeNotices } from "../members/renewals.service";
+import { defineJob, type JobDefinition } from "./job";
+
+/**
+ * The site's scheduled jobs: the one place a job is declared (decision 0045). A job translates its
+ * due time into a call of its area's service, which holds the rules and makes each step idempotent.
+ * Times are in the site's time zone (setting site.timezone).
+ */
+export const SITE_JOBS: readonly JobDefinition[] = [
+  defineJob({
+    name: "uploads-sweep",
+    // Daily, at a quiet hour (decision 0015): files a crash left without their row, editor images never saved.
+    schedule: "40 3 * * *",
+    description: "Removes uploaded files no row references: older than an hour (editor images: a day). Decision 0015.",
+    async run({ services, signal, log }) {
+      const result = await services.media.sweepUploads({ signal });
+      if (result.orphans.length) log.info({ files: result.orphans.slice(0, 100) }, "orphaned uploads removed");
+      return (
+        `${result.scanned} files checked; ${result.orphans.length} removed; ` +
+        `${result.young} unreferenced but too recent to remove.`
+      );
+    },
+  }),
+  defineJob({
+    name: "membership-renewals",
+    // Daily, at the start of the secretariat's working day: what is owed is worked out from the date.
+    schedule: "0 7 * * *",
+    description:
+      "Mails the primary contacts of member companies: a reminder before renews_on (setting members.reminder_days), a notice when the company lapses; each once. Decision 0049.",
+    async run({ services, origin, signal }) {
+      return describeNotices(await services.renewals.sendNotices({ origin, signal }));
+    },
+  }),
+];
