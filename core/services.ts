@@ -29,6 +29,7 @@ import { createMediaService } from "./media/media.service";
 import { createMeetingsRepository } from "./meetings/meetings.repository";
 import { createMeetingsService } from "./meetings/meetings.service";
 import { createMeetingsAdminService } from "./meetings/meetings-admin.service";
+import { createCompaniesCsvService } from "./members/companies-csv.service";
 import { isCurrentCompany } from "./members/current";
 import { createMembersService } from "./members/members.service";
 import { COMPANY_SEARCH_KIND } from "./members/members.values";
@@ -189,6 +190,7 @@ export function createServices(deps: {
       read: (row) => meetings.whole(row),
     }),
     members,
+    companiesCsv: createCompaniesCsvService({ db: deps.db, dialect: deps.dialect, members }),
     /** Renewal reminders and lapse notices (decision 0049): the membership-renewals job calls it. */
     renewals: createRenewalsService({ db: deps.db, clock, day: membershipDay, settings, mail }),
     pages: createPagesService({ db: deps.db, search, clock }),

@@ -27,3 +27,13 @@ export function countryChoices(): { code: string; name: string }[] {
     .map(([code, name]) => ({ code, name }))
     .sort((a, b) => a.name.localeCompare(b.name, "en"));
 }
+
+/**
+ * The code of a country written as a spreadsheet has it: a code ('no', 'NO') or its English
+ * name, short or official ('Norway', 'United Kingdom'); null when it is neither.
+ */
+export function countryCode(text: string): string | null {
+  const trimmed = text.trim();
+  if (/^[A-Za-z]{2}$/.test(trimmed)) return isCountryCode(trimmed.toUpperCase()) ? trimmed.toUpperCase() : null;
+  return trimmed ? (countries.getAlpha2Code(trimmed, "en") ?? null) : null;
+}

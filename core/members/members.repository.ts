@@ -240,6 +240,27 @@ export function createMembersRepository(db: Executor, dialect: Dialect) {
         .execute();
     },
 
+    /** Every company's id and name: what a CSV import matches its rows on (by name, any case). */
+    async names() {
+      return db.selectFrom("member_companies").select(["id", "name"]).execute();
+    },
+
+    /** The representatives of these companies (an export's page of them): primary contacts first, then by name. */
+    async representativesOf(companyIds: number[]) {
+      if (companyIds.length === 0) return [];
+      return db
+        .selectFrom("company_representatives as r")
+        .innerJoin("users", "users.id", "r.user_id")
+        .select(["r.company_id", "r.is_primary", "users.first_name", "users.last_name", "users.email"])
+        .where("r.company_id", "in", companyIds)
+        .orderBy("r.company_id")
+        .orderBy("r.is_primary", "desc")
+        .orderBy("users.last_name")
+        .orderBy("users.first_name")
+        .orderBy("r.user_id")
+        .execute();
+    },
+
     /** The company's representatives with their accounts: primary contacts first, then by name. */
     async representatives(companyId: number) {
       return db

@@ -4,7 +4,14 @@ import { listSearchSchema, pageNumberSchema } from "../../lib/pagination";
 import { cleanTitle } from "../../lib/text";
 import { flagSchema } from "../../lib/validation";
 import { emailSchema } from "../accounts/accounts.schema";
-import { COMPANY_STATUSES, MAX_PRODUCTS, MEMBERSHIP_TYPES, PRODUCT_LENGTH, RENEWALS_DUE_DAYS } from "./members.values";
+import {
+  COMPANY_STATUSES,
+  IMPORT_ACTIONS,
+  MAX_PRODUCTS,
+  MEMBERSHIP_TYPES,
+  PRODUCT_LENGTH,
+  RENEWALS_DUE_DAYS,
+} from "./members.values";
 
 /**
  * Membership's inputs and answers (issue 31, decision 0044). Browser-safe: the country's format
@@ -287,3 +294,42 @@ export const userCompanySchema = z
     primary: z.boolean(),
   })
   .meta({ id: "UserCompany" });
+
+/**
+ * A CSV import of companies (POST /api/dashboard/companies/import): the file as a multipart
+ * `file`, or its text as `csv` (the screen's apply step sends back the text it checked).
+ * Without `apply` it is a dry run: the same import, rolled back, reported row by row.
+ */
+export const companyImportBodySchema = z.object({
+  csv: z.string({ error: "The CSV must be text." }).optional(),
+  apply: flag.meta({ description: "true: apply the import; false (default): a dry run that changes nothing." }),
+});
+
+/** One row of an import's report. */
+export const companyImportRowSchema = z
+  .object({
+    line: z.number().int().meta({ description: "The row's line in the file (the header is line 1)." }),
+    name: z.string(),
+    action: z.enum(IMPORT_ACTIONS).meta({
+      description: "create: a new company; update: fields of an existing one change; unchanged; refuse: see errors.",
+    }),
+    company_id: z.number().int().nullable().meta({ description: "The company matched or created; null when none." }),
+    changes: z.array(z.object({ field: z.string(), before: z.string(), after: z.string() })),
+    errors: z.record(z.string(), z.array(z.string())),
+  })
+  .meta({ id: "CompanyImportRow" });
+export type CompanyImportRow = z.output<typeof companyImportRowSchema>;
+
+/** What an import did, or would do (a dry run). */
+export const companyImportReportSchema = z
+  .object({
+    applied: z.boolean(),
+    created: z.number().int(),
+    updated: z.number().int(),
+    unchanged: z.number().int(),
+    refused: z.number().int(),
+    ignored_columns: z.array(z.string()).meta({ description: "Columns of the file that the import does not read." }),
+    rows: z.array(companyImportRowSchema),
+  })
+  .meta({ id: "CompanyImportReport" });
+export type CompanyImportReport = z.output<typeof companyImportReportSchema>;

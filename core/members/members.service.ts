@@ -459,7 +459,7 @@ export function createMembersService(deps: {
     // ── The secretariat (admin) ─────────────────────────────────────────────
 
     /** GET /api/dashboard/companies: search in names, countries (by name or code) and products; filters. */
-    async adminList(query: CompaniesQuery): Promise<Page<AdminCompany>> {
+    async adminList(query: CompaniesQuery, perPage = COMPANIES_PER_PAGE): Promise<Page<AdminCompany>> {
       const { cutoff, today } = await deps.day();
       const search = query.search || undefined;
       const folded = search?.toLowerCase();
@@ -476,14 +476,14 @@ export function createMembersService(deps: {
         dueBy: query.due ? addDays(today, RENEWALS_DUE_DAYS) : undefined,
       };
       const [rows, total] = await Promise.all([
-        repository.adminPage(filter, cutoff, (query.page - 1) * COMPANIES_PER_PAGE, COMPANIES_PER_PAGE),
+        repository.adminPage(filter, cutoff, (query.page - 1) * perPage, perPage),
         repository.adminCount(filter, cutoff),
       ]);
       const products = await productsBy(rows.map((r) => r.id));
       return pageOf(
         rows.map((r) => toAdmin(r, products.get(r.id) ?? [])),
         query.page,
-        COMPANIES_PER_PAGE,
+        perPage,
         total,
       );
     },
@@ -522,6 +522,19 @@ export function createMembersService(deps: {
      */
     createIn: (trx: Kysely<Database>, context: MembershipWriteContext, input: CompanyCreate) =>
       createIn(trx, context, input, null),
+
+    /**
+     * For a write of this area that changes companies within its own transaction (the CSV
+     * import): no logo. A logo it replaces is none, so nothing is left to remove after.
+     */
+    updateIn: async (trx: Kysely<Database>, cutoff: string, id: number, input: CompanyUpdate) =>
+      (await updateIn(trx, cutoff, id, input, null)).company,
+
+    /** A company as the secretariat sees it, read in the caller's transaction. */
+    getIn: (trx: Kysely<Database>, id: number, cutoff: string) => adminCompany(id, cutoff, inTransaction(trx)),
+
+    /** Rich text as a company's description is stored: sanitized, empty when nothing shows. */
+    descriptionHtml: description,
 
     /** Changes the fields sent; the slug stays (links keep working). A replaced logo's files go once it commits. */
     async update(id: number, input: CompanyUpdate, logo?: Uint8Array): Promise<AdminCompany> {

@@ -28,6 +28,12 @@ export const COMPANIES_PER_PAGE = 25;
 /** The admin list's 'renewals due' filter: renews_on within this many days from today (or past it). */
 export const RENEWALS_DUE_DAYS = 60;
 export const MAX_PRODUCTS = 20;
+/** A CSV import reads at most this many rows (an association's whole list, several times over). */
+export const IMPORT_MAX_ROWS = 10_000;
+/** ... and at most this many bytes (5 000 companies with descriptions fit in about 3 MB). */
+export const IMPORT_MAX_BYTES = 8 * 1024 * 1024;
+export const IMPORT_ACTIONS = ["create", "update", "unchanged", "refuse"] as const;
+export type ImportAction = (typeof IMPORT_ACTIONS)[number];
 export const PRODUCT_LENGTH = 40;
 
 export const COMPANY_NOT_FOUND = "Member company not found.";
@@ -44,6 +50,11 @@ export const ADMIN_ACCOUNT =
   "This address belongs to an administrator's account; representatives are members. Use another address.";
 export const DEACTIVATED_ACCOUNT =
   "The account with this address is deactivated. Reactivate it on the users screen first, then add it again.";
+export const IMPORT_NO_FILE = "Choose a CSV file to import (its first row names the columns: Name, Country, …).";
+export const IMPORT_NO_NAME_COLUMN =
+  "The file has no Name column: its first row must name the columns (Name, Country, Website, …).";
+export const IMPORT_NOT_UTF8 =
+  'The file is not UTF-8 text: save it from your spreadsheet as "CSV UTF-8" and try again.';
 export const LAST_PRIMARY =
   "You are the company's only primary contact: make a colleague a primary contact first, or ask the secretariat.";
 

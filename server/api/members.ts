@@ -6,6 +6,8 @@ import {
   COMPANY_NOT_FOUND,
   companiesQuerySchema,
   companyCreateSchema,
+  companyImportBodySchema,
+  companyImportReportSchema,
   companyProfileSchema,
   companyUpdateSchema,
   memberCompanySchema,
@@ -16,12 +18,13 @@ import {
   representativeInviteSchema,
   representativeSchema,
 } from "../../core/members/members.schema";
+import { contentDisposition } from "../../lib/content-disposition";
 import type { AppEnv, Runtime } from "../env";
 import { fileField } from "./admin-media";
 import { idParams } from "./admin-news";
 import { messageAnswer } from "./auth";
 import { apiRouter, declare, pageAnswer, success } from "./contract";
-import { access, currentAuth, idParam, ok, uploadedImage } from "./http";
+import { access, currentAuth, idParam, ok, uploadedFile, uploadedImage } from "./http";
 
 const slugParams = z.object({ slug: z.string().openapi({ description: "The company's slug.", example: "nordhavn" }) });
 const representativeParams = idParams.extend({
@@ -143,6 +146,48 @@ export function membersRoutes(runtime: Runtime) {
       errors: [409, 507],
     },
     async (c, { body, raw }) => ok(c, { company: await members.create(body, await uploadedImage(raw, "logo")) }, 201),
+  );
+
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/dashboard/companies/export",
+      access: access.admin,
+      tag: admin,
+      summary: "Export the member companies as CSV (the list's filters, every page)",
+      description:
+        "One row a company: the columns the import reads (Name, Country, Website, Membership type, Status, Member since, Renews on, Seats, Products, Description) and, for reading, Country name, Current, Seats used and Representatives (names and e-mails, primary contacts marked). UTF-8 with a byte-order mark; a cell a spreadsheet would run as a formula starts with a quote mark.",
+      query: companiesQuerySchema.omit({ page: true }),
+      response: { schema: z.string(), mediaType: "text/csv", description: "The companies, one a row." },
+    },
+    async (c, { query }) =>
+      c.body(await services.companiesCsv.exportCsv(query), 200, {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": contentDisposition("attachment", "member-companies.csv"),
+        "Cache-Control": "no-store",
+      }),
+  );
+
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/companies/import",
+      access: access.admin,
+      tag: admin,
+      summary: "Import member companies from CSV: a dry run, then apply",
+      description:
+        "The CSV as a multipart `file` or as the text `csv`; its first row names the columns (as the export's: Name is required, the others optional; a country by code or English name). Each row creates the company of its name or changes the one that has it (any case); the columns present are the truth, and an empty cell clears what may be empty (website, renews on, seats, products, description). Logos and representatives are not imported. Without `apply` it is a dry run that changes nothing and reports row by row what applying would do; with `apply=true` the rows that can be are applied in one transaction and the others refused, each with its reasons.",
+      body: { schema: companyImportBodySchema.extend({ file: fileField.optional() }) },
+      response: { schema: success(companyImportReportSchema.shape) },
+      errors: [409, 413],
+    },
+    async (c, { body, raw }) => {
+      const file = uploadedFile(raw, "file");
+      const source = file ? new Uint8Array(await file.arrayBuffer()) : (body.csv ?? null);
+      return ok(c, await services.companiesCsv.importCsv(source, body.apply));
+    },
   );
 
   declare(
