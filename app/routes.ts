@@ -65,6 +65,7 @@ export default [
     route("manager/users", "routes/account/manage-users.tsx"),
     route("manager/members", "routes/members/manage-members.tsx"),
     route("manager/members/new", "routes/members/manage-member.tsx", { id: "manage-member-new" }),
+    route("manager/members/import", "routes/members/import-members.tsx"),
     route("manager/members/:id", "routes/members/manage-member.tsx", { id: "manage-member-edit" }),
     route("manage-news", "routes/news/manage-news.tsx"),
     route("manage-news/new", "routes/news/manage-news-edit.tsx", { id: "manage-news-new" }),

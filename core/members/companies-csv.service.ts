@@ -294,10 +294,8 @@ export function createCompaniesCsvService(deps: {
         throw new AppError("validation", IMPORT_NO_FILE, { errors: { file: [IMPORT_NO_FILE] } });
       const size = typeof source === "string" ? Buffer.byteLength(source) : source.byteLength;
       if (size > IMPORT_MAX_BYTES) {
-        throw new AppError(
-          "payload_too_large",
-          `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB: split it.`,
-        );
+        const message = `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB: split it (by country, say) and import each part.`;
+        throw new AppError("payload_too_large", message, { errors: { file: [message] } });
       }
       let text: string;
       try {

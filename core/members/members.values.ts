@@ -30,8 +30,11 @@ export const RENEWALS_DUE_DAYS = 60;
 export const MAX_PRODUCTS = 20;
 /** A CSV import reads at most this many rows (an association's whole list, several times over). */
 export const IMPORT_MAX_ROWS = 10_000;
-/** ... and at most this many bytes (5 000 companies with descriptions fit in about 3 MB). */
-export const IMPORT_MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * ... and at most this many bytes: the screen sends the checked text back to apply it as a form
+ * field, and a form field may be 2 MB (lib/request-body.ts). 10 000 rows without descriptions fit.
+ */
+export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
 export const IMPORT_ACTIONS = ["create", "update", "unchanged", "refuse"] as const;
 export type ImportAction = (typeof IMPORT_ACTIONS)[number];
 export const PRODUCT_LENGTH = 40;

@@ -57,6 +57,7 @@ beforeAll(async () => {
   paths.push(
     "/manager/members",
     "/manager/members/new",
+    "/manager/members/import",
     `/manager/members/${company.id}`,
     "/manager/library",
     `/manager/library?edit=cat-${root.id}`,

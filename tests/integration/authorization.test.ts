@@ -192,6 +192,7 @@ const PAGE_ACCESS: Record<string, Access> = {
   "/manager/users": "admin",
   "/manager/members": "admin",
   "/manager/members/new": "admin",
+  "/manager/members/import": "admin",
   "/manager/members/:id": "admin",
   "/manage-news": "admin",
   "/manage-news/new": "admin",
