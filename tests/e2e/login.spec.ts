@@ -1,4 +1,4 @@
-import { ADMIN, expect, expectAccessible, MEMBER, signIn, test, waitForHydration } from "./fixtures";
+import { ADMIN, expect, expectAccessible, MEMBER, openMenu, signIn, test, waitForHydration } from "./fixtures";
 
 test.describe("member login (SPEC §2, §5, §8)", () => {
   test("the login screen has the spec's parts and is accessible", async ({ page }) => {
@@ -98,14 +98,16 @@ test.describe("member login (SPEC §2, §5, §8)", () => {
     await expect(page).toHaveURL(/\/dashboard$/);
     // The menu opens with JavaScript: a click before hydration does nothing (a busy CI machine got there first).
     await waitForHydration(page);
-    await page.getByRole("button", { name: "User Profile" }).click();
-    await page.getByRole("menuitem", { name: "Logout" }).click();
+    const profile = page.getByRole("button", { name: "User Profile" });
+    const logout = page.getByRole("menuitem", { name: "Logout" });
+    await openMenu(profile, logout);
+    await logout.click();
     const dialog = page.getByRole("dialog", { name: "Logout?" });
     await expect(dialog).toContainText("Do you want to logout of your account?");
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await expect(dialog).toBeHidden();
-    await page.getByRole("button", { name: "User Profile" }).click();
-    await page.getByRole("menuitem", { name: "Logout" }).click();
+    await openMenu(profile, logout);
+    await logout.click();
     await page.getByRole("dialog", { name: "Logout?" }).getByRole("button", { name: "Confirm" }).click();
     await expect(page).toHaveURL(/\/login$/);
     await page.goto("/dashboard");

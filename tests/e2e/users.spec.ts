@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN, expect, expectAccessible, linkMailedTo, MEMBER, signIn, test } from "./fixtures";
+import { ADMIN, expect, expectAccessible, linkMailedTo, MEMBER, openMenu, signIn, test } from "./fixtures";
 
 // An account of its own: the role and activity changes below disturb no other test.
 const ULLA = { email: "e2e-users@masthead.example", password: "e2e-users-password" };
@@ -95,8 +95,7 @@ test("the admin changes a role, deactivates (sessions end) and reactivates a use
   // The admin header carries the user menu with the admin's picture or initials.
   const profile = page.getByRole("banner").getByRole("button", { name: "User Profile" });
   await expect(profile).toContainText("EA");
-  await profile.click();
-  await expect(page.getByRole("menuitem", { name: "Go to Website" })).toBeVisible();
+  await openMenu(profile, page.getByRole("menuitem", { name: "Go to Website" }));
   await expect(page.getByRole("menuitem", { name: "Settings" })).toBeVisible();
   await page.keyboard.press("Escape");
   await page.getByLabel("Name or e-mail").fill("Ulla");
