@@ -75,6 +75,15 @@ describe("an admin list (AdminList)", () => {
     expect(second.page).toContain("Page 2 of 2");
     expect(second.html).toMatch(/<a[^>]*href="\/manage-news\?search=Tidewater&page=1"[^>]*>Previous<\/a>/);
     expect(second.page).not.toContain("Load more");
+
+    // Past the last page the list is not said to be empty.
+    const past = await get("/manage-news?search=Tidewater&page=5");
+    expect(past.page).toContain(
+      `${NEWS_PER_PAGE + 1} posts Page 5 is past the end of the list. Back to the first page`,
+    );
+    expect(past.html).toMatch(/<a[^>]*href="\/manage-news\?search=Tidewater"[^>]*>Back to the first page<\/a>/);
+    expect(past.page).not.toContain("No post");
+    expect(past.page).not.toContain("Page 5 of 2");
   });
 
   it("links 'Show all' once a filter is on, with the filter's value shown in its select", async () => {

@@ -141,6 +141,7 @@ export function AdminList<T extends { id: number }>({
   const searched = params.get("search") ?? "";
   const nextHref = `${path}?${new URLSearchParams([...params, ["page", String(more.nextPage)]])}`;
   const emptyText = typeof empty === "string" ? empty : filtered ? empty.filtered : empty.unfiltered;
+  const firstHref = `${path}${filtered ? `?${params}` : ""}`;
   return (
     <div>
       <ListHeader title={title} newLink={newLink} action={headerAction} description={description} notice={notice} />
@@ -189,7 +190,19 @@ export function AdminList<T extends { id: number }>({
         ) : null}
       </p>
       {items.length === 0 ? (
-        <p className="mt-3 rounded-xl bg-white p-6 text-slate-700 ring-1 ring-slate-200">{emptyText}</p>
+        <p className="mt-3 rounded-xl bg-white p-6 text-slate-700 ring-1 ring-slate-200">
+          {page.total > 0 ? (
+            // A page past the last one (an old link, rows deleted since): the list is not empty.
+            <>
+              {`Page ${page.current_page} is past the end of the list. `}
+              <Link to={firstHref} className="text-sea-600 hover:underline">
+                Back to the first page
+              </Link>
+            </>
+          ) : (
+            emptyText
+          )}
+        </p>
       ) : (
         <ul
           className={
@@ -209,7 +222,7 @@ export function AdminList<T extends { id: number }>({
         </div>
       ) : null}
       {/* With load-more, without JavaScript "Load more" opens the next page: the way back is here. */}
-      {paging === "pages" || page.current_page > 1 ? (
+      {(paging === "pages" || page.current_page > 1) && page.current_page <= page.last_page ? (
         <Pager path={path} params={params} current={page.current_page} last={page.last_page} labels={pagerLabels} />
       ) : null}
     </div>
