@@ -1,4 +1,4 @@
-import { Fragment, type ReactNode } from "react";
+import { Fragment, type ReactNode, useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { useLoadMore } from "../../lib/use-load-more";
 import { FilterForm } from "../ui/filter-form";
@@ -7,10 +7,7 @@ import { ListSearch } from "../ui/list-search";
 import { LoadMoreLink } from "../ui/load-more-link";
 import { Notice } from "../ui/notice";
 import { Pager } from "../ui/pager";
-import { SelectField } from "../ui/select-field";
-
-/** A select's choices as [value, label] pairs. */
-export type Options = ReadonlyArray<readonly [value: string | number, label: string]>;
+import { type Options, SelectField } from "../ui/select-field";
 
 /** A list's filter selects by URL parameter name: `{ status: { label: "Status", options } }`. */
 export type FilterSelects = Record<string, { label: string; options: Options }>;
@@ -142,6 +139,21 @@ export function AdminList<T extends { id: number }>({
   const nextHref = `${path}?${new URLSearchParams([...params, ["page", String(more.nextPage)]])}`;
   const emptyText = typeof empty === "string" ? empty : filtered ? empty.filtered : empty.unfiltered;
   const firstHref = `${path}${filtered ? `?${params}` : ""}`;
+  const filterBar = useRef<HTMLDivElement>(null);
+  const query = params.toString();
+  // The filter fields are uncontrolled (the form works without JavaScript): when the URL changes
+  // without them ("Show all", Back), they would still show what was chosen before. Set them to it.
+  useEffect(() => {
+    const form = filterBar.current?.querySelector("form");
+    if (!form) return;
+    const current = new URLSearchParams(query);
+    for (const field of Array.from(form.elements)) {
+      if (!(field instanceof HTMLInputElement || field instanceof HTMLSelectElement) || !field.name) continue;
+      if (field instanceof HTMLInputElement && field.type === "checkbox")
+        field.checked = current.get(field.name) === field.value;
+      else field.value = current.get(field.name) ?? "";
+    }
+  }, [query]);
   return (
     <div>
       <ListHeader title={title} newLink={newLink} action={headerAction} description={description} notice={notice} />
@@ -152,31 +164,33 @@ export function AdminList<T extends { id: number }>({
         </Notice>
       ))}
       {beforeFilters}
-      {filters ? (
-        <FilterForm
-          label={filters.label}
-          id={search.id}
-          searchLabel={search.label}
-          search={searched}
-          grid={filters.grid}
-          searchClassName={filters.searchClassName}
-          buttonClassName={filters.buttonClassName}
-        >
-          {Object.entries(filters.selects).map(([name, select]) => (
-            <FilterSelect
-              key={name}
-              id={`${search.id}-${name}`}
-              name={name}
-              label={select.label}
-              options={select.options}
-              value={params.get(name) ?? ""}
-            />
-          ))}
-          {filters.extra}
-        </FilterForm>
-      ) : (
-        <ListSearch id={`${search.id}-search`} label={search.label} defaultValue={searched} />
-      )}
+      <div ref={filterBar}>
+        {filters ? (
+          <FilterForm
+            label={filters.label}
+            id={search.id}
+            searchLabel={search.label}
+            search={searched}
+            grid={filters.grid}
+            searchClassName={filters.searchClassName}
+            buttonClassName={filters.buttonClassName}
+          >
+            {Object.entries(filters.selects).map(([name, select]) => (
+              <FilterSelect
+                key={name}
+                id={`${search.id}-${name}`}
+                name={name}
+                label={select.label}
+                options={select.options}
+                value={params.get(name) ?? ""}
+              />
+            ))}
+            {filters.extra}
+          </FilterForm>
+        ) : (
+          <ListSearch id={`${search.id}-search`} label={search.label} defaultValue={searched} />
+        )}
+      </div>
       <p className="mt-4 text-sm text-slate-600" aria-live="polite">
         {`${page.total} ${page.total === 1 ? noun[0] : noun[1]}`}
         {matching && searched ? ` matching “${searched}”` : null}
