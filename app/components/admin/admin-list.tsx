@@ -63,7 +63,7 @@ export function FilterSelect({
  * says, then paging. The filters live in the URL (`params`): the form shows them, and the next
  * page's link and the pager keep them. Paging is "load-more" (the next page appended with
  * JavaScript; without it the link opens the next page, and the pager from page 2 on is the way
- * back) or "pages" (the pager alone, for lists acted on row by row through full-page forms).
+ * back) or "pages" (the pager alone: users and requests, as they were; decision 0050).
  */
 export function AdminList<T extends { id: number }>({
   title,
