@@ -54,6 +54,11 @@ test("the secretariat creates a company, invites its representative and is refus
   const rows = page.locator("main li");
   await expect(rows.getByText("Lapsed", { exact: true }).first()).toBeVisible();
   await expect(rows.getByText("Current", { exact: true })).toHaveCount(0);
+  // "Show all" lists every company again, and the filter bar no longer shows the filter.
+  await page.getByRole("link", { name: "Show all" }).click();
+  await expect(page).toHaveURL(/\/manager\/members$/);
+  await expect(rows.getByText("Current", { exact: true }).first()).toBeVisible();
+  await expect(page.getByLabel("Membership")).toHaveValue("");
   await page.goto("/manager/members");
   await shoot(page, "manager-members");
 

@@ -1,29 +1,47 @@
 import { Plus } from "lucide-react";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Breadcrumbs } from "./breadcrumbs";
 import { Notice } from "./notice";
 
-/** The top of an admin list: breadcrumbs, title, its "New …" button, and the notice a save left. */
+/**
+ * The top of an admin list: breadcrumbs, title (with a line saying what the list holds, if any),
+ * its "New …" button or another action, and the notice a save left.
+ */
 export function ListHeader({
   title,
-  newTo,
-  newLabel,
-  notice,
+  newLink,
+  action,
+  description,
+  notice = null,
 }: {
   title: string;
-  newTo: string;
-  newLabel: string;
-  notice: string | null;
+  newLink?: { to: string; label: string };
+  /** Beside the title, after the "New …" button: e.g. an export link. */
+  action?: ReactNode;
+  description?: ReactNode;
+  notice?: string | null;
 }) {
+  const heading = <h1 className="font-display text-4xl font-bold text-navy-900">{title}</h1>;
   return (
     <>
       <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current={title} />
       <div className="mt-2 flex flex-wrap items-end justify-between gap-4">
-        <h1 className="font-display text-4xl font-bold text-navy-900">{title}</h1>
-        <Link to={newTo} className="btn-primary">
-          <Plus className="h-4 w-4" aria-hidden="true" />
-          {newLabel}
-        </Link>
+        {description ? (
+          <div>
+            {heading}
+            <p className="mt-1 text-slate-700">{description}</p>
+          </div>
+        ) : (
+          heading
+        )}
+        {newLink ? (
+          <Link to={newLink.to} className="btn-primary">
+            <Plus className="h-4 w-4" aria-hidden="true" />
+            {newLink.label}
+          </Link>
+        ) : null}
+        {action}
       </div>
       {notice ? (
         <Notice tone="success" className="mt-4">

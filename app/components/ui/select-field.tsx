@@ -1,5 +1,8 @@
 import type { SelectHTMLAttributes } from "react";
 
+/** A select's choices as [value, label] pairs. */
+export type Options = ReadonlyArray<readonly [value: string | number, label: string]>;
+
 /** A labelled select with its options as [value, label] pairs, and an error wired like TextField's. */
 export function SelectField({
   id,
@@ -10,7 +13,7 @@ export function SelectField({
 }: SelectHTMLAttributes<HTMLSelectElement> & {
   id: string;
   label: string;
-  options: ReadonlyArray<readonly [value: string | number, label: string]>;
+  options: Options;
   error?: string;
 }) {
   const errorId = `${id}-error`;

@@ -5,11 +5,8 @@ import { type AdminUser, inviteSchema, userChangeSchema, userListSchema } from "
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
 import { Avatar } from "../../components/account/user-menu";
-import { Breadcrumbs } from "../../components/ui/breadcrumbs";
+import { AdminList, type FilterSelects, filterParams, resultNotices } from "../../components/admin/admin-list";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
-import { FilterForm } from "../../components/ui/filter-form";
-import { Notice } from "../../components/ui/notice";
-import { Pager } from "../../components/ui/pager";
 import { SelectField } from "../../components/ui/select-field";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
@@ -286,74 +283,48 @@ function UserRow({ user, isMe }: { user: AdminUser; isMe: boolean }) {
   );
 }
 
+const SELECTS: FilterSelects = {
+  role: {
+    label: "Role",
+    options: [
+      ["admin", "Admin"],
+      ["member", "Member"],
+    ],
+  },
+  status: {
+    label: "Status",
+    options: [
+      ["active", "Active"],
+      ["invited", "Invited"],
+      ["deactivated", "Deactivated"],
+    ],
+  },
+};
+
 /** The users screen: search, filters, invite, role, activity, delete. */
 export default function Users({ loaderData, actionData }: Route.ComponentProps) {
-  const { data: rows, total, current_page, last_page, query, me } = loaderData;
-  const params = new URLSearchParams();
-  if (query.search) params.set("search", query.search);
-  if (query.role) params.set("role", query.role);
-  if (query.status) params.set("status", query.status);
+  const { query, me } = loaderData;
   return (
-    <div>
-      <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current="Users" />
-      <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">Users</h1>
-      {actionData && "notice" in actionData ? (
-        <Notice tone="success" className="mt-4">
-          {actionData.notice}
-        </Notice>
-      ) : null}
-      {actionData && "error" in actionData ? (
-        <Notice tone="error" className="mt-4">
-          {actionData.error}
-        </Notice>
-      ) : null}
-      <InviteForm result={actionData} />
-      <FilterForm
-        label="Filter the users"
-        id="users"
-        searchLabel="Name or e-mail"
-        search={query.search}
-        grid="sm:grid-cols-2 lg:grid-cols-[1fr_10rem_12rem_auto]"
-        searchClassName="sm:col-span-2 lg:col-span-1"
-        buttonClassName="sm:col-span-2 lg:col-span-1"
-      >
-        <SelectField
-          id="users-role"
-          name="role"
-          label="Role"
-          defaultValue={query.role ?? ""}
-          options={[
-            ["", "All"],
-            ["admin", "Admin"],
-            ["member", "Member"],
-          ]}
-        />
-        <SelectField
-          id="users-status"
-          name="status"
-          label="Status"
-          defaultValue={query.status ?? ""}
-          options={[
-            ["", "All"],
-            ["active", "Active"],
-            ["invited", "Invited"],
-            ["deactivated", "Deactivated"],
-          ]}
-        />
-      </FilterForm>
-      <p className="mt-4 text-sm text-slate-600" aria-live="polite">
-        {total} user{total === 1 ? "" : "s"}
-      </p>
-      {rows.length === 0 ? (
-        <p className="mt-3 rounded-xl bg-white p-6 text-slate-700 ring-1 ring-slate-200">No users match.</p>
-      ) : (
-        <ul className="mt-3 space-y-3">
-          {rows.map((user) => (
-            <UserRow key={user.id} user={user} isMe={user.id === me} />
-          ))}
-        </ul>
-      )}
-      <Pager path="/manager/users" params={params} current={current_page} last={last_page} />
-    </div>
+    <AdminList
+      title="Users"
+      notices={resultNotices(actionData)}
+      beforeFilters={<InviteForm result={actionData} />}
+      search={{ id: "users", label: "Name or e-mail" }}
+      filters={{
+        label: "Filter the users",
+        selects: SELECTS,
+        grid: "sm:grid-cols-2 lg:grid-cols-[1fr_10rem_12rem_auto]",
+        searchClassName: "sm:col-span-2 lg:col-span-1",
+        buttonClassName: "sm:col-span-2 lg:col-span-1",
+      }}
+      params={filterParams({ search: query.search, role: query.role, status: query.status })}
+      page={loaderData}
+      noun={["user", "users"]}
+      empty="No users match."
+      layout="cards"
+      path="/manager/users"
+      paging="pages"
+      renderRow={(user) => <UserRow user={user} isMe={user.id === me} />}
+    />
   );
 }

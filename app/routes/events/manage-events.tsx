@@ -4,6 +4,7 @@ import { meetingsAdminQuerySchema } from "../../../core/meetings/meetings.schema
 import { meetingTypeLabel, meetingUrl } from "../../../core/meetings/meetings.values";
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
+import { AdminList, filterParams } from "../../components/admin/admin-list";
 import { formatDateRange } from "../../components/events/format";
 import {
   RegistrationBadge,
@@ -12,14 +13,10 @@ import {
   VisibilityBadge,
 } from "../../components/events/registration-status";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
-import { ListHeader } from "../../components/ui/list-header";
-import { ListSearch } from "../../components/ui/list-search";
-import { LoadMoreLink } from "../../components/ui/load-more-link";
 import { getRequestContext } from "../../context";
 import { takeFlash } from "../../lib/flash.server";
 import { actionRefusal, formId } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
-import { useLoadMore } from "../../lib/use-load-more";
 import type { Route } from "./+types/manage-events";
 
 export const meta: Route.MetaFunction = () => [{ title: "Events · Manager" }];
@@ -64,87 +61,78 @@ export async function action({ context, request }: Route.ActionArgs) {
 /** SPEC §2 'Admin lists for meetings … with search' (issue 13 'Admin: /manage-events'). */
 export default function ManageEvents({ loaderData }: Route.ComponentProps) {
   const { page, search, notice } = loaderData;
-  const more = useLoadMore(page);
-  const nextHref = `/manage-events?${new URLSearchParams({ ...(search ? { search } : {}), page: String(more.nextPage) })}`;
   return (
-    <div>
-      <ListHeader title="Events" newTo="/manage-events/new" newLabel="New meeting" notice={notice} />
-      <ListSearch id="manage-events-search" label="Search meetings" defaultValue={search} />
-      <p className="mt-4 text-sm text-slate-600" aria-live="polite">
-        {page.total} meeting{page.total === 1 ? "" : "s"}
-        {search ? ` matching “${search}”` : ""}
-      </p>
-      {more.items.length > 0 ? (
-        <ul className="mt-3 divide-y divide-slate-100 overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
-          {more.items.map((meeting) => {
-            const view = meetingUrl(meeting.slug, meeting.visibility === "members" ? "members" : "public");
-            return (
-              <li key={meeting.id} className="flex flex-col gap-3 px-4 py-4 md:flex-row md:items-center md:gap-6">
-                <div className="min-w-0 flex-1">
-                  <div className="flex flex-wrap items-center gap-2">
-                    <span className="text-xs font-semibold tracking-wide text-sea-700 uppercase">
-                      {meetingTypeLabel(meeting.type)}
-                    </span>
-                    <VisibilityBadge visibility={meeting.visibility} />
-                  </div>
-                  <p className="mt-1 font-semibold text-navy-900">{meeting.title}</p>
-                  <p className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-600">
-                    <span className="inline-flex items-center gap-1.5">
-                      <CalendarDays className="h-4 w-4 shrink-0 text-slate-400" aria-hidden="true" />
-                      <time dateTime={meeting.start_date}>{formatDateRange(meeting.start_date, meeting.end_date)}</time>
-                    </span>
-                    <span className="inline-flex items-center gap-1.5">
-                      <Globe2 className="h-4 w-4 shrink-0 text-slate-400" aria-hidden="true" />
-                      {meeting.timezone}
-                    </span>
-                    {meeting.location ? (
-                      <span className="inline-flex min-w-0 items-center gap-1.5">
-                        <MapPin className="h-4 w-4 shrink-0 text-slate-400" aria-hidden="true" />
-                        <span className="truncate">{meeting.location}</span>
-                      </span>
-                    ) : null}
-                  </p>
-                </div>
-                <div className="flex flex-wrap items-center gap-2 text-sm md:w-52 md:flex-col md:items-start md:gap-1">
-                  <span className="font-medium text-slate-800">
-                    {registrationCount(meeting.registrations, meeting.registration_settings.capacity)}
+    <AdminList
+      title="Events"
+      newLink={{ to: "/manage-events/new", label: "New meeting" }}
+      notice={notice}
+      search={{ id: "manage-events", label: "Search meetings" }}
+      params={filterParams({ search })}
+      page={page}
+      noun={["meeting", "meetings"]}
+      matching
+      empty={{ filtered: `No meeting matches “${search}”.`, unfiltered: "No meetings yet." }}
+      layout="rows"
+      path="/manage-events"
+      paging="load-more"
+      renderRow={(meeting) => {
+        const view = meetingUrl(meeting.slug, meeting.visibility === "members" ? "members" : "public");
+        return (
+          <li className="flex flex-col gap-3 px-4 py-4 md:flex-row md:items-center md:gap-6">
+            <div className="min-w-0 flex-1">
+              <div className="flex flex-wrap items-center gap-2">
+                <span className="text-xs font-semibold tracking-wide text-sea-700 uppercase">
+                  {meetingTypeLabel(meeting.type)}
+                </span>
+                <VisibilityBadge visibility={meeting.visibility} />
+              </div>
+              <p className="mt-1 font-semibold text-navy-900">{meeting.title}</p>
+              <p className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-600">
+                <span className="inline-flex items-center gap-1.5">
+                  <CalendarDays className="h-4 w-4 shrink-0 text-slate-400" aria-hidden="true" />
+                  <time dateTime={meeting.start_date}>{formatDateRange(meeting.start_date, meeting.end_date)}</time>
+                </span>
+                <span className="inline-flex items-center gap-1.5">
+                  <Globe2 className="h-4 w-4 shrink-0 text-slate-400" aria-hidden="true" />
+                  {meeting.timezone}
+                </span>
+                {meeting.location ? (
+                  <span className="inline-flex min-w-0 items-center gap-1.5">
+                    <MapPin className="h-4 w-4 shrink-0 text-slate-400" aria-hidden="true" />
+                    <span className="truncate">{meeting.location}</span>
                   </span>
-                  <RegistrationBadge state={meeting.state} />
-                </div>
-                <div className="flex flex-wrap items-center gap-1">
-                  <Link to={`/manage-events/${meeting.id}/edit`} className="btn-outline py-1.5">
-                    <FilePenLine className="h-4 w-4" aria-hidden="true" />
-                    Edit<span className="sr-only"> {meeting.title}</span>
-                  </Link>
-                  <a href={view} className="btn-ghost px-2.5 py-1.5">
-                    <ExternalLink className="h-4 w-4" aria-hidden="true" />
-                    View<span className="sr-only"> {meeting.title}</span>
-                  </a>
-                  <a href={registrationsExportUrl(meeting.id)} className="btn-ghost px-2.5 py-1.5" download>
-                    <Download className="h-4 w-4" aria-hidden="true" />
-                    CSV<span className="sr-only"> of the registrations for {meeting.title}</span>
-                  </a>
-                  <ConfirmDelete
-                    label={`Delete ${meeting.title}`}
-                    title="Delete this meeting?"
-                    description={`“${meeting.title}” will be removed with its programme, sponsors and pictures. Its registrations stay in the inbox. This cannot be undone.`}
-                    fields={{ intent: "delete", id: meeting.id }}
-                  />
-                </div>
-              </li>
-            );
-          })}
-        </ul>
-      ) : (
-        <p className="mt-3 rounded-xl bg-white px-4 py-8 text-center text-slate-600 shadow-sm ring-1 ring-slate-200">
-          {search ? `No meeting matches “${search}”.` : "No meetings yet."}
-        </p>
-      )}
-      {more.hasMore ? (
-        <div className="mt-6 text-center">
-          <LoadMoreLink href={nextHref} loading={more.loading} onLoad={more.load} />
-        </div>
-      ) : null}
-    </div>
+                ) : null}
+              </p>
+            </div>
+            <div className="flex flex-wrap items-center gap-2 text-sm md:w-52 md:flex-col md:items-start md:gap-1">
+              <span className="font-medium text-slate-800">
+                {registrationCount(meeting.registrations, meeting.registration_settings.capacity)}
+              </span>
+              <RegistrationBadge state={meeting.state} />
+            </div>
+            <div className="flex flex-wrap items-center gap-1">
+              <Link to={`/manage-events/${meeting.id}/edit`} className="btn-outline py-1.5">
+                <FilePenLine className="h-4 w-4" aria-hidden="true" />
+                Edit<span className="sr-only"> {meeting.title}</span>
+              </Link>
+              <a href={view} className="btn-ghost px-2.5 py-1.5">
+                <ExternalLink className="h-4 w-4" aria-hidden="true" />
+                View<span className="sr-only"> {meeting.title}</span>
+              </a>
+              <a href={registrationsExportUrl(meeting.id)} className="btn-ghost px-2.5 py-1.5" download>
+                <Download className="h-4 w-4" aria-hidden="true" />
+                CSV<span className="sr-only"> of the registrations for {meeting.title}</span>
+              </a>
+              <ConfirmDelete
+                label={`Delete ${meeting.title}`}
+                title="Delete this meeting?"
+                description={`“${meeting.title}” will be removed with its programme, sponsors and pictures. Its registrations stay in the inbox. This cannot be undone.`}
+                fields={{ intent: "delete", id: meeting.id }}
+              />
+            </div>
+          </li>
+        );
+      }}
+    />
   );
 }

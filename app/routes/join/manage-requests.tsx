@@ -13,6 +13,7 @@ import { companiesQuerySchema } from "../../../core/members/members.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseId } from "../../../lib/ids";
 import { parseOrThrow } from "../../../lib/validation";
+import { AdminList, type FilterSelects, filterParams, resultNotices } from "../../components/admin/admin-list";
 import {
   type ApplicationRefusal,
   ApproveForm,
@@ -20,12 +21,7 @@ import {
   History,
   StatusBadge,
 } from "../../components/join/application-forms";
-import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
-import { FilterForm } from "../../components/ui/filter-form";
-import { Notice } from "../../components/ui/notice";
-import { Pager } from "../../components/ui/pager";
-import { SelectField } from "../../components/ui/select-field";
 import { getRequestContext } from "../../context";
 import { actionRefusal, firstMessages, formId } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
@@ -185,14 +181,15 @@ function MailLine({ mail }: { mail: MailStatus }) {
 
 /** The inbox of join and registration requests and messages: newest first, filters, handled, not spam, delete, CSV, mail status. */
 export default function Requests({ loaderData, actionData }: Route.ComponentProps) {
-  const { data: rows, total, current_page, last_page, query, meetings, approving, declining } = loaderData;
+  const { current_page, query, meetings, approving, declining } = loaderData;
   const refusal = actionData && "refusal" in actionData ? actionData.refusal : null;
-  const params = new URLSearchParams();
-  if (query.kind) params.set("kind", query.kind);
-  if (query.spam) params.set("spam", query.spam);
-  if (query.status) params.set("status", query.status);
-  if (query.meeting) params.set("meeting", String(query.meeting));
-  if (query.search) params.set("search", query.search);
+  const params = filterParams({
+    kind: query.kind,
+    spam: query.spam,
+    status: query.status,
+    meeting: query.meeting,
+    search: query.search,
+  });
   // The page's own address (its filters and page), for the links that open a form and the forms' cancel.
   const listing = new URLSearchParams(params);
   if (current_page > 1) listing.set("page", String(current_page));
@@ -203,226 +200,186 @@ export default function Requests({ loaderData, actionData }: Route.ComponentProp
     return `/manager/requests${search ? `?${search}` : ""}${anchor}`;
   };
   const listParams = [...listing.entries()];
+  const selects: FilterSelects = {
+    kind: {
+      label: "Kind",
+      options: [
+        ["join", "Membership"],
+        ["registration", "Registration"],
+        ["message", "Message"],
+      ],
+    },
+    meeting: { label: "Meeting", options: meetings.map((m) => [m.id, m.title] as const) },
+    status: {
+      label: "Status",
+      options: [
+        ["open", "Open"],
+        ["handled", "Handled"],
+        ["new", "New applications"],
+        ["approved", "Approved applications"],
+        ["declined", "Declined applications"],
+      ],
+    },
+    spam: {
+      label: "Spam",
+      options: [
+        ["none", "Not spam"],
+        ["only", "Probable spam"],
+      ],
+    },
+  };
   return (
-    <div>
-      <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current={TITLE} />
-      <div className="mt-2 flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="font-display text-4xl font-bold text-navy-900">{TITLE}</h1>
-          <p className="mt-1 text-slate-700">
-            Membership requests, meeting registrations and messages sent through the website's forms.
-          </p>
-        </div>
+    <AdminList
+      title={TITLE}
+      description="Membership requests, meeting registrations and messages sent through the website's forms."
+      headerAction={
         <a href={`/api/dashboard/join-requests/export?${params}`} className="btn-outline" download>
           <Download className="h-4 w-4" aria-hidden="true" />
           Export CSV
         </a>
-      </div>
-      {actionData && "error" in actionData ? (
-        <Notice tone="error" className="mt-4">
-          {actionData.error}
-        </Notice>
-      ) : null}
-      {actionData && "notice" in actionData ? (
-        <Notice tone="success" className="mt-4">
-          {actionData.notice}
-        </Notice>
-      ) : null}
-      {refusal ? (
-        <Notice tone="error" className="mt-4">
-          The application was not {refusal.intent === "approve" ? "approved" : "declined"}:{" "}
-          {Object.values(refusal.errors)[0]}
-        </Notice>
-      ) : null}
-      <FilterForm
-        label="Filter the requests"
-        id="requests"
-        searchLabel="Company, name, e-mail or subject"
-        search={query.search}
-        grid="md:grid-cols-2 xl:grid-cols-[1fr_10rem_14rem_14rem_11rem_auto]"
-      >
-        <SelectField
-          id="requests-kind"
-          name="kind"
-          label="Kind"
-          defaultValue={query.kind ?? ""}
-          options={[
-            ["", "All"],
-            ["join", "Membership"],
-            ["registration", "Registration"],
-            ["message", "Message"],
-          ]}
-        />
-        <SelectField
-          id="requests-meeting"
-          name="meeting"
-          label="Meeting"
-          defaultValue={query.meeting ?? ""}
-          options={[["", "All"], ...meetings.map((m) => [m.id, m.title] as const)]}
-        />
-        <SelectField
-          id="requests-status"
-          name="status"
-          label="Status"
-          defaultValue={query.status ?? ""}
-          options={[
-            ["", "All"],
-            ["open", "Open"],
-            ["handled", "Handled"],
-            ["new", "New applications"],
-            ["approved", "Approved applications"],
-            ["declined", "Declined applications"],
-          ]}
-        />
-        <SelectField
-          id="requests-spam"
-          name="spam"
-          label="Spam"
-          defaultValue={query.spam ?? ""}
-          options={[
-            ["", "All"],
-            ["none", "Not spam"],
-            ["only", "Probable spam"],
-          ]}
-        />
-      </FilterForm>
-      <p className="mt-4 text-sm text-slate-600" aria-live="polite">
-        {total} request{total === 1 ? "" : "s"}
-      </p>
-      {rows.length === 0 ? (
-        <p className="mt-6 rounded-xl bg-white p-6 text-slate-700 ring-1 ring-slate-200">No requests match.</p>
-      ) : (
-        <ul className="mt-3 space-y-3">
-          {rows.map((row) => (
-            <li
-              key={row.id}
-              id={`request-${row.id}`}
-              className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200"
-            >
-              <div className="flex flex-wrap items-start justify-between gap-3">
-                <div className="min-w-0">
-                  <p className="flex flex-wrap items-center gap-2">
-                    <span className="font-semibold text-navy-900">{row.company_name ?? row.representative_name}</span>
-                    <span
-                      className={`rounded-full px-2 py-0.5 text-xs font-semibold ${row.kind === "registration" ? "bg-signal-500/15 text-navy-900" : row.kind === "message" ? "bg-navy-100 text-navy-900" : "bg-sea-100 text-navy-900"}`}
-                    >
-                      {kindLabel(row)}
-                    </span>
-                    {row.status ? <StatusBadge status={row.status} /> : null}
-                    {row.spam_reason ? (
-                      <span className="inline-flex items-center gap-1 rounded-full bg-red-50 px-2 py-0.5 text-xs font-semibold text-red-800 ring-1 ring-red-200">
-                        <ShieldAlert className="h-3.5 w-3.5" aria-hidden="true" />
-                        {SPAM_LABEL[row.spam_reason]}
-                      </span>
-                    ) : null}
-                    {row.handled_at ? (
-                      <span className="inline-flex items-center gap-1 text-xs text-sea-700">
-                        <CheckCircle2 className="h-3.5 w-3.5" aria-hidden="true" />
-                        Handled
-                      </span>
-                    ) : null}
-                  </p>
-                  <p className="mt-1 text-sm text-slate-700">
-                    {row.company_name ? `${row.representative_name} · ` : null}
-                    <a href={`mailto:${row.email}`}>{row.email}</a>
-                    {row.phone_number ? (
-                      <>
-                        {" · "}
-                        <a href={`tel:${row.phone_number.replace(/[^\d+]/g, "")}`}>{row.phone_number}</a>
-                      </>
-                    ) : null}
-                  </p>
-                  {row.kind === "message" ? (
-                    <div className="mt-2 max-w-3xl rounded-md bg-slate-50 p-3 text-sm text-slate-800">
-                      <p className="font-semibold">{row.subject}</p>
-                      <p className="mt-1 whitespace-pre-line break-words">{row.message}</p>
-                    </div>
-                  ) : null}
-                  <p className="mt-1 text-xs text-slate-500">
-                    {RECEIVED.format(new Date(row.created_at))} UTC
-                    {row.page_path ? ` · sent from ${row.page_path}` : " · sent through the API"}
-                  </p>
+      }
+      notices={[
+        ...resultNotices(actionData),
+        ...(refusal
+          ? [
+              {
+                tone: "error" as const,
+                text: `The application was not ${refusal.intent === "approve" ? "approved" : "declined"}: ${Object.values(refusal.errors)[0]}`,
+              },
+            ]
+          : []),
+      ]}
+      search={{ id: "requests", label: "Company, name, e-mail or subject" }}
+      filters={{
+        label: "Filter the requests",
+        selects,
+        grid: "md:grid-cols-2 xl:grid-cols-[1fr_10rem_14rem_14rem_11rem_auto]",
+      }}
+      params={params}
+      page={loaderData}
+      noun={["request", "requests"]}
+      empty="No requests match."
+      layout="cards"
+      path="/manager/requests"
+      paging="pages"
+      pagerLabels={["Newer", "Older"]}
+      renderRow={(row) => (
+        <li id={`request-${row.id}`} className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+          <div className="flex flex-wrap items-start justify-between gap-3">
+            <div className="min-w-0">
+              <p className="flex flex-wrap items-center gap-2">
+                <span className="font-semibold text-navy-900">{row.company_name ?? row.representative_name}</span>
+                <span
+                  className={`rounded-full px-2 py-0.5 text-xs font-semibold ${row.kind === "registration" ? "bg-signal-500/15 text-navy-900" : row.kind === "message" ? "bg-navy-100 text-navy-900" : "bg-sea-100 text-navy-900"}`}
+                >
+                  {kindLabel(row)}
+                </span>
+                {row.status ? <StatusBadge status={row.status} /> : null}
+                {row.spam_reason ? (
+                  <span className="inline-flex items-center gap-1 rounded-full bg-red-50 px-2 py-0.5 text-xs font-semibold text-red-800 ring-1 ring-red-200">
+                    <ShieldAlert className="h-3.5 w-3.5" aria-hidden="true" />
+                    {SPAM_LABEL[row.spam_reason]}
+                  </span>
+                ) : null}
+                {row.handled_at ? (
+                  <span className="inline-flex items-center gap-1 text-xs text-sea-700">
+                    <CheckCircle2 className="h-3.5 w-3.5" aria-hidden="true" />
+                    Handled
+                  </span>
+                ) : null}
+              </p>
+              <p className="mt-1 text-sm text-slate-700">
+                {row.company_name ? `${row.representative_name} · ` : null}
+                <a href={`mailto:${row.email}`}>{row.email}</a>
+                {row.phone_number ? (
+                  <>
+                    {" · "}
+                    <a href={`tel:${row.phone_number.replace(/[^\d+]/g, "")}`}>{row.phone_number}</a>
+                  </>
+                ) : null}
+              </p>
+              {row.kind === "message" ? (
+                <div className="mt-2 max-w-3xl rounded-md bg-slate-50 p-3 text-sm text-slate-800">
+                  <p className="font-semibold">{row.subject}</p>
+                  <p className="mt-1 whitespace-pre-line break-words">{row.message}</p>
                 </div>
-                <div className="flex flex-wrap items-center gap-1">
-                  {row.status === "new" ? (
-                    <>
-                      <a
-                        href={here({ approve: String(row.id) }, `#approve-${row.id}-heading`)}
-                        className="btn-primary py-1.5 text-sm"
-                      >
-                        Approve…<span className="sr-only"> the application of {row.company_name}</span>
-                      </a>
-                      <a
-                        href={here({ decline: String(row.id) }, `#decline-${row.id}-heading`)}
-                        className="btn-outline py-1.5 text-sm"
-                      >
-                        Decline…<span className="sr-only"> the application of {row.company_name}</span>
-                      </a>
-                    </>
-                  ) : null}
-                  {row.spam_reason ? (
-                    <Form method="post">
-                      <input type="hidden" name="id" value={row.id} />
-                      <input type="hidden" name="intent" value="not-spam" />
-                      <button type="submit" className="btn-outline py-1.5 text-sm">
-                        <ShieldCheck className="h-4 w-4" aria-hidden="true" />
-                        Not spam
-                        <span className="sr-only"> (the request of {row.company_name ?? row.representative_name})</span>
-                      </button>
-                    </Form>
-                  ) : null}
-                  <Form method="post">
-                    <input type="hidden" name="id" value={row.id} />
-                    <input type="hidden" name="intent" value={row.handled_at ? "open" : "handled"} />
-                    <button type="submit" className="btn-outline py-1.5 text-sm">
-                      {row.handled_at ? "Reopen" : "Mark handled"}
-                      <span className="sr-only"> the request of {row.company_name ?? row.representative_name}</span>
-                    </button>
-                  </Form>
-                  <ConfirmDelete
-                    label={`Delete the request of ${row.company_name ?? row.representative_name}`}
-                    title="Delete this request?"
-                    description={`The request of ${row.company_name ?? row.representative_name} and its mail history will be removed.${row.kind === "registration" && row.meeting_id ? " Its seat at the meeting is free again." : ""} This cannot be undone.`}
-                    fields={{ intent: "delete", id: row.id }}
-                  />
-                </div>
-              </div>
-              {approving?.id === row.id ? (
-                <ApproveForm
-                  row={row}
-                  countries={approving.countries}
-                  companies={approving.companies}
-                  companySearch={approving.companySearch}
-                  refusal={refusal?.intent === "approve" && refusal.id === row.id ? refusal : null}
-                  searchAction={{ path: "/manager/requests", params: listParams }}
-                />
               ) : null}
-              {declining === row.id ? (
-                <DeclineForm
-                  row={row}
-                  refusal={refusal?.intent === "decline" && refusal.id === row.id ? refusal : null}
-                  back={here({}, `#request-${row.id}`)}
-                />
+              <p className="mt-1 text-xs text-slate-500">
+                {RECEIVED.format(new Date(row.created_at))} UTC
+                {row.page_path ? ` · sent from ${row.page_path}` : " · sent through the API"}
+              </p>
+            </div>
+            <div className="flex flex-wrap items-center gap-1">
+              {row.status === "new" ? (
+                <>
+                  <a
+                    href={here({ approve: String(row.id) }, `#approve-${row.id}-heading`)}
+                    className="btn-primary py-1.5 text-sm"
+                  >
+                    Approve…<span className="sr-only"> the application of {row.company_name}</span>
+                  </a>
+                  <a
+                    href={here({ decline: String(row.id) }, `#decline-${row.id}-heading`)}
+                    className="btn-outline py-1.5 text-sm"
+                  >
+                    Decline…<span className="sr-only"> the application of {row.company_name}</span>
+                  </a>
+                </>
               ) : null}
-              {row.kind === "join" ? <History row={row} /> : null}
-              {row.mails.length > 0 ? (
-                <ul className="mt-3 space-y-1 border-t border-slate-100 pt-3">
-                  {row.mails.map((mail) => (
-                    <MailLine key={mail.id} mail={mail} />
-                  ))}
-                </ul>
+              {row.spam_reason ? (
+                <Form method="post">
+                  <input type="hidden" name="id" value={row.id} />
+                  <input type="hidden" name="intent" value="not-spam" />
+                  <button type="submit" className="btn-outline py-1.5 text-sm">
+                    <ShieldCheck className="h-4 w-4" aria-hidden="true" />
+                    Not spam
+                    <span className="sr-only"> (the request of {row.company_name ?? row.representative_name})</span>
+                  </button>
+                </Form>
               ) : null}
-            </li>
-          ))}
-        </ul>
+              <Form method="post">
+                <input type="hidden" name="id" value={row.id} />
+                <input type="hidden" name="intent" value={row.handled_at ? "open" : "handled"} />
+                <button type="submit" className="btn-outline py-1.5 text-sm">
+                  {row.handled_at ? "Reopen" : "Mark handled"}
+                  <span className="sr-only"> the request of {row.company_name ?? row.representative_name}</span>
+                </button>
+              </Form>
+              <ConfirmDelete
+                label={`Delete the request of ${row.company_name ?? row.representative_name}`}
+                title="Delete this request?"
+                description={`The request of ${row.company_name ?? row.representative_name} and its mail history will be removed.${row.kind === "registration" && row.meeting_id ? " Its seat at the meeting is free again." : ""} This cannot be undone.`}
+                fields={{ intent: "delete", id: row.id }}
+              />
+            </div>
+          </div>
+          {approving?.id === row.id ? (
+            <ApproveForm
+              row={row}
+              countries={approving.countries}
+              companies={approving.companies}
+              companySearch={approving.companySearch}
+              refusal={refusal?.intent === "approve" && refusal.id === row.id ? refusal : null}
+              searchAction={{ path: "/manager/requests", params: listParams }}
+            />
+          ) : null}
+          {declining === row.id ? (
+            <DeclineForm
+              row={row}
+              refusal={refusal?.intent === "decline" && refusal.id === row.id ? refusal : null}
+              back={here({}, `#request-${row.id}`)}
+            />
+          ) : null}
+          {row.kind === "join" ? <History row={row} /> : null}
+          {row.mails.length > 0 ? (
+            <ul className="mt-3 space-y-1 border-t border-slate-100 pt-3">
+              {row.mails.map((mail) => (
+                <MailLine key={mail.id} mail={mail} />
+              ))}
+            </ul>
+          ) : null}
+        </li>
       )}
-      <Pager
-        path="/manager/requests"
-        params={params}
-        current={current_page}
-        last={last_page}
-        labels={["Newer", "Older"]}
-      />
-    </div>
+    />
   );
 }

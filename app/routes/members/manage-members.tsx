@@ -3,31 +3,24 @@ import { data, Form, Link } from "react-router";
 import { type AdminCompany, companiesQuerySchema, RENEWALS_DUE_DAYS } from "../../../core/members/members.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
+import { AdminList, type FilterSelects, filterParams, resultNotices } from "../../components/admin/admin-list";
 import {
   CompanyLogo,
   CompanyStatusBadge,
   formatDay,
   type MembersActionData,
+  STATUS_LABELS,
   seatsText,
   TYPE_LABELS,
 } from "../../components/members/company-parts";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
-import { FilterForm } from "../../components/ui/filter-form";
-import { ListHeader } from "../../components/ui/list-header";
-import { LoadMoreLink } from "../../components/ui/load-more-link";
-import { Notice } from "../../components/ui/notice";
-import { Pager } from "../../components/ui/pager";
-import { SelectField } from "../../components/ui/select-field";
 import { getRequestContext } from "../../context";
 import { takeFlash } from "../../lib/flash.server";
 import { actionRefusal, formId } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
-import { useLoadMore } from "../../lib/use-load-more";
 import type { Route } from "./+types/manage-members";
 
 export const meta: Route.MetaFunction = () => [{ title: "Member companies · Manager" }];
-
-const FILTERS = ["search", "status", "current", "type", "due"] as const;
 
 export async function loader({ context, request, url }: Route.LoaderArgs) {
   const { services, sessionToken, secureCookies } = getRequestContext(context);
@@ -145,110 +138,53 @@ function CompanyRow({ company }: { company: AdminCompany }) {
   );
 }
 
+/** The filter selects, by URL parameter; their options are the values the query schema accepts. */
+const SELECTS: FilterSelects = {
+  status: { label: "Status", options: Object.entries(STATUS_LABELS) },
+  current: {
+    label: "Membership",
+    options: [
+      ["current", "Current"],
+      ["lapsed", "Lapsed"],
+    ],
+  },
+  type: { label: "Type", options: Object.entries(TYPE_LABELS) },
+};
+
 /** Issue 31 'The secretariat': the member companies, with search, filters, load-more, Renewed and delete. */
 export default function ManageMembers({ loaderData, actionData }: Route.ComponentProps) {
   const { page, filters, notice } = loaderData;
-  const more = useLoadMore(page);
-  const params = new URLSearchParams();
-  for (const name of FILTERS) {
-    const value = filters[name];
-    if (value === true) params.set(name, "1");
-    else if (typeof value === "string" && value) params.set(name, value);
-  }
-  const nextHref = `/manager/members?${new URLSearchParams([...params, ["page", String(more.nextPage)]])}`;
-  const result = actionData as MembersActionData | undefined;
-  const filtered = [...params.keys()].length > 0;
   return (
-    <div>
-      <ListHeader title="Member companies" newTo="/manager/members/new" newLabel="New company" notice={notice} />
-      {result && "notice" in result ? (
-        <Notice tone="success" className="mt-4">
-          {result.notice}
-        </Notice>
-      ) : null}
-      {result && "error" in result ? (
-        <Notice tone="error" className="mt-4">
-          {result.error}
-        </Notice>
-      ) : null}
-      <FilterForm
-        label="Filter the companies"
-        id="companies"
-        searchLabel="Name, country or product"
-        search={filters.search}
-        grid="sm:grid-cols-2 lg:grid-cols-[1fr_9rem_9rem_10rem_auto_auto]"
-        searchClassName="sm:col-span-2 lg:col-span-1"
-      >
-        <SelectField
-          id="companies-status"
-          name="status"
-          label="Status"
-          defaultValue={filters.status}
-          options={[
-            ["", "All"],
-            ["active", "Active"],
-            ["suspended", "Suspended"],
-            ["left", "Left"],
-          ]}
-        />
-        <SelectField
-          id="companies-current"
-          name="current"
-          label="Membership"
-          defaultValue={filters.current}
-          options={[
-            ["", "All"],
-            ["current", "Current"],
-            ["lapsed", "Lapsed"],
-          ]}
-        />
-        <SelectField
-          id="companies-type"
-          name="type"
-          label="Type"
-          defaultValue={filters.type}
-          options={[
-            ["", "All"],
-            ["full", "Full member"],
-            ["associate", "Associate member"],
-          ]}
-        />
-        <label className="flex items-center gap-2 pb-2.5 text-sm text-slate-800">
-          <input type="checkbox" name="due" value="1" defaultChecked={filters.due} className="h-4 w-4" />
-          Renewal due in {RENEWALS_DUE_DAYS} days
-        </label>
-      </FilterForm>
-      <p className="mt-4 text-sm text-slate-600" aria-live="polite">
-        {page.total} compan{page.total === 1 ? "y" : "ies"}
-        {filtered ? (
-          <>
-            {" · "}
-            <Link to="/manager/members" className="text-sea-600 hover:underline">
-              Show all
-            </Link>
-          </>
-        ) : null}
-      </p>
-      {more.items.length === 0 ? (
-        <p className="mt-3 rounded-xl bg-white p-6 text-slate-700 ring-1 ring-slate-200">
-          {filtered ? "No companies match." : "No member companies yet: add the first with “New company”."}
-        </p>
-      ) : (
-        <ul className="mt-3 divide-y divide-slate-100 rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
-          {more.items.map((company) => (
-            <CompanyRow key={company.id} company={company} />
-          ))}
-        </ul>
-      )}
-      {more.hasMore ? (
-        <div className="mt-6 text-center">
-          <LoadMoreLink href={nextHref} loading={more.loading} onLoad={more.load} />
-        </div>
-      ) : null}
-      {/* Without JavaScript "Load more" opens the next page: the way back is here. */}
-      {page.current_page > 1 ? (
-        <Pager path="/manager/members" params={params} current={page.current_page} last={page.last_page} />
-      ) : null}
-    </div>
+    <AdminList
+      title="Member companies"
+      newLink={{ to: "/manager/members/new", label: "New company" }}
+      notice={notice}
+      notices={resultNotices(actionData)}
+      search={{ id: "companies", label: "Name, country or product" }}
+      filters={{
+        label: "Filter the companies",
+        selects: SELECTS,
+        extra: (
+          <label className="flex items-center gap-2 pb-2.5 text-sm text-slate-800">
+            <input type="checkbox" name="due" value="1" defaultChecked={filters.due} className="h-4 w-4" />
+            Renewal due in {RENEWALS_DUE_DAYS} days
+          </label>
+        ),
+        grid: "sm:grid-cols-2 lg:grid-cols-[1fr_9rem_9rem_10rem_auto_auto]",
+        searchClassName: "sm:col-span-2 lg:col-span-1",
+      }}
+      params={filterParams(filters)}
+      page={page}
+      noun={["company", "companies"]}
+      showAll
+      empty={{
+        filtered: "No companies match.",
+        unfiltered: "No member companies yet: add the first with “New company”.",
+      }}
+      layout="rows"
+      path="/manager/members"
+      paging="load-more"
+      renderRow={(company) => <CompanyRow company={company} />}
+    />
   );
 }

@@ -3,16 +3,13 @@ import { data, Link } from "react-router";
 import { adminListSchema } from "../../../core/news/news.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
+import { AdminList, filterParams } from "../../components/admin/admin-list";
 import { formatDate } from "../../components/news/post-card";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
-import { ListHeader } from "../../components/ui/list-header";
-import { ListSearch } from "../../components/ui/list-search";
-import { LoadMoreLink } from "../../components/ui/load-more-link";
 import { getRequestContext } from "../../context";
 import { takeFlash } from "../../lib/flash.server";
 import { actionRefusal, formId } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
-import { useLoadMore } from "../../lib/use-load-more";
 import type { Route } from "./+types/manage-news";
 
 export const meta: Route.MetaFunction = () => [{ title: "News · Manager" }];
@@ -53,59 +50,54 @@ export async function action({ context, request }: Route.ActionArgs) {
 /** SPEC §2 'Admin lists for … news with search': the admin's news list with load-more. */
 export default function ManageNews({ loaderData }: Route.ComponentProps) {
   const { page, search, notice } = loaderData;
-  const more = useLoadMore(page);
-  const posts = more.items;
-
-  const nextHref = `/manage-news?${new URLSearchParams({ ...(search ? { search } : {}), page: String(more.nextPage) })}`;
   return (
-    <div>
-      <ListHeader title="News" newTo="/manage-news/new" newLabel="New post" notice={notice} />
-      <ListSearch id="manage-news-search" label="Search posts" defaultValue={search} />
-      <p className="mt-4 text-sm text-slate-600">
-        {page.total} post{page.total === 1 ? "" : "s"}
-      </p>
-      <ul className="mt-3 divide-y divide-slate-100 overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
-        {posts.map((post) => (
-          <li key={post.id} className="flex items-center gap-4 px-4 py-3">
-            <div className="hidden h-12 w-20 shrink-0 overflow-hidden rounded bg-navy-100 sm:block">
-              {post.image ? (
-                <img
-                  src={post.image}
-                  alt={post.image_alt}
-                  width={80}
-                  height={48}
-                  className="h-full w-full object-cover"
-                />
-              ) : null}
-            </div>
-            <div className="min-w-0 flex-1">
-              <p className="truncate font-semibold text-navy-900">{post.title}</p>
-              <p className="text-xs text-slate-600">
-                {formatDate(post.published_at)}
-                {post.author_name ? ` · ${post.author_name}` : ""}
-              </p>
-              {post.image && !post.image_alt && !post.image_decorative ? (
-                <p className="text-xs font-semibold text-amber-800">Its image needs alt text</p>
-              ) : null}
-            </div>
-            <Link to={`/manage-news/${post.id}/edit`} className="btn-outline py-1.5">
-              <FilePenLine className="h-4 w-4" aria-hidden="true" />
-              Edit<span className="sr-only"> {post.title}</span>
-            </Link>
-            <ConfirmDelete
-              label={`Delete ${post.title}`}
-              title="Delete this post?"
-              description={`“${post.title}” and its image will be removed from the site. This cannot be undone.`}
-              fields={{ intent: "delete", id: post.id }}
-            />
-          </li>
-        ))}
-      </ul>
-      {more.hasMore ? (
-        <div className="mt-6 text-center">
-          <LoadMoreLink href={nextHref} loading={more.loading} onLoad={more.load} />
-        </div>
-      ) : null}
-    </div>
+    <AdminList
+      title="News"
+      newLink={{ to: "/manage-news/new", label: "New post" }}
+      notice={notice}
+      search={{ id: "manage-news", label: "Search posts" }}
+      params={filterParams({ search })}
+      page={page}
+      noun={["post", "posts"]}
+      empty={{ filtered: `No post matches “${search}”.`, unfiltered: "No posts yet." }}
+      layout="rows"
+      path="/manage-news"
+      paging="load-more"
+      renderRow={(post) => (
+        <li className="flex items-center gap-4 px-4 py-3">
+          <div className="hidden h-12 w-20 shrink-0 overflow-hidden rounded bg-navy-100 sm:block">
+            {post.image ? (
+              <img
+                src={post.image}
+                alt={post.image_alt}
+                width={80}
+                height={48}
+                className="h-full w-full object-cover"
+              />
+            ) : null}
+          </div>
+          <div className="min-w-0 flex-1">
+            <p className="truncate font-semibold text-navy-900">{post.title}</p>
+            <p className="text-xs text-slate-600">
+              {formatDate(post.published_at)}
+              {post.author_name ? ` · ${post.author_name}` : ""}
+            </p>
+            {post.image && !post.image_alt && !post.image_decorative ? (
+              <p className="text-xs font-semibold text-amber-800">Its image needs alt text</p>
+            ) : null}
+          </div>
+          <Link to={`/manage-news/${post.id}/edit`} className="btn-outline py-1.5">
+            <FilePenLine className="h-4 w-4" aria-hidden="true" />
+            Edit<span className="sr-only"> {post.title}</span>
+          </Link>
+          <ConfirmDelete
+            label={`Delete ${post.title}`}
+            title="Delete this post?"
+            description={`“${post.title}” and its image will be removed from the site. This cannot be undone.`}
+            fields={{ intent: "delete", id: post.id }}
+          />
+        </li>
+      )}
+    />
   );
 }
