@@ -29,7 +29,7 @@ export default defineConfig({
   projects: [
     {
       name: "chromium",
-      testIgnore: /admin-(site|news|meetings|library|applications|members)\.spec\.ts/,
+      testIgnore: /admin-(site|news|meetings|library|applications|members|membership)\.spec\.ts/,
       use: { ...devices["Desktop Chrome"], launchOptions: { executablePath, args: CHROMIUM_ARGS } },
     },
     // The home and menu checks once more against a fresh install: every menu link must lead to a page.
@@ -46,7 +46,7 @@ export default defineConfig({
     // Admin edits change what the other tests read (contact data, pages, meetings), so they run last.
     {
       name: "admin-edits",
-      testMatch: /admin-(site|news|meetings|library|applications|members)\.spec\.ts/,
+      testMatch: /admin-(site|news|meetings|library|applications|members|membership)\.spec\.ts/,
       dependencies: ["chromium"],
       use: { ...devices["Desktop Chrome"], launchOptions: { executablePath, args: CHROMIUM_ARGS } },
     },

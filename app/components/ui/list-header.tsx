@@ -35,13 +35,16 @@ export function ListHeader({
         ) : (
           heading
         )}
-        {newLink ? (
-          <Link to={newLink.to} className="btn-primary">
-            <Plus className="h-4 w-4" aria-hidden="true" />
-            {newLink.label}
-          </Link>
-        ) : null}
-        {action}
+        {/* One group, so that several buttons stay together at the right (or wrap under the title). */}
+        <div className="flex flex-wrap items-center gap-2">
+          {newLink ? (
+            <Link to={newLink.to} className="btn-primary">
+              <Plus className="h-4 w-4" aria-hidden="true" />
+              {newLink.label}
+            </Link>
+          ) : null}
+          {action}
+        </div>
       </div>
       {notice ? (
         <Notice tone="success" className="mt-4">

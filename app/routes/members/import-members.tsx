@@ -64,6 +64,29 @@ function changeText(change: CompanyImportRow["changes"][number]) {
   return `${FIELD_LABELS[change.field] ?? change.field}: ${shown(change.before)} → ${shown(change.after)}`;
 }
 
+function RowDetails({ row }: { row: CompanyImportRow }) {
+  if (row.action === "refuse") {
+    return (
+      <ul className="list-disc space-y-0.5 pl-4 text-red-800">
+        {Object.entries(row.errors).flatMap(([field, messages]) =>
+          messages.map((message) => (
+            <li key={`${field}:${message}`}>
+              {FIELD_LABELS[field] ?? field}: {message}
+            </li>
+          )),
+        )}
+      </ul>
+    );
+  }
+  return row.changes.length > 0 ? (
+    <ul className="space-y-0.5 break-words">
+      {row.changes.map((change) => (
+        <li key={change.field}>{changeText(change)}</li>
+      ))}
+    </ul>
+  ) : null;
+}
+
 function ReportRow({ row }: { row: CompanyImportRow }) {
   const refused = row.action === "refuse";
   return (
@@ -77,6 +100,10 @@ function ReportRow({ row }: { row: CompanyImportRow }) {
         ) : (
           row.name || <span className="font-normal text-slate-500">(no name)</span>
         )}
+        {/* On a phone the details go under the name: a fourth column would be off the screen. */}
+        <div className="mt-1 text-sm font-normal text-slate-700 sm:hidden">
+          <RowDetails row={row} />
+        </div>
       </th>
       <td className="px-3 py-2">
         <span
@@ -87,24 +114,8 @@ function ReportRow({ row }: { row: CompanyImportRow }) {
           {ACTION_LABELS[row.action]}
         </span>
       </td>
-      <td className="px-3 py-2 text-sm text-slate-700">
-        {refused ? (
-          <ul className="list-disc space-y-0.5 pl-4 text-red-800">
-            {Object.entries(row.errors).flatMap(([field, messages]) =>
-              messages.map((message) => (
-                <li key={`${field}:${message}`}>
-                  {FIELD_LABELS[field] ?? field}: {message}
-                </li>
-              )),
-            )}
-          </ul>
-        ) : row.changes.length > 0 ? (
-          <ul className="space-y-0.5 break-words">
-            {row.changes.map((change) => (
-              <li key={change.field}>{changeText(change)}</li>
-            ))}
-          </ul>
-        ) : null}
+      <td className="hidden px-3 py-2 text-sm text-slate-700 sm:table-cell">
+        <RowDetails row={row} />
       </td>
     </tr>
   );
@@ -112,6 +123,16 @@ function ReportRow({ row }: { row: CompanyImportRow }) {
 
 function plural(n: number, one: string, many: string) {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+/** "Import: create 2 and change 1 companies", naming only what will happen. */
+function applyLabel(report: CompanyImportReport) {
+  const parts = [
+    report.created > 0 ? `create ${report.created}` : "",
+    report.updated > 0 ? `change ${report.updated}` : "",
+  ].filter(Boolean);
+  const total = report.created + report.updated;
+  return `Import: ${parts.join(" and ")} ${total === 1 ? "company" : "companies"}`;
 }
 
 function Summary({ report, fileName }: { report: CompanyImportReport; fileName: string }) {
@@ -225,13 +246,13 @@ export default function ImportMembers({ actionData }: Route.ComponentProps) {
               <input type="hidden" name="csv" value={report.csv} />
               <button type="submit" className="btn-primary" disabled={busy}>
                 <Upload className="h-4 w-4" aria-hidden="true" />
-                Import: create {report.report.created} and change {report.report.updated}
+                {applyLabel(report.report)}
               </button>
             </Form>
           ) : null}
           {listed.length > 0 ? (
             <div className="mt-4 overflow-x-auto rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
-              <table className="w-full min-w-[36rem] text-sm">
+              <table className="w-full text-sm">
                 <caption className="sr-only">Row by row</caption>
                 <thead className="border-b border-slate-200 text-left text-xs uppercase tracking-wide text-slate-600">
                   <tr>
@@ -244,7 +265,7 @@ export default function ImportMembers({ actionData }: Route.ComponentProps) {
                     <th scope="col" className="px-3 py-2">
                       Result
                     </th>
-                    <th scope="col" className="px-3 py-2">
+                    <th scope="col" className="hidden px-3 py-2 sm:table-cell">
                       Details
                     </th>
                   </tr>

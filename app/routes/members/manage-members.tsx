@@ -1,4 +1,4 @@
-import { CalendarCheck, FilePenLine } from "lucide-react";
+import { CalendarCheck, Download, FilePenLine, Upload } from "lucide-react";
 import { data, Form, Link } from "react-router";
 import { type AdminCompany, companiesQuerySchema, RENEWALS_DUE_DAYS } from "../../../core/members/members.schema";
 import { isAppError } from "../../../lib/errors";
@@ -158,6 +158,19 @@ export default function ManageMembers({ loaderData, actionData }: Route.Componen
     <AdminList
       title="Member companies"
       newLink={{ to: "/manager/members/new", label: "New company" }}
+      headerAction={
+        <>
+          <Link to="/manager/members/import" className="btn-outline">
+            <Upload className="h-4 w-4" aria-hidden="true" />
+            Import from CSV
+          </Link>
+          {/* What the list shows, every page of it (the filters in the address). */}
+          <a href={`/api/dashboard/companies/export?${filterParams(filters)}`} className="btn-outline" download>
+            <Download className="h-4 w-4" aria-hidden="true" />
+            Export CSV
+          </a>
+        </>
+      }
       notice={notice}
       notices={resultNotices(actionData)}
       search={{ id: "companies", label: "Name, country or product" }}
