@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { expect, expectAccessible, test } from "./fixtures";
 
@@ -6,6 +7,18 @@ import { expect, expectAccessible, test } from "./fixtures";
  * and work with and without JavaScript, each company has a page with schema.org JSON-LD, and a
  * company that has left answers the site's 404 page.
  */
+
+/** Screenshots at a phone's and a desktop's width, when SCREENSHOTS names a folder (to look at, not compared). */
+async function shoot(page: Page, name: string) {
+  const dir = process.env.SCREENSHOTS;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
 
 /** The companies the directory shows, by name. */
 const cards = (page: Page) => page.locator("#members-list > li");
@@ -65,8 +78,10 @@ test.describe("with JavaScript", () => {
 
     await filterNorwayRadar(page);
     await expectAccessible(page);
+    await shoot(page, "members-list");
     const name = await openFirstCompany(page);
     await expectAccessible(page);
+    await shoot(page, "member-company");
     // A product on the company's page leads back to the directory, filtered by it.
     await page.getByRole("link", { name: /^Radar/ }).click();
     await expect(page).toHaveURL(/\/members-list\?product=radar$/);
