@@ -418,8 +418,10 @@ async function main(): Promise<number> {
     },
     rows,
   };
-  writeDocument(REPORT_FILE, "results", renderResults(report));
-  console.log(`Written to ${path.relative(ROOT, REPORT_FILE)} ("Latest run").`);
+  writeDocument(REPORT_FILE, options.only.length > 0 ? "partial" : "results", renderResults(report));
+  console.log(
+    `Written to ${path.relative(ROOT, REPORT_FILE)} ("${options.only.length > 0 ? "Latest partial run" : "Latest run"}").`,
+  );
   return 0;
 }
 

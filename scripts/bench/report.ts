@@ -185,8 +185,14 @@ export function renderResults(report: Report): string {
       .join(", ")}`,
   ];
   return [
-    "## Latest run",
+    report.only.length > 0 ? "## Latest partial run" : "## Latest run",
     "",
+    ...(report.only.length > 0
+      ? [
+          "Only some rows, measured alone (`--only`): the full run above is another run, on its own commit and load.",
+          "",
+        ]
+      : []),
     ...facts.filter(Boolean),
     "",
     renderTable(report.rows),
@@ -208,7 +214,8 @@ export const BEFORE_ISSUE_15 = `## Before issue 15 (measured with wrk, from the 
 
 Signed-in pages (never cached) render at 93–140 req/s with 10 connections (/events 93, /news 104–140, a post 135, /conference 133): 7–10 ms of CPU each. RSS reached 333 MB after these runs and 278 MB (still rising) in a 3-minute load at 200 connections.`;
 
-const SECTIONS = ["results", "soak", "cluster"] as const;
+/** "partial": a run with --only, kept beside the last full run ("results") rather than replacing it. */
+const SECTIONS = ["results", "partial", "soak", "cluster"] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 const start = (name: SectionName) => `<!-- bench:${name} (written by npm run bench) -->`;
@@ -224,7 +231,7 @@ export function readSection(file: string, name: SectionName): string | null {
   return text.slice(from + start(name).length, to).trim();
 }
 
-const PLACEHOLDER: Record<SectionName, string> = {
+const PLACEHOLDER: Record<Exclude<SectionName, "partial">, string> = {
   results: "## Latest run\n\nNo run recorded yet: `npm run bench`.",
   soak: "## Soak\n\nNo soak recorded yet: `npm run bench -- --soak`.",
   cluster: "## Cluster\n\nNo cluster run recorded yet: `npm run bench -- --cluster`.",
@@ -235,15 +242,19 @@ const PLACEHOLDER: Record<SectionName, string> = {
  * latest soak (each kept from the file when this run did not write it), how to run, how to read.
  */
 export function renderDocument(sections: Partial<Record<SectionName, string | null>>): string {
-  const generated = (name: SectionName) => `${start(name)}\n${sections[name] ?? PLACEHOLDER[name]}\n${end(name)}`;
+  const generated = (name: Exclude<SectionName, "partial">) =>
+    `${start(name)}\n${sections[name] ?? PLACEHOLDER[name]}\n${end(name)}`;
+  // A partial run has a section only while it is newer than the last full run.
+  const partial = sections.partial ? `\n\n${start("partial")}\n${sections.partial}\n${end("partial")}` : "";
   return `# Benchmarks
 
-Written by \`npm run bench\` (scripts/bench.ts): a normal run rewrites "Latest run", \`--soak\` rewrites
-"Soak", \`--cluster\` rewrites "Cluster"; each keeps the other sections and the figures from before issue 15.
+Written by \`npm run bench\` (scripts/bench.ts): a normal run rewrites "Latest run" (and drops "Latest
+partial run"), a run with \`--only\` rewrites "Latest partial run", \`--soak\` rewrites "Soak", \`--cluster\`
+rewrites "Cluster"; each keeps the other sections and the figures from before issue 15.
 
 ${BEFORE_ISSUE_15}
 
-${generated("results")}
+${generated("results")}${partial}
 
 ${generated("soak")}
 
@@ -257,7 +268,9 @@ ${READING}
 
 export function writeDocument(file: string, name: SectionName, content: string): void {
   const kept = Object.fromEntries(SECTIONS.map((section) => [section, readSection(file, section)]));
-  fs.writeFileSync(file, renderDocument({ ...kept, [name]: content }));
+  // A full run measures every row: a partial run before it says nothing more.
+  const dropped = name === "results" ? { partial: null } : {};
+  fs.writeFileSync(file, renderDocument({ ...kept, ...dropped, [name]: content }));
 }
 
 const HOW_TO_RUN = `## How to run
@@ -267,6 +280,7 @@ npm run bench                              # build, seed, measure every row (10 
 npm run bench -- --duration 5              # shorter runs
 npm run bench -- --no-build                # reuse build/ as it is
 npm run bench -- --only home --only news   # only the targets whose name or path contains one of these
+npm run bench -- --only "5 000 companies"  # the membership rows (issue 31) alone
 npm run bench -- --compare 9f1f4bd         # also build that commit and measure it beside this checkout
 npm run bench -- --soak                    # 10 minutes of mixed load at 200 connections, RSS every 5 s
 npm run bench -- --soak --soak-minutes 30  # a longer soak
@@ -285,7 +299,8 @@ What a run does:
    then the load generator's ceiling.
 2. Builds the app (\`npm run build\`) and seeds a fresh \`tmp/bench-data\`: the demo content plus
    \`EXTRA_DATA\` (scripts/bench/seed.ts): 10 000 news posts, 1 000 meetings, two library categories
-   of 10 000 papers.
+   of 10 000 papers, 5 000 member companies (about 18 000 product tags, 650 not current, 2 500
+   representatives).
 3. With \`--compare <rev>\`: checks that commit out as a git worktree in \`tmp/bench-before\`
    (node_modules linked to this checkout's when package-lock.json is identical, else \`npm ci\` there),
    builds it, and gives it an identical copy of the seeded data in \`tmp/bench-data-before\` (or, when
@@ -306,8 +321,9 @@ What a run does:
    page, that copy sets the pace. Each request is sent once more after the run and must still
    answer 2xx (a redirect mid-run spoils the run). The server's CPU time is read from
    \`/proc/<pid>/stat\` before and after the measured run.
-7. Writes "Latest run" here, unless some request failed (non-2xx, socket errors, timeouts): then it
-   prints the table and the failures and leaves this file alone.
+7. Writes "Latest run" here ("Latest partial run" with \`--only\`, beside the last full run), unless some
+   request failed (non-2xx, socket errors, timeouts): then it prints the table and the failures and
+   leaves this file alone.
 
 The targets are listed in scripts/bench/targets.ts; a target of kind "page" is measured twice
 (identity and br).

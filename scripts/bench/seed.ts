@@ -1,10 +1,13 @@
 import fs from "node:fs";
 import type { Kysely } from "kysely";
+import { companySearchEntry } from "../../core/members/search-entry";
 import { openDatabase } from "../../db/connect";
 import { migrateToLatest } from "../../db/migrate";
 import type { Database } from "../../db/types";
+import { countryName } from "../../lib/countries";
 import { loadConfig } from "../../lib/env";
-import { excerptOf } from "../../lib/html";
+import { escapeHtml, excerptOf, htmlToText } from "../../lib/html";
+import { slugify } from "../../lib/slug";
 import { seedDemoContent } from "../seed/index";
 
 export type DataContext = { db: Kysely<Database>; uploadsDir: string };
@@ -152,6 +155,10 @@ export const EXTRA_DATA: DataStep[] = [
       }
     },
   },
+  {
+    name: "5 000 member companies with products and representatives",
+    run: seedCompanies,
+  },
 ];
 
 /** The bench's big library categories: one members-only technical papers view, one public standards view. */
@@ -159,6 +166,224 @@ export const BENCH_CATEGORIES = [
   { id: 9001, slug: "bench-papers", name: "Bench papers", view_type: "masthead-technical-papers", is_public: 0 },
   { id: 9002, slug: "bench-standards", name: "Bench standards", view_type: "upcoming-standards", is_public: 1 },
 ] as const;
+
+/** How many member companies the bench adds to the demo's (issue 31: the directory and the admin list at scale). */
+export const BENCH_COMPANIES = 5000;
+
+const COMPANY_PREFIXES = (
+  "Nordic|Northern|Norfolk|Azores|Pacific|Baltic|Aegean|Adriatic|Caspian|Coral|Harbour|Coastal|" +
+  "Tidewater|Seaway|Bluewater|Sirocco|Polaris|Orion|Neptune|Triton|Mariner|Compass|Anchor|Lighthouse|" +
+  "Keel|Helm|Fathom|Leeward|Windward|Starboard|Halcyon|Albatross|Petrel|Kittiwake|Osprey|Cormorant|" +
+  "Gannet|Puffin|Heron|Skua|Fulmar|Dolphin|Orca|Marlin|Walrus|Cape Horn|Skagerrak|Kattegat|Biscay|" +
+  "Solent|Humber|Mersey|Elbe|Weser|Rhine|Danube|Tagus|Douro|Ebro|Loire|Garonne|Seine|Oder|Vistula|Neva|" +
+  "Bosporus|Sunda|Java|Luzon|Hokkaido|Kyushu|Jeju|Hainan|Andaman|Malabar|Coromandel|Zanzibar|Benguela|" +
+  "Agulhas|Natal|Pampas|Patagonia|Chiloé|Yucatán|Caribe|Chesapeake|Puget|Fundy|Labrador|Hudson|Timor|" +
+  "Bass Strait|Torres|Coral Sea|Hansen|Larsen|Jensen|Olsen|Møller|Fischer"
+).split("|");
+const COMPANY_TRADES: { words: string; products: string[] }[] = [
+  { words: "Marine Electronics", products: ["Radar", "AIS", "ECDIS"] },
+  { words: "Navigation Systems", products: ["ECDIS", "Radar", "GNSS"] },
+  { words: "Radio Services", products: ["GMDSS", "VHF radio", "NAVTEX"] },
+  { words: "Radar Technologies", products: ["Radar", "ARPA"] },
+  { words: "Bridge Systems", products: ["Integrated bridge", "ECDIS", "Radar", "BNWAS"] },
+  { words: "Satellite Communications", products: ["Satcom", "GMDSS", "LRIT"] },
+  { words: "Maritime Instruments", products: ["Gyrocompass", "Speed log", "Echo sounder"] },
+  { words: "Sonar & Sensors", products: ["Sonar", "Echo sounder"] },
+  { words: "Ship Electronics", products: ["Radar", "Autopilot", "AIS"] },
+  { words: "Marine Radio", products: ["VHF radio", "MF/HF radio", "GMDSS"] },
+  { words: "Nautical Systems", products: ["ECDIS", "Conning display"] },
+  { words: "Ocean Technologies", products: ["Sonar", "Weather routing"] },
+  { words: "Maritime Solutions", products: ["VDR", "BNWAS", "AIS"] },
+  { words: "Navtech", products: ["GNSS", "AIS", "Radar"] },
+  { words: "Marine Automation", products: ["Autopilot", "Alarm systems"] },
+  { words: "Offshore Electronics", products: ["Dynamic positioning", "Radar"] },
+  { words: "Survey Systems", products: ["Surveys", "Echo sounder"] },
+  { words: "Maritime Networks", products: ["Networks", "Cyber security"] },
+  { words: "Antenna Systems", products: ["Antennas", "Satcom"] },
+  { words: "Gyro Instruments", products: ["Gyrocompass", "Autopilot"] },
+  { words: "Safety Systems", products: ["EPIRB", "SART", "GMDSS"] },
+  { words: "Marine Services", products: ["Type approval", "Training", "Radar"] },
+  { words: "Telecom", products: ["Satcom", "VHF radio"] },
+  { words: "Positioning", products: ["GNSS", "Dynamic positioning"] },
+  { words: "Training Institute", products: ["Training", "ECDIS", "GMDSS"] },
+];
+/** Tags added to a company's trade's products, so that every tag is found across trades. */
+const OTHER_PRODUCTS = (
+  "Radar|ECDIS|AIS|GMDSS|VDR|GNSS|Autopilot|NAVTEX|Satcom|Echo sounder|BNWAS|Speed log|Cyber security|" +
+  "Training|LRIT|SSAS|Weather routing|Antennas"
+).split("|");
+/** Countries on every continent with a coastline, and each one's usual company form. */
+const COMPANY_COUNTRIES = (
+  "NO:AS|GB:Ltd|DE:GmbH|NL:B.V.|DK:A/S|SE:AB|FI:Oy|FR:SAS|ES:S.L.|IT:S.r.l.|PT:Lda.|GR:S.A.|" +
+  "PL:Sp. z o.o.|HR:d.o.o.|TR:A.Ş.|IE:Ltd|BE:NV|EE:OÜ|US:Inc.|CA:Inc.|BR:Ltda.|CL:S.A.|AR:S.A.|" +
+  "MX:S.A. de C.V.|JP:K.K.|KR:Co., Ltd|CN:Co., Ltd|SG:Pte Ltd|MY:Sdn Bhd|IN:Pvt Ltd|PH:Inc.|ID:PT|" +
+  "AU:Pty Ltd|NZ:Ltd|ZA:(Pty) Ltd|EG:S.A.E.|NG:Ltd|KE:Ltd|AE:LLC|MA:SARL"
+)
+  .split("|")
+  .map((pair) => pair.split(":") as [string, string]);
+const FIRST_NAMES = "Ingrid|Lars|Maria|João|Kenji|Ana|Pieter|Sofia|Ahmed|Grace|Wei|Olu".split("|");
+const LAST_NAMES = "Berg|Costa|Tanaka|Müller|Okafor|Lindqvist|Rossi|Novak|Kim|Silva|Dubois".split("|");
+const COMPANY_BATCH = 250;
+
+/** The bench's company number `n` (0 … BENCH_COMPANIES − 1): its name, country and products. */
+export function benchCompany(n: number) {
+  const prefix = COMPANY_PREFIXES[n % COMPANY_PREFIXES.length];
+  const trade = COMPANY_TRADES[Math.floor(n / COMPANY_PREFIXES.length) % COMPANY_TRADES.length];
+  const group = Math.floor(n / (COMPANY_PREFIXES.length * COMPANY_TRADES.length)) === 0 ? "" : " International";
+  const [country, form] = COMPANY_COUNTRIES[(n * 13 + Math.floor(n / 97)) % COMPANY_COUNTRIES.length];
+  const name = `${prefix} ${trade.words}${group} ${form}`;
+  const products = [...trade.products];
+  for (const k of [7, 11, 5]) {
+    if (products.length >= 2 + (n % 4)) break;
+    const tag = OTHER_PRODUCTS[(n * k + k) % OTHER_PRODUCTS.length];
+    if (!products.includes(tag)) products.push(tag);
+  }
+  return { name, slug: slugify(name, "company"), country, products };
+}
+
+/**
+ * The companies: 5 000 after the demo's 50, on several continents, with two to five product tags;
+ * a few hundred not current (about 220 left, 170 suspended, 290 lapsed past the grace period, some
+ * of them both), some in the grace period, every ninth without a renewal date; every fourth with one
+ * to three representatives (invited, no password yet), within its seats; two in three with one of the
+ * demo's logos. Each has its site search entry, as the members service writes it.
+ */
+async function seedCompanies({ db }: DataContext): Promise<void> {
+  const now = new Date();
+  const nowIso = now.toISOString();
+  const day = (offset: number) => new Date(now.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+  const logos = await db
+    .selectFrom("member_companies")
+    .select(["logo", "logo_width", "logo_height"])
+    .where("logo", "is not", null)
+    .orderBy("id")
+    .execute();
+  for (let start = 0; start < BENCH_COMPANIES; start += COMPANY_BATCH) {
+    const batch = Array.from({ length: Math.min(COMPANY_BATCH, BENCH_COMPANIES - start) }, (_, i) => {
+      const n = start + i;
+      const company = benchCompany(n);
+      const type = /Training|Services|Survey/.test(company.name) || n % 6 === 5 ? "associate" : "full";
+      const seats = n % 5 === 4 ? null : type === "full" ? 5 : 2;
+      const status = n % 23 === 5 ? "left" : n % 29 === 7 ? "suspended" : "active";
+      const renewsOn =
+        n % 17 === 3
+          ? day(-(45 + (n % 300)))
+          : n % 41 === 0
+            ? day(-10)
+            : n % 9 === 8
+              ? null
+              : day(5 + ((n * 37) % 360));
+      const logo = n % 3 === 2 || logos.length === 0 ? null : logos[n % logos.length];
+      const where = countryName(company.country) ?? company.country;
+      return {
+        n,
+        company,
+        seats,
+        row: {
+          name: company.name,
+          slug: company.slug,
+          country: company.country,
+          website: `https://www.${company.slug}.example`,
+          logo: logo?.logo ?? null,
+          logo_width: logo?.logo_width ?? null,
+          logo_height: logo?.logo_height ?? null,
+          description: `<p>${escapeHtml(company.name)} designs, installs and services ${escapeHtml(company.products.join(", "))} for merchant ships, fishing fleets and shore stations in ${escapeHtml(where)} and beyond.</p>`,
+          membership_type: type as "full" | "associate",
+          member_since: `${1950 + (n % 75)}-01-01`,
+          renews_on: renewsOn,
+          seats,
+          status: status as "active" | "suspended" | "left",
+          created_at: nowIso,
+          updated_at: nowIso,
+        },
+      };
+    });
+    const inserted = await db
+      .insertInto("member_companies")
+      .values(batch.map((b) => b.row))
+      .returning(["id", "slug"])
+      .execute();
+    const ids = new Map(inserted.map((r) => [r.slug, r.id]));
+    const idOf = (slug: string) => {
+      const id = ids.get(slug);
+      if (id === undefined) throw new Error(`bench company ${slug} was not inserted`);
+      return id;
+    };
+    await db
+      .insertInto("member_company_products")
+      .values(
+        batch.flatMap(({ company }) =>
+          company.products.map((name, position) => ({
+            company_id: idOf(company.slug),
+            position,
+            name,
+            tag: name.toLowerCase(),
+          })),
+        ),
+      )
+      .execute();
+    await db
+      .insertInto("search_documents")
+      .values(
+        batch.map(({ company, row }) => {
+          const entry = companySearchEntry({ ...row, id: idOf(company.slug), products: company.products });
+          return {
+            kind: entry.kind,
+            ref_id: String(entry.refId),
+            url: entry.url,
+            title: entry.title,
+            body: htmlToText(entry.html),
+            audience: "public" as const,
+            updated_at: nowIso,
+          };
+        }),
+      )
+      .execute();
+    const people = batch
+      .filter(({ n }) => n % 4 === 0)
+      .flatMap(({ n, company, seats }) =>
+        Array.from({ length: Math.min(seats ?? 3, 1 + ((n / 4) % 3)) }, (_, k) => ({
+          companyId: idOf(company.slug),
+          primary: k === 0,
+          first_name: FIRST_NAMES[(n + k) % FIRST_NAMES.length],
+          last_name: LAST_NAMES[(n * 3 + k) % LAST_NAMES.length],
+          email: `rep${k + 1}@${company.slug}.example`,
+        })),
+      );
+    if (people.length === 0) continue;
+    const users = await db
+      .insertInto("users")
+      .values(
+        people.map((p) => ({
+          first_name: p.first_name,
+          last_name: p.last_name,
+          email: p.email,
+          phone_number: null,
+          avatar: null,
+          role: "member" as const,
+          password_hash: null,
+          is_active: 1,
+          calendar_token_hash: null,
+          created_at: nowIso,
+          updated_at: nowIso,
+        })),
+      )
+      .returning(["id", "email"])
+      .execute();
+    const userIds = new Map(users.map((u) => [u.email, u.id]));
+    await db
+      .insertInto("company_representatives")
+      .values(
+        people.map((p) => ({
+          user_id: userIds.get(p.email) as number,
+          company_id: p.companyId,
+          is_primary: p.primary ? 1 : 0,
+          created_at: nowIso,
+        })),
+      )
+      .execute();
+  }
+}
 
 /**
  * A fresh data directory: migrations, the demo content, then EXTRA_DATA; on

@@ -182,6 +182,37 @@ export const TARGETS: BenchTarget[] = [
     body: '{"filters":"06-2022"}',
     soak: true,
   },
+  // With 5 000 member companies (EXTRA_DATA), about 650 of them not current: the directory, a
+  // company's page and the API's product filter, cached as the other public pages; the
+  // secretariat's list searched, its page and its API call, rendered and read each time. The
+  // searched rows use ten connections, as the searched papers: fifty only queue behind them.
+  // `--only "5 000 companies"` measures these alone.
+  { name: "Members list, 5 000 companies", kind: "page", path: "/members-list" },
+  {
+    name: "Member company page, 5 000 companies",
+    kind: "page",
+    path: "/members-list/nordic-marine-electronics-international-ab",
+  },
+  {
+    name: "Members API, product filter, 5 000 companies",
+    kind: "api-list",
+    path: "/api/members?product=radar",
+  },
+  {
+    name: "Member companies (manager), searched, 5 000 companies, signed in as admin",
+    // Rendered each time (its notices come from a cookie): no goal of its own, as profile settings.
+    kind: "other",
+    path: "/manager/members?search=nor",
+    auth: "bearer",
+    connections: RENDERED_CONNECTIONS,
+  },
+  {
+    name: "Member companies API (admin), searched, 5 000 companies",
+    kind: "api-list",
+    path: "/api/dashboard/companies?search=nor",
+    auth: "bearer",
+    connections: RENDERED_CONNECTIONS,
+  },
   // The header's search box (SPEC §7: GET /search with search_query): news, meetings, pages and papers.
   { name: "Site search API", kind: "api-list", path: "/api/search?search_query=radar", soak: true },
 ];

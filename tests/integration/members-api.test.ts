@@ -291,6 +291,23 @@ describe("the secretariat's companies", () => {
     expect((await asAdmin("GET", "/api/dashboard/companies?status=gone")).status).toBe(422);
   });
 
+  it("finds a company by part of a product in any case and alphabet, the text taken literally (admin list and directory)", async () => {
+    await createCompany({ name: "Tagged Alpha AS", products: ["Échosondeur Pro", "VHF Radio"] });
+    await createCompany({ name: "Tagged Beta AS", products: ["100% Coverage_Kit"] });
+    const admin = async (search: string) =>
+      rows(await asAdmin("GET", `/api/dashboard/companies?search=${encodeURIComponent(search)}`)).map((c) => c.name);
+    const directory = async (search: string) =>
+      rows(await api("GET", `/api/members?search=${encodeURIComponent(search)}`)).map((c) => c.name);
+    for (const list of [admin, directory]) {
+      expect(await list("ÉCHOSON")).toEqual(["Tagged Alpha AS"]);
+      expect(await list("hf ra")).toEqual(["Tagged Alpha AS"]);
+      expect(await list("0% cov")).toEqual(["Tagged Beta AS"]);
+      expect(await list("e_k")).toEqual(["Tagged Beta AS"]);
+      // % and _ are no wildcards: "0%_" would match "100% Coverage_Kit" if they were.
+      expect(await list("0%_")).toEqual([]);
+    }
+  });
+
   it("renews: renews_on moves on by one year, from today when there was none", async () => {
     const dated = await createCompany({
       name: "Renewing Ltd",
