@@ -1,9 +1,16 @@
 import { ChevronDown, Crown, MailPlus, UserMinus } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Form, useNavigation } from "react-router";
-import type { AdminCompany, Representative } from "../../../core/members/members.schema";
+import {
+  type AdminCompany,
+  companyProfileSchema,
+  type Representative,
+  representativeInviteSchema,
+} from "../../../core/members/members.schema";
 import { MAX_PRODUCTS, PRODUCT_LENGTH } from "../../../core/members/members.values";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
+import { lengthLimit } from "../../lib/forms";
+import { InviteFields } from "../account/invite-fields";
 import { Notice } from "../ui/notice";
 import { RichTextEditor } from "../ui/rich-text-editor";
 import { TextField } from "../ui/text-field";
@@ -128,7 +135,7 @@ export function ProfileFields({
         placeholder="https://"
         defaultValue={values.website}
         error={errors.website}
-        maxLength={300}
+        {...lengthLimit(companyProfileSchema.shape.website)}
       />
       <TextField
         id="company-products"
@@ -350,36 +357,7 @@ export function InviteRepresentativeForm({
           className="mt-4 grid gap-4 sm:grid-cols-2 xl:grid-cols-[1fr_1fr_1.4fr_auto] xl:items-start"
         >
           <input type="hidden" name="intent" value="invite" />
-          <TextField
-            id="invite-first-name"
-            name="first_name"
-            label="First name"
-            autoComplete="off"
-            defaultValue={values.first_name}
-            error={errors.first_name}
-            required
-            maxLength={100}
-          />
-          <TextField
-            id="invite-last-name"
-            name="last_name"
-            label="Last name"
-            autoComplete="off"
-            defaultValue={values.last_name}
-            error={errors.last_name}
-            required
-            maxLength={100}
-          />
-          <TextField
-            id="invite-email"
-            name="email"
-            label="E-mail"
-            type="email"
-            autoComplete="off"
-            defaultValue={values.email}
-            error={errors.email}
-            required
-          />
+          <InviteFields schema={representativeInviteSchema} values={values} errors={errors} />
           <button type="submit" className="btn-primary sm:col-span-2 xl:col-span-1 xl:mt-7" disabled={sending}>
             <MailPlus className="h-4 w-4" aria-hidden="true" />
             {sending ? "Sending…" : "Send invitation"}
