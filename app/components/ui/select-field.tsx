@@ -1,5 +1,9 @@
 import type { SelectHTMLAttributes } from "react";
 
+/** A SelectField's options: each value with its label, in the values' order. */
+export const optionsOf = <T extends string>(values: readonly T[], labels: Readonly<Record<T, string>>) =>
+  values.map((value) => [value, labels[value]] as const);
+
 /** A labelled select with its options as [value, label] pairs, and an error wired like TextField's. */
 export function SelectField({
   id,
