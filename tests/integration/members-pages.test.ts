@@ -387,4 +387,32 @@ describe("a primary contact's /dashboard/company", () => {
     });
     expect(await services.members.companyOf(stranger.user.id)).not.toBeNull();
   });
+
+  it("links to the company's public page while it is current, not once it has lapsed (that page is a 404)", async () => {
+    const { services } = t.runtime;
+    const company = await services.members.create({
+      name: "Public Page Marine AS",
+      country: "NO",
+      member_since: "2001-01-01",
+      renews_on: addDays(today(), 100),
+    });
+    const rep = await member(services);
+    await services.members.addRepresentative(
+      company.id,
+      { email: rep.user.email, first_name: rep.user.first_name, last_name: rep.user.last_name, primary: false },
+      { origin: "http://localhost:3000", inviter: { first_name: "", last_name: "" } },
+    );
+    const publicPage = `/members-list/${company.slug}`;
+    const current = await get("/dashboard/company", rep.cookie);
+    expect(current.page).toContain("See your company's public page");
+    expect(current.text).toContain(`href="${publicPage}"`);
+    expect((await get(publicPage, rep.cookie)).status).toBe(200);
+
+    await services.members.update(company.id, { renews_on: addDays(today(), -100), remove_logo: false });
+    const lapsed = await get("/dashboard/company", rep.cookie);
+    expect(lapsed.page).toContain("Lapsed");
+    expect(lapsed.page).not.toContain("See your company's public page");
+    expect(lapsed.text).not.toContain(`href="${publicPage}"`);
+    expect((await get(publicPage, rep.cookie)).status).toBe(404);
+  });
 });
