@@ -240,6 +240,10 @@ describe("the secretariat's screens", () => {
     expect(screen.page).toContain("Lucía Ortega");
     expect(screen.page).toContain("Invited");
     expect(screen.page).toContain("0 free seats left.");
+    // Without JavaScript, Remove posts its own form (with it, the button asks first, in a dialog).
+    expect(screen.text).toMatch(
+      /<form[^>]* method="post"><input type="hidden" name="intent" value="remove-representative"\/><input type="hidden" name="user_id" value="\d+"\/><button type="submit"[^>]*>.*?Remove/,
+    );
 
     const lucia = (await services.members.representatives(company.id)).find((r) => r.email === "lucia@biscay.example");
     if (!lucia) throw new Error("Lucía was not added");
