@@ -64,7 +64,7 @@ export function createApplicationsService(deps: {
   /** The request while it is a new application; 404 or 409 otherwise. */
   async function newApplication(id: number): Promise<Request> {
     const request = isRowId(id) ? await repository.findById(id) : undefined;
-    if (!request || request.kind !== "join" || request.status !== "new") throw refusal(request);
+    if (request?.kind !== "join" || request.status !== "new") throw refusal(request);
     return request;
   }
 

@@ -128,4 +128,24 @@ test("the demo member, a primary contact, invites colleagues on /dashboard/compa
   await expect(page.getByRole("alert").filter({ hasText: NO_FREE_SEAT })).toBeVisible();
   await expectAccessible(page);
   await shoot(page, "dashboard-company");
+
+  // Removing a colleague asks first: Cancel keeps them, Remove removes them.
+  await page.getByRole("button", { name: "Remove Jonas Strand" }).click();
+  const dialog = page.getByRole("dialog", { name: "Remove Jonas Strand?" });
+  await expect(dialog).toContainText("Jonas Strand will no longer represent the company; their account stays.");
+  await expectAccessible(page);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("button", { name: "Remove Jonas Strand" })).toBeFocused();
+  await expect(page.getByText("5 of 5")).toBeVisible();
+  await page.getByRole("button", { name: "Remove Jonas Strand" }).click();
+  await dialog.getByRole("button", { name: "Remove", exact: true }).click();
+  await expect(
+    page
+      .getByRole("status")
+      .filter({ hasText: "The representative is removed from the company; their account stays." }),
+  ).toBeVisible();
+  await expect(page.getByText("4 of 5")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Remove Jonas Strand" })).toHaveCount(0);
+  await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
 });

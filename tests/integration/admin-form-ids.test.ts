@@ -1,8 +1,11 @@
 import type { ServerBuild } from "react-router";
 import { createServer as createViteServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lengthLimit } from "../../app/lib/forms";
+import { inviteSchema } from "../../core/accounts/accounts.schema";
 import { categoryCreateSchema, paperInputSchema } from "../../core/library/library.schema";
 import { meetingInputSchema } from "../../core/meetings/meetings.schema";
+import { representativeInviteSchema } from "../../core/members/members.schema";
 import { postInputSchema } from "../../core/news/news.schema";
 import { createApp } from "../../server/app";
 import { call, createTestContext, type TestContext } from "../support/app";
@@ -152,5 +155,28 @@ describe("admin forms: unique ids, labels that name their fields (issue 30 point
     expect(res.status).toBe(200);
     expect(res.text).toContain("Rev. 1");
     expect(res.text).not.toMatch(/Rev\. (<!-- -->)?Rev\./);
+  });
+
+  it("gives both invite forms (users, a company's representatives) the lengths their schemas allow", async () => {
+    const company = await t.runtime.services.members.create({ name: "Limits Marine Ltd", country: "GB" });
+    for (const [path, schema] of [
+      ["/manager/users", inviteSchema],
+      [`/manager/members/${company.id}`, representativeInviteSchema],
+    ] as const) {
+      const res = await call(pages, "GET", path, { cookie: admin });
+      expect(res.status).toBe(200);
+      const tags = tagsOf(res.text);
+      for (const [id, field] of [
+        ["invite-first-name", schema.shape.first_name],
+        ["invite-last-name", schema.shape.last_name],
+        ["invite-email", schema.shape.email],
+      ] as const) {
+        const input = tags.find((tag) => tag.attributes.id === id);
+        const { maxLength } = lengthLimit(field);
+        expect(maxLength, `${path} #${id}: the schema's limit`).toBeGreaterThan(0);
+        // React writes the attribute as maxLength (HTML reads names in any case).
+        expect(input?.attributes.maxLength, `${path} #${id}`).toBe(String(maxLength));
+      }
+    }
   });
 });

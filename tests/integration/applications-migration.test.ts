@@ -1,33 +1,13 @@
-import { Migrator, sql } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { sql } from "kysely";
+import { expect, it } from "vitest";
 import { migrateToLatest } from "../../db/migrate";
-import { migrations } from "../../db/migrations";
-import { createTestDatabase, type TestDatabase } from "../support/database";
+import { migrationTest } from "../support/migrations";
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => database.cleanup());
-
-/** The migration before 0016, whichever it is once others land. */
-const before = (() => {
-  const names = Object.keys(migrations).sort();
-  return names[names.indexOf("0016_applications") - 1];
-})();
-
-async function migrator() {
-  const { db } = database;
-  const migrationTableSchema =
-    database.dialect === "postgres"
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-      : undefined;
-  return new Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema });
-}
+const migration = migrationTest("0016_applications");
 
 it("migration 0016 makes existing applications new (handled ones stay handled), other kinds stateless, and goes back", async () => {
-  const { db } = database;
-  expect((await (await migrator()).migrateTo(before)).error).toBeUndefined();
+  const { db } = migration;
+  expect((await migration.toBefore()).error).toBeUndefined();
 
   const at = "2026-10-01T09:00:00.000Z";
   for (const [kind, handled] of [
@@ -86,13 +66,13 @@ it("migration 0016 makes existing applications new (handled ones stay handled), 
   // A decision is not dropped in silence by undoing the migration.
   await db.updateTable("join_requests").set({ status: "declined" }).where("id", "=", first.id).execute();
   await db.insertInto("join_request_events").values(event).execute();
-  const refused = await (await migrator()).migrateTo(before);
+  const refused = await migration.toBefore();
   expect(String(refused.error)).toContain("Migration 0016 cannot be undone: 1 application was approved or declined");
   // Deleting a request takes its history with it.
   await db.deleteFrom("join_requests").where("id", "=", first.id).execute();
   expect(await db.selectFrom("join_request_events").selectAll().execute()).toEqual([]);
 
-  const down = await (await migrator()).migrateTo(before);
+  const down = await migration.toBefore();
   expect(down.error).toBeUndefined();
   const columns = await db.introspection.getTables();
   expect(columns.find((table) => table.name === "join_request_events")).toBeUndefined();

@@ -48,6 +48,26 @@ const post = async (url: string, cookie: string, form: Record<string, string | B
   const answer = await call(pages, "POST", `${ORIGIN}${url}`, { cookie, form, multipart: true });
   return { ...answer, page: textOf(answer.text) };
 };
+/** Posts a form, checks the answer's status and that its page says each text, and gives the answer for more checks. */
+const posted = async (
+  url: string,
+  cookie: string,
+  status: number,
+  says: string | string[],
+  form: Record<string, string | Blob>,
+) => {
+  const answer = await post(url, cookie, form);
+  expect(answer.status, `${url} ${String(form.intent)}: ${answer.page.slice(0, 300)}`).toBe(status);
+  for (const text of [says].flat()) expect(answer.page).toContain(text);
+  return answer;
+};
+
+const invite = (first_name: string, last_name: string, email: string) => ({
+  intent: "invite",
+  first_name,
+  last_name,
+  email,
+});
 
 async function member(services: TestContext["runtime"]["services"]) {
   const { user } = await createUser(services);
@@ -86,18 +106,20 @@ describe("on an empty database", () => {
 
 describe("the secretariat's screens", () => {
   it("refuses a bad company with each message beside its field and keeps what was typed", async () => {
-    const refused = await post("/manager/members/new", admin, {
-      intent: "save",
-      name: "  ",
-      country: "",
-      website: "ftp://files.example.com",
-      seats: "0",
-      products: "Radar, Sonar",
-    });
-    expect(refused.status).toBe(422);
-    for (const message of [NAME_REQUIRED, COUNTRY_MESSAGE, WEBSITE_MESSAGE, SEATS_MESSAGE]) {
-      expect(refused.page).toContain(message);
-    }
+    const refused = await posted(
+      "/manager/members/new",
+      admin,
+      422,
+      [NAME_REQUIRED, COUNTRY_MESSAGE, WEBSITE_MESSAGE, SEATS_MESSAGE],
+      {
+        intent: "save",
+        name: "  ",
+        country: "",
+        website: "ftp://files.example.com",
+        seats: "0",
+        products: "Radar, Sonar",
+      },
+    );
     expect(refused.text).toMatch(/id="company-name"[^>]*aria-invalid="true"/);
     expect(refused.text).toContain('value="Radar, Sonar"');
     expect(refused.text).toContain('value="ftp://files.example.com"');
@@ -108,7 +130,7 @@ describe("the secretariat's screens", () => {
       .png()
       .toBuffer();
     const due = addDays(today(), 20);
-    const created = await post("/manager/members/new", admin, {
+    const created = await posted("/manager/members/new", admin, 302, [], {
       intent: "save",
       name: "Skagerrak Sonar AS",
       country: "no",
@@ -122,7 +144,6 @@ describe("the secretariat's screens", () => {
       description: "<p>Fish finders.</p><script>alert(1)</script>",
       logo: new File([new Uint8Array(logo)], "logo.png", { type: "image/png" }),
     });
-    expect(created.status).toBe(302);
     const location = created.headers.get("location") ?? "";
     expect(location).toMatch(/^\/manager\/members\/\d+$/);
     const id = Number(location.split("/").pop());
@@ -151,7 +172,7 @@ describe("the secretariat's screens", () => {
     expect((await get("/manager/members?due=1", admin)).page).toContain("Skagerrak Sonar AS");
 
     // Edit: a bad renewal date is refused beside the field; a good change saves.
-    const early = await post(location, admin, {
+    await posted(location, admin, 422, "The renewal date may not be before the member-since date.", {
       intent: "save",
       name: "Skagerrak Sonar AS",
       country: "NO",
@@ -161,9 +182,7 @@ describe("the secretariat's screens", () => {
       renews_on: "2018-01-01",
       seats: "1",
     });
-    expect(early.status).toBe(422);
-    expect(early.page).toContain("The renewal date may not be before the member-since date.");
-    const saved = await post(location, admin, {
+    await posted(location, admin, 302, [], {
       intent: "save",
       name: "Skagerrak Sonar Group AS",
       country: "SE",
@@ -175,7 +194,6 @@ describe("the secretariat's screens", () => {
       products: "Sonar",
       remove_logo: "1",
     });
-    expect(saved.status).toBe(302);
     expect(await t.runtime.services.members.get(id)).toMatchObject({
       name: "Skagerrak Sonar Group AS",
       slug: stored.slug,
@@ -188,14 +206,14 @@ describe("the secretariat's screens", () => {
     });
 
     // 'Renewed' from the list moves renews_on on by a year.
-    const renewed = await post("/manager/members", admin, { intent: "renew", id: String(id) });
-    expect(renewed.status).toBe(200);
-    expect(renewed.page).toContain("Skagerrak Sonar Group AS is renewed until");
+    await posted("/manager/members", admin, 200, "Skagerrak Sonar Group AS is renewed until", {
+      intent: "renew",
+      id: String(id),
+    });
     expect((await t.runtime.services.members.get(id)).renews_on).toBe(addYear(due));
 
     // Deleted from its screen: back to the list with the notice.
-    const deleted = await post(location, admin, { intent: "delete" });
-    expect(deleted.status).toBe(302);
+    const deleted = await posted(location, admin, 302, [], { intent: "delete" });
     expect(deleted.headers.get("location")).toBe("/manager/members");
     expect((await get(location, admin)).status).toBe(404);
   });
@@ -204,64 +222,57 @@ describe("the secretariat's screens", () => {
     const { services } = t.runtime;
     const company = await services.members.create({ name: "Biscay Bridge SL", country: "ES", seats: 2 });
     const path = `/manager/members/${company.id}`;
-    const first = await post(path, admin, {
-      intent: "invite",
-      first_name: "Lucía",
-      last_name: "Ortega",
-      email: "lucia@biscay.example",
-    });
-    expect(first.status).toBe(200);
-    expect(first.page).toContain("Invitation sent to lucia@biscay.example.");
+    await posted(
+      path,
+      admin,
+      200,
+      "Invitation sent to lucia@biscay.example.",
+      invite("Lucía", "Ortega", "lucia@biscay.example"),
+    );
     // An account that already exists is linked, not invited.
     const existing = await member(services);
-    const linked = await post(path, admin, {
-      intent: "invite",
-      first_name: existing.user.first_name,
-      last_name: existing.user.last_name,
-      email: existing.user.email,
-    });
-    expect(linked.status).toBe(200);
-    expect(linked.page).toContain("already had an account");
-    const full = await post(path, admin, {
-      intent: "invite",
-      first_name: "Pablo",
-      last_name: "Ruiz",
-      email: "pablo@biscay.example",
-    });
-    expect(full.status).toBe(422);
-    expect(full.page).toContain(NO_FREE_SEAT);
+    const { first_name, last_name, email } = existing.user;
+    await posted(path, admin, 200, "already had an account", invite(first_name, last_name, email));
+    const full = await posted(path, admin, 422, NO_FREE_SEAT, invite("Pablo", "Ruiz", "pablo@biscay.example"));
     expect(full.text).toContain('value="pablo@biscay.example"');
 
     const screen = await get(path, admin);
     expect(screen.page).toContain("Lucía Ortega");
     expect(screen.page).toContain("Invited");
     expect(screen.page).toContain("0 free seats left.");
+    // Without JavaScript, Remove posts its own form (with it, the button asks first, in a dialog).
+    expect(screen.text).toMatch(
+      /<form[^>]* method="post"><input type="hidden" name="intent" value="remove-representative"\/><input type="hidden" name="user_id" value="\d+"\/><button type="submit"[^>]*>.*?Remove/,
+    );
 
     const lucia = (await services.members.representatives(company.id)).find((r) => r.email === "lucia@biscay.example");
     if (!lucia) throw new Error("Lucía was not added");
-    const made = await post(path, admin, { intent: "primary", user_id: String(lucia.user_id), primary: "1" });
-    expect(made.page).toContain("Lucía Ortega is now a primary contact.");
+    await posted(path, admin, 200, "Lucía Ortega is now a primary contact.", {
+      intent: "primary",
+      user_id: String(lucia.user_id),
+      primary: "1",
+    });
     expect((await services.members.representatives(company.id)).find((r) => r.user_id === lucia.user_id)?.primary).toBe(
       true,
     );
 
     // A company with representatives is not deleted: the service's reason is said, from the list's dialog too.
-    const kept = await post(path, admin, { intent: "delete" });
-    expect(kept.status).toBe(422);
-    expect(kept.page).toContain(HAS_REPRESENTATIVES);
-    const fromList = await post("/manager/members", admin, { intent: "delete", id: String(company.id) });
-    expect(fromList.status).toBe(422);
-    expect(fromList.page).toContain(HAS_REPRESENTATIVES);
+    await posted(path, admin, 422, HAS_REPRESENTATIVES, { intent: "delete" });
+    await posted("/manager/members", admin, 422, HAS_REPRESENTATIVES, { intent: "delete", id: String(company.id) });
 
     // Removing keeps the account, without a company.
     for (const r of await services.members.representatives(company.id)) {
-      const removed = await post(path, admin, { intent: "remove-representative", user_id: String(r.user_id) });
-      expect(removed.page).toContain("The representative is removed from the company; their account stays.");
+      await posted(path, admin, 200, "The representative is removed from the company; their account stays.", {
+        intent: "remove-representative",
+        user_id: String(r.user_id),
+      });
     }
     expect(await services.members.companyOf(existing.user.id)).toBeNull();
     expect((await get("/dashboard", existing.cookie)).status).toBe(200);
-    const gone = await post("/manager/members", admin, { intent: "delete", id: String(company.id) });
-    expect(gone.page).toContain("Deleted “Biscay Bridge SL”.");
+    await posted("/manager/members", admin, 200, "Deleted “Biscay Bridge SL”.", {
+      intent: "delete",
+      id: String(company.id),
+    });
   });
 
   it("is the admins' alone: a member's post to its actions is refused", async () => {
@@ -276,6 +287,7 @@ describe("the secretariat's screens", () => {
 describe("a primary contact's /dashboard/company", () => {
   it("shows the company, edits its profile, invites colleagues within the seats and hands over the primary role", async () => {
     const { services } = t.runtime;
+    const dashboard = "/dashboard/company";
     const company = await services.members.create({
       name: "Fjord Radar AS",
       country: "NO",
@@ -297,7 +309,7 @@ describe("a primary contact's /dashboard/company", () => {
       );
     }
 
-    const own = await get("/dashboard/company", primary.cookie);
+    const own = await get(dashboard, primary.cookie);
     expect(own.status).toBe(200);
     expect(own.page).toContain("Fjord Radar AS");
     expect(own.page).toMatch(/Status Current Renews on .+ Seats used 2 of 3/);
@@ -307,25 +319,22 @@ describe("a primary contact's /dashboard/company", () => {
     expect(own.headers.get("cache-control") ?? "").not.toMatch(/public/);
 
     // The profile: a bad website is refused beside its field; a good change saves and moves the content version.
-    const bad = await post("/dashboard/company", primary.cookie, {
+    await posted(dashboard, primary.cookie, 422, WEBSITE_MESSAGE, {
       intent: "profile",
       website: "javascript:alert(1)",
       products: "Radar",
       description: "",
     });
-    expect(bad.status).toBe(422);
-    expect(bad.page).toContain(WEBSITE_MESSAGE);
     // A logo that is no image is refused beside the logo's field (415, as a news image).
-    const notImage = await post("/dashboard/company", primary.cookie, {
+    const notImage = await posted(dashboard, primary.cookie, 415, [], {
       intent: "profile",
       website: "https://fjord-radar.example.com",
       logo: new File(["plain text, not a picture"], "logo.png", { type: "image/png" }),
     });
-    expect(notImage.status).toBe(415);
     expect(notImage.text).toMatch(/id="company-logo"[^>]*aria-invalid="true"/);
     expect(notImage.text).toContain('id="company-logo-error"');
     const before = await services.contentVersion.current();
-    const saved = await post("/dashboard/company", primary.cookie, {
+    await posted(dashboard, primary.cookie, 200, "The company's profile is saved.", {
       intent: "profile",
       website: "https://fjord-radar.example.com",
       products: "Radar, AIS",
@@ -333,8 +342,6 @@ describe("a primary contact's /dashboard/company", () => {
       // A primary contact cannot change the name: the field is not theirs, and is ignored.
       name: "Renamed AS",
     });
-    expect(saved.status).toBe(200);
-    expect(saved.page).toContain("The company's profile is saved.");
     expect(await services.contentVersion.current()).toBeGreaterThan(before);
     expect(await services.members.get(company.id)).toMatchObject({
       name: "Fjord Radar AS",
@@ -344,50 +351,31 @@ describe("a primary contact's /dashboard/company", () => {
     });
 
     // Colleagues: one more seat, then the refusal.
-    const invited = await post("/dashboard/company", primary.cookie, {
-      intent: "invite",
-      first_name: "Nils",
-      last_name: "Berg",
-      email: "nils@fjord-radar.example",
-    });
-    expect(invited.page).toContain("Invitation sent to nils@fjord-radar.example.");
-    const refused = await post("/dashboard/company", primary.cookie, {
-      intent: "invite",
-      first_name: "Kari",
-      last_name: "Lie",
-      email: "kari@fjord-radar.example",
-    });
-    expect(refused.status).toBe(422);
-    expect(refused.page).toContain(NO_FREE_SEAT);
+    const nils = invite("Nils", "Berg", "nils@fjord-radar.example");
+    await posted(dashboard, primary.cookie, 200, "Invitation sent to nils@fjord-radar.example.", nils);
+    await posted(dashboard, primary.cookie, 422, NO_FREE_SEAT, invite("Kari", "Lie", "kari@fjord-radar.example"));
 
     // The other representative reads the page and may change nothing.
-    const readOnly = await get("/dashboard/company", colleague.cookie);
+    const readOnly = await get(dashboard, colleague.cookie);
     expect(readOnly.page).toContain("Fjord Radar AS");
     expect(readOnly.page).toContain("Radars for fjords.");
     expect(readOnly.page).not.toContain("Save the profile");
     expect(readOnly.page).not.toContain("Send invitation");
-    const forbidden = await post("/dashboard/company", colleague.cookie, {
+    await posted(dashboard, colleague.cookie, 403, NOT_PRIMARY, {
       intent: "profile",
       website: "https://hijack.example.com",
     });
-    expect(forbidden.status).toBe(403);
-    expect(forbidden.page).toContain(NOT_PRIMARY);
 
     // Handing over: the colleague becomes primary, then the first steps down.
-    const handed = await post("/dashboard/company", primary.cookie, {
+    const primaryRole = (who: { user: { id: number } }, primary: "0" | "1") => ({
       intent: "primary",
-      user_id: String(colleague.user.id),
-      primary: "1",
+      user_id: String(who.user.id),
+      primary,
     });
-    expect(handed.page).toContain("is now a primary contact");
-    const stepped = await post("/dashboard/company", primary.cookie, {
-      intent: "primary",
-      user_id: String(primary.user.id),
-      primary: "0",
-    });
-    expect(stepped.page).toContain("is no longer a primary contact");
-    expect((await get("/dashboard/company", colleague.cookie)).page).toContain("Save the profile");
-    expect((await get("/dashboard/company", primary.cookie)).page).not.toContain("Save the profile");
+    await posted(dashboard, primary.cookie, 200, "is now a primary contact", primaryRole(colleague, "1"));
+    await posted(dashboard, primary.cookie, 200, "is no longer a primary contact", primaryRole(primary, "0"));
+    expect((await get(dashboard, colleague.cookie)).page).toContain("Save the profile");
+    expect((await get(dashboard, primary.cookie)).page).not.toContain("Save the profile");
 
     // Another company's person is not theirs to remove.
     const stranger = await member(services);
@@ -397,11 +385,38 @@ describe("a primary contact's /dashboard/company", () => {
       { email: stranger.user.email, first_name: "S", last_name: "T", primary: true },
       invitation,
     );
-    const notTheirs = await post("/dashboard/company", colleague.cookie, {
+    await posted(dashboard, colleague.cookie, 404, [], {
       intent: "remove-representative",
       user_id: String(stranger.user.id),
     });
-    expect(notTheirs.status).toBe(404);
     expect(await services.members.companyOf(stranger.user.id)).not.toBeNull();
+  });
+
+  it("links to the company's public page while it is current, not once it has lapsed (that page is a 404)", async () => {
+    const { services } = t.runtime;
+    const company = await services.members.create({
+      name: "Public Page Marine AS",
+      country: "NO",
+      member_since: "2001-01-01",
+      renews_on: addDays(today(), 100),
+    });
+    const rep = await member(services);
+    await services.members.addRepresentative(
+      company.id,
+      { email: rep.user.email, first_name: rep.user.first_name, last_name: rep.user.last_name, primary: false },
+      { origin: "http://localhost:3000", inviter: { first_name: "", last_name: "" } },
+    );
+    const publicPage = `/members-list/${company.slug}`;
+    const current = await get("/dashboard/company", rep.cookie);
+    expect(current.page).toContain("See your company's public page");
+    expect(current.text).toContain(`href="${publicPage}"`);
+    expect((await get(publicPage, rep.cookie)).status).toBe(200);
+
+    await services.members.update(company.id, { renews_on: addDays(today(), -100), remove_logo: false });
+    const lapsed = await get("/dashboard/company", rep.cookie);
+    expect(lapsed.page).toContain("Lapsed");
+    expect(lapsed.page).not.toContain("See your company's public page");
+    expect(lapsed.text).not.toContain(`href="${publicPage}"`);
+    expect((await get(publicPage, rep.cookie)).status).toBe(404);
   });
 });

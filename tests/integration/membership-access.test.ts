@@ -5,7 +5,7 @@ import { categoryCreateSchema, paperInputSchema } from "../../core/library/libra
 import { addDays, LAPSED_NOTICE } from "../../core/members/members.values";
 import { dateIn } from "../../lib/time-zones";
 import { PAGE_CACHE_HEADER } from "../../server/middleware/page-cache";
-import { call, createTestContext, type TestContext } from "../support/app";
+import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
 import { createUser, PASSWORD, signIn } from "../support/factories";
 import { formTimeAt } from "../support/form-time";
 import { pagesApp } from "../support/pages";
@@ -48,6 +48,16 @@ async function renewsOn(day: string | null) {
 }
 const lapse = () => renewsOn(addDays(today(), -100));
 const restore = () => renewsOn(addDays(today(), 100));
+
+/** The meeting a stored join request registers for (null: none, a plain request). */
+const meetingOf = async (email: string) =>
+  (
+    await t.database.db
+      .selectFrom("join_requests")
+      .select("meeting_id")
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow()
+  ).meeting_id;
 
 const get = (url: string, who?: { cookie: string }) => call(pages, "GET", url, who ? { cookie: who.cookie } : {});
 const apiAs = (url: string, token?: string) => call(t.app, "GET", url, token ? { token } : {});
@@ -229,14 +239,6 @@ describe("a member whose company has lapsed", () => {
       },
     });
     // A visitor's registration from a members-only meeting's page is not one of that meeting.
-    const meetingOf = async (email: string) =>
-      (
-        await t.database.db
-          .selectFrom("join_requests")
-          .select("meeting_id")
-          .where("email", "=", email)
-          .executeTakeFirstOrThrow()
-      ).meeting_id;
     expect(anonymous.status, anonymous.text).toBe(200);
     expect(await meetingOf("visitor@visiting-marine.test")).toBeNull();
     await lapse();
@@ -247,6 +249,33 @@ describe("a member whose company has lapsed", () => {
     const current = await register("current");
     expect(current.status, current.text).toBe(200);
     expect(await meetingOf("current@lapsing-marine.test")).toBeTypeOf("number");
+  });
+
+  it("the join page without JavaScript decides as the API door does: lapsed, not for the members-only meeting", async () => {
+    // The no-JavaScript door: the join page's form action (app/routes/join/public-form.server.ts), with the session cookie.
+    const register = async (tag: string) =>
+      call(pages, "POST", `${ORIGIN}/join`, {
+        cookie: rep.cookie,
+        form: {
+          company_name: "Lapsing Marine Ltd",
+          representative_name: "Lapsing Rep",
+          email: `${tag}@lapsing-marine.test`,
+          phone_number: "+47 22 00 00 00",
+          page_path: `/events/${meetingSlug}`,
+          started_at: await formTimeAt(t.database.db, "join", Date.now() - 60_000),
+          website: "",
+        },
+      });
+    await lapse();
+    const lapsed = await register("page-lapsed");
+    expect(lapsed.status, lapsed.text.slice(0, 300)).toBe(302);
+    expect(lapsed.headers.get("location")).toMatch(/^\/join\/thank-you\?/);
+    // Signed in with the role 'member', but not current: a visitor's request, not the meeting's registration.
+    expect(await meetingOf("page-lapsed@lapsing-marine.test")).toBeNull();
+    await restore();
+    const current = await register("page-current");
+    expect(current.status, current.text.slice(0, 300)).toBe(302);
+    expect(await meetingOf("page-current@lapsing-marine.test")).toBeTypeOf("number");
   });
 
   it("is lapsed while the company is suspended or has left, and current again when the secretariat renews it", async () => {

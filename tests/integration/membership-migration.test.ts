@@ -1,33 +1,13 @@
-import { Migrator, sql } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { sql } from "kysely";
+import { expect, it } from "vitest";
 import { migrateToLatest } from "../../db/migrate";
-import { migrations } from "../../db/migrations";
-import { createTestDatabase, type TestDatabase } from "../support/database";
+import { migrationTest } from "../support/migrations";
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => database.cleanup());
-
-/** The migration before 0013, whichever it is once others land. */
-const before = (() => {
-  const names = Object.keys(migrations).sort();
-  return names[names.indexOf("0013_membership") - 1];
-})();
-
-async function migrator() {
-  const { db } = database;
-  const migrationTableSchema =
-    database.dialect === "postgres"
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-      : undefined;
-  return new Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema });
-}
+const migration = migrationTest("0013_membership");
 
 it("migration 0013 makes existing companies active full members with slugs, ISO countries and a member_since, and goes back", async () => {
-  const { db } = database;
-  const down = await (await migrator()).migrateTo(before);
+  const { db } = migration;
+  const down = await migration.toBefore();
   expect(down.error).toBeUndefined();
 
   const at = "2025-03-04T10:00:00.000Z";
@@ -143,7 +123,7 @@ it("migration 0013 makes existing companies active full members with slugs, ISO 
   expect(await db.selectFrom("member_company_products").selectAll().execute()).toEqual([]);
 
   // Down: the old shape, joined_year from member_since and the countries by name again.
-  const back = await (await migrator()).migrateTo(before);
+  const back = await migration.toBefore();
   expect(back.error).toBeUndefined();
   const old = await sql<{ name: string; country: string; joined_year: number | null }>`
     select name, country, joined_year from member_companies order by id`.execute(db);

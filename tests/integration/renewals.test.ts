@@ -253,6 +253,49 @@ describe("renewal reminders", () => {
     expect(mails.map((m) => m.to_address).sort()).toEqual([...contacts].sort());
     for (const id of ids) expect(await services().renewals.noticesOf(id)).toHaveLength(1);
   });
+
+  it("checks each company again as it settles it: one renewed, suspended or left after the run read it is not mailed", async () => {
+    now = new Date("2040-01-15T10:00:00Z");
+    // The order the run reads them in (renews_on, then id): the first, three others, then the three to change.
+    const contacts: string[] = [];
+    for (const renewsOn of [day(1), day(2), day(2), day(2)]) {
+      const due = await company({ renews_on: renewsOn });
+      contacts.push((await represent(due.id, true)).email);
+    }
+    const renewed = await company({ renews_on: day(5) });
+    const suspended = await company({ renews_on: day(5) });
+    const left = await company({ renews_on: day(5) });
+    for (const changed of [renewed, suspended, left]) await represent(changed.id, true);
+
+    // The run reads a batch of companies, then settles them one by one, asking its signal before
+    // each: at the first ask, the secretariat's changes start, through the members service, so
+    // that they land after the read and before the changed companies are settled.
+    let change: Promise<void> | undefined;
+    let landed = false;
+    const landedAtEachAsk: boolean[] = [];
+    const signal = new AbortController().signal;
+    signal.throwIfAborted = () => {
+      landedAtEachAsk.push(landed);
+      change ??= Promise.all([
+        services().members.renew(renewed.id),
+        services().members.update(suspended.id, { status: "suspended", remove_logo: false }),
+        services().members.update(left.id, { status: "left", remove_logo: false }),
+      ]).then(() => {
+        landed = true;
+      });
+    };
+    const before = await lastMailId();
+    const result = await services().renewals.sendNotices({ origin, signal });
+    await change;
+    // Read before the changes, settled after them (else this test would prove nothing).
+    expect(landedAtEachAsk[0]).toBe(false);
+    expect(landedAtEachAsk.slice(4, 7)).toEqual([true, true, true]);
+    expect(result).toMatchObject({ reminders: 4, reminderMails: 4 });
+    expect((await queued(before)).map((m) => m.to_address).sort()).toEqual([...contacts].sort());
+    for (const changed of [renewed, suspended, left]) {
+      expect(await services().renewals.noticesOf(changed.id)).toEqual([]);
+    }
+  });
 });
 
 describe("many companies due at once", () => {

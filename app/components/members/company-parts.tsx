@@ -1,9 +1,18 @@
 import { ChevronDown, Crown, MailPlus, UserMinus } from "lucide-react";
-import { useEffect, useRef } from "react";
-import { Form, useNavigation } from "react-router";
-import type { AdminCompany, Representative } from "../../../core/members/members.schema";
+import { Dialog } from "radix-ui";
+import { forwardRef, useEffect, useRef, useState } from "react";
+import { Form, type FormProps, useNavigation } from "react-router";
+import {
+  type AdminCompany,
+  companyProfileSchema,
+  type Representative,
+  representativeInviteSchema,
+} from "../../../core/members/members.schema";
 import { MAX_PRODUCTS, PRODUCT_LENGTH } from "../../../core/members/members.values";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
+import { lengthLimit } from "../../lib/forms";
+import { InviteFields } from "../account/invite-fields";
+import { DeleteDialogContent } from "../ui/confirm-delete";
 import { Notice } from "../ui/notice";
 import { RichTextEditor } from "../ui/rich-text-editor";
 import { TextField } from "../ui/text-field";
@@ -128,7 +137,7 @@ export function ProfileFields({
         placeholder="https://"
         defaultValue={values.website}
         error={errors.website}
-        maxLength={300}
+        {...lengthLimit(companyProfileSchema.shape.website)}
       />
       <TextField
         id="company-products"
@@ -201,13 +210,11 @@ function RepresentativeAction({
   representative,
   intent,
   fields = {},
-  danger = false,
   children,
 }: {
   representative: Representative;
   intent: string;
   fields?: Record<string, string>;
-  danger?: boolean;
   children: React.ReactNode;
 }) {
   return (
@@ -217,7 +224,7 @@ function RepresentativeAction({
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <button type="submit" className={`btn-outline py-1.5 text-sm ${danger ? "text-red-700" : ""}`}>
+      <button type="submit" className="btn-outline py-1.5 text-sm">
         {children}
       </button>
     </Form>
@@ -226,6 +233,82 @@ function RepresentativeAction({
 
 const personName = (r: Pick<Representative, "first_name" | "last_name" | "email">) =>
   `${r.first_name} ${r.last_name}`.trim() || r.email;
+
+/** A page navigation's form, not a fetcher's: the page's action answers with its notice, and the page keeps its scroll. */
+const StayingForm = forwardRef<HTMLFormElement, FormProps>(function StayingForm(props, ref) {
+  return <Form ref={ref} preventScrollReset {...props} />;
+});
+
+/**
+ * Removing a representative, or leaving the company, asked first. With JavaScript the button opens
+ * the confirmation dialog, whose button posts the same fields as a page navigation (so that the
+ * page says what happened); without it, the button posts its form at once.
+ */
+function RemoveRepresentative({
+  representative,
+  isMe,
+  children,
+}: {
+  representative: Representative;
+  isMe: boolean;
+  children: React.ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const confirmed = useRef(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const fields = { intent: "remove-representative", user_id: representative.user_id };
+  const name = personName(representative);
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Form
+        method="post"
+        preventScrollReset
+        onSubmit={(event) => {
+          event.preventDefault();
+          setOpen(true);
+        }}
+      >
+        {Object.entries(fields).map(([field, value]) => (
+          <input key={field} type="hidden" name={field} value={value} />
+        ))}
+        <button ref={button} type="submit" className="btn-outline py-1.5 text-sm text-red-700">
+          {children}
+        </button>
+      </Form>
+      <DeleteDialogContent
+        title={isMe ? "Leave the company?" : `Remove ${name}?`}
+        description={
+          isMe
+            ? "You will no longer represent the company; your account stays."
+            : `${name} will no longer represent the company; their account stays.`
+        }
+        error={null}
+        fields={fields}
+        busy={false}
+        Form={StayingForm}
+        confirm={isMe ? { label: "Leave", busy: "Leaving…" } : { label: "Remove", busy: "Removing…" }}
+        onSubmit={() => {
+          confirmed.current = true;
+          setOpen(false);
+        }}
+        onCloseAutoFocus={(event) => {
+          // The button is no Dialog.Trigger, so Radix would not know where to return focus.
+          event.preventDefault();
+          if (!confirmed.current) {
+            button.current?.focus();
+            return;
+          }
+          // The row (and its button) goes once the action answers: focus goes to the page's heading.
+          confirmed.current = false;
+          const heading = document.querySelector<HTMLElement>("main h1");
+          if (!heading) return;
+          heading.tabIndex = -1;
+          heading.focus();
+        }}
+      />
+    </Dialog.Root>
+  );
+}
 
 const REP_STATUS = {
   active: null,
@@ -282,11 +365,11 @@ export function RepresentativesList({
                   {r.primary ? (isMe ? "Step down as primary contact" : "Remove primary role") : "Make primary contact"}
                   {isMe ? null : forName}
                 </RepresentativeAction>
-                <RepresentativeAction representative={r} intent="remove-representative" danger>
+                <RemoveRepresentative representative={r} isMe={isMe}>
                   <UserMinus className="h-4 w-4" aria-hidden="true" />
                   {isMe ? "Leave the company" : "Remove"}
                   {isMe ? null : forName}
-                </RepresentativeAction>
+                </RemoveRepresentative>
               </div>
             ) : null}
           </li>
@@ -350,36 +433,7 @@ export function InviteRepresentativeForm({
           className="mt-4 grid gap-4 sm:grid-cols-2 xl:grid-cols-[1fr_1fr_1.4fr_auto] xl:items-start"
         >
           <input type="hidden" name="intent" value="invite" />
-          <TextField
-            id="invite-first-name"
-            name="first_name"
-            label="First name"
-            autoComplete="off"
-            defaultValue={values.first_name}
-            error={errors.first_name}
-            required
-            maxLength={100}
-          />
-          <TextField
-            id="invite-last-name"
-            name="last_name"
-            label="Last name"
-            autoComplete="off"
-            defaultValue={values.last_name}
-            error={errors.last_name}
-            required
-            maxLength={100}
-          />
-          <TextField
-            id="invite-email"
-            name="email"
-            label="E-mail"
-            type="email"
-            autoComplete="off"
-            defaultValue={values.email}
-            error={errors.email}
-            required
-          />
+          <InviteFields schema={representativeInviteSchema} values={values} errors={errors} />
           <button type="submit" className="btn-primary sm:col-span-2 xl:col-span-1 xl:mt-7" disabled={sending}>
             <MailPlus className="h-4 w-4" aria-hidden="true" />
             {sending ? "Sending…" : "Send invitation"}

@@ -106,6 +106,7 @@ export function DeleteDialogContent({
   Form,
   onSubmit,
   onCloseAutoFocus,
+  confirm = { label: "Delete", busy: "Deleting…" },
 }: {
   title: string;
   description: ReactNode;
@@ -116,6 +117,8 @@ export function DeleteDialogContent({
   /** Delete was pressed (before the form posts). */
   onSubmit?: () => void;
   onCloseAutoFocus: (event: Event) => void;
+  /** The confirming button's text, and its text while the action runs ("Remove", "Removing…"). */
+  confirm?: { label: string; busy: string };
 }) {
   return (
     <Dialog.Portal>
@@ -137,7 +140,7 @@ export function DeleteDialogContent({
           ))}
           <Dialog.Close className="btn-outline">Cancel</Dialog.Close>
           <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800" disabled={busy}>
-            {busy ? "Deleting…" : "Delete"}
+            {busy ? confirm.busy : confirm.label}
           </button>
         </Form>
       </Dialog.Content>

@@ -3,6 +3,10 @@ import type { SelectHTMLAttributes } from "react";
 /** A select's choices as [value, label] pairs. */
 export type Options = ReadonlyArray<readonly [value: string | number, label: string]>;
 
+/** A SelectField's options: each value with its label, in the values' order. */
+export const optionsOf = <T extends string>(values: readonly T[], labels: Readonly<Record<T, string>>) =>
+  values.map((value) => [value, labels[value]] as const);
+
 /** A labelled select with its options as [value, label] pairs, and an error wired like TextField's. */
 export function SelectField({
   id,

@@ -4,13 +4,13 @@ import { data, Form, useNavigation } from "react-router";
 import { type AdminUser, inviteSchema, userChangeSchema, userListSchema } from "../../../core/accounts/accounts.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
+import { InviteFields } from "../../components/account/invite-fields";
 import { Avatar } from "../../components/account/user-menu";
 import { AdminList, type FilterSelects, filterParams, resultNotices } from "../../components/admin/admin-list";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
 import { SelectField } from "../../components/ui/select-field";
-import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
-import { firstMessages, formId, lengthLimit } from "../../lib/forms";
+import { firstMessages, formId } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
 import type { Route } from "./+types/manage-users";
 
@@ -164,36 +164,7 @@ function InviteForm({ result }: { result: ActionData | undefined }) {
           className="mt-4 grid gap-4 sm:grid-cols-2 xl:grid-cols-[1fr_1fr_1.4fr_10rem_auto] xl:items-start"
         >
           <input type="hidden" name="intent" value="invite" />
-          <TextField
-            id="invite-first-name"
-            name="first_name"
-            label="First name"
-            autoComplete="off"
-            defaultValue={values.first_name}
-            error={errors.first_name}
-            required
-            {...lengthLimit(inviteSchema.shape.first_name)}
-          />
-          <TextField
-            id="invite-last-name"
-            name="last_name"
-            label="Last name"
-            autoComplete="off"
-            defaultValue={values.last_name}
-            error={errors.last_name}
-            required
-            {...lengthLimit(inviteSchema.shape.last_name)}
-          />
-          <TextField
-            id="invite-email"
-            name="email"
-            label="E-mail"
-            type="email"
-            autoComplete="off"
-            defaultValue={values.email}
-            error={errors.email}
-            required
-          />
+          <InviteFields schema={inviteSchema} values={values} errors={errors} />
           <SelectField
             id="invite-role"
             name="role"

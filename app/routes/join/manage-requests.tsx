@@ -91,7 +91,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (form.intent === "approve" || form.intent === "decline") {
     const actor = auth?.user;
     // The admin layout's guard already stops everyone else; the check stays beside what it protects.
-    if (!actor || actor.role.name !== "admin") throw data("This action is unauthorized.", { status: 403 });
+    if (actor?.role.name !== "admin") throw data("This action is unauthorized.", { status: 403 });
     try {
       if (form.intent === "approve") {
         const { company, invited } = await services.applications.approve(

@@ -1,5 +1,5 @@
-import { ExternalLink } from "lucide-react";
-import { data, Form, useNavigation } from "react-router";
+import { ArrowRight, ExternalLink } from "lucide-react";
+import { data, Form, Link, useNavigation } from "react-router";
 import { companyProfileSchema, type OwnCompany } from "../../../core/members/members.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
@@ -199,6 +199,18 @@ export default function Company({ loaderData, actionData }: Route.ComponentProps
       <div className="mt-6 rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
         <CompanyFacts company={company} />
       </div>
+      {/* Only a current company is in the directory: a lapsed one's page is a 404. */}
+      {company.current ? (
+        <p className="mt-3">
+          <Link
+            to={`/members-list/${company.slug}`}
+            className="inline-flex items-center gap-1 font-semibold text-sea-600 hover:underline"
+          >
+            See your company's public page
+            <ArrowRight className="h-4 w-4" aria-hidden="true" />
+          </Link>
+        </p>
+      ) : null}
       <section aria-labelledby="colleagues-title" className="mt-10">
         <h2 id="colleagues-title" className="font-display text-2xl font-bold text-navy-900">
           Representatives

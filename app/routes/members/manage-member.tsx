@@ -26,7 +26,7 @@ import {
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
 import { Notice } from "../../components/ui/notice";
-import { SelectField } from "../../components/ui/select-field";
+import { optionsOf, SelectField } from "../../components/ui/select-field";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
 import { setFlash, takeFlash } from "../../lib/flash.server";
@@ -206,7 +206,7 @@ function CompanyForm({
           label="Membership type"
           defaultValue={values.membership_type}
           error={errors.membership_type}
-          options={MEMBERSHIP_TYPES.map((t) => [t, TYPE_LABELS[t]] as const)}
+          options={optionsOf(MEMBERSHIP_TYPES, TYPE_LABELS)}
         />
         <SelectField
           id="company-status"
@@ -214,7 +214,7 @@ function CompanyForm({
           label="Status"
           defaultValue={values.status}
           error={errors.status}
-          options={COMPANY_STATUSES.map((s) => [s, STATUS_LABELS[s]] as const)}
+          options={optionsOf(COMPANY_STATUSES, STATUS_LABELS)}
         />
         <TextField
           id="company-seats"

@@ -1,0 +1,46 @@
+import { type MigrationResultSet, Migrator, sql } from "kysely";
+import { afterAll, beforeAll } from "vitest";
+import type { DatabaseHandle } from "../../db/connect";
+import { migrations } from "../../db/migrations";
+import { createTestDatabase, type TestDatabase } from "./database";
+
+/** A migrator over the database's own migration tables (on PostgreSQL, those of its schema). */
+export async function migratorOf(handle: Pick<DatabaseHandle, "db" | "dialect">): Promise<Migrator> {
+  const migrationTableSchema =
+    handle.dialect === "postgres"
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db)).rows[0]?.schema
+      : undefined;
+  return new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations }, migrationTableSchema });
+}
+
+/** The migration just before `name`, whichever it is once others land. */
+export function migrationBefore(name: string): string {
+  const names = Object.keys(migrations).sort();
+  const at = names.indexOf(name);
+  if (at < 1) throw new Error(`There is no migration before "${name}".`);
+  return names[at - 1];
+}
+
+/**
+ * The set-up of a test of migration `name`: a migrated database of the file's own, made before its
+ * tests and removed after them, and `toBefore()`, which takes it back to the migration just before
+ * `name` (its result says whether that worked).
+ */
+export function migrationTest(name: string) {
+  const before = migrationBefore(name);
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => database?.cleanup());
+  const opened = () => {
+    if (!database) throw new Error("The database is made in beforeAll.");
+    return database;
+  };
+  return {
+    get db() {
+      return opened().db;
+    },
+    toBefore: async (): Promise<MigrationResultSet> => (await migratorOf(opened())).migrateTo(before),
+  };
+}
