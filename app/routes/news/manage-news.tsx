@@ -77,7 +77,7 @@ export default function ManageNews({ loaderData }: Route.ComponentProps) {
             ) : null}
           </div>
           <div className="min-w-0 flex-1">
-            <p className="truncate font-semibold text-navy-900">{post.title}</p>
+            <p className="font-semibold break-words text-navy-900 sm:truncate">{post.title}</p>
             <p className="text-xs text-slate-600">
               {formatDate(post.published_at)}
               {post.author_name ? ` · ${post.author_name}` : ""}
