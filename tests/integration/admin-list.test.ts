@@ -4,7 +4,7 @@ import { postInputSchema } from "../../core/news/news.schema";
 import { NEWS_PER_PAGE } from "../../core/news/news.values";
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
 import { createUser, signIn } from "../support/factories";
-import { pagesApp } from "../support/pages";
+import { pagesApp, pageText } from "../support/pages";
 
 /**
  * Issue 31 'one admin list building block' (decision 0050): what AdminList gives every admin list,
@@ -20,13 +20,7 @@ let pages: TestContext["app"];
 let closePages: () => Promise<void>;
 let admin: string;
 
-/** The document's text without tags, whitespace collapsed, the entities React writes read back. */
-const textOf = (html: string) =>
-  html
-    .replace(/<!-- -->/g, "")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
+const textOf = pageText;
 
 const get = async (url: string) => {
   const answer = await call(pages, "GET", `${ORIGIN}${url}`, { cookie: admin });

@@ -4,7 +4,7 @@ vi.setConfig({ testTimeout: 120_000 });
 
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
 import { signIn } from "../support/factories";
-import { pagesApp } from "../support/pages";
+import { pagesApp, pageText } from "../support/pages";
 
 /**
  * Issue 31, CSV on the secretariat's screen, as a browser without JavaScript uses it: choose a
@@ -15,14 +15,7 @@ let pages: TestContext["app"];
 let closePages: () => Promise<void>;
 let admin: string;
 
-const textOf = (html: string) =>
-  html
-    .replace(/<!-- -->/g, "")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
+const textOf = pageText;
 
 const post = async (form: Record<string, string | Blob>) => {
   const answer = await call(pages, "POST", `${ORIGIN}/manager/members/import`, {

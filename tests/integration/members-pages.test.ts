@@ -16,7 +16,7 @@ import {
 } from "../../core/members/members.schema";
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
 import { createUser, PASSWORD, signIn } from "../support/factories";
-import { pagesApp } from "../support/pages";
+import { pagesApp, pageText } from "../support/pages";
 
 /**
  * Issue 31's screens as a browser without JavaScript uses them: plain GETs and form posts through
@@ -30,15 +30,7 @@ let admin: string;
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** The document's text without tags, whitespace collapsed, the entities React writes read back. */
-const textOf = (html: string) =>
-  html
-    .replace(/<!-- -->/g, "")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
+const textOf = pageText;
 
 const get = async (url: string, cookie: string) => {
   const answer = await call(pages, "GET", `${ORIGIN}${url}`, { cookie });

@@ -19,3 +19,13 @@ export async function pagesApp(t: TestContext): Promise<{ pages: TestContext["ap
   const pages = createApp(t.runtime, { build: () => vite.ssrLoadModule(serverBuild) as Promise<ServerBuild> });
   return { pages, close: () => vite.close() };
 }
+
+/** A rendered page's text: tags and React's text separators out, the entities React writes read back, spaces collapsed. */
+export const pageText = (html: string) =>
+  html
+    .replace(/<!-- -->/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
