@@ -1,5 +1,5 @@
 import { Fragment, type ReactNode, useEffect, useRef } from "react";
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
 import { useLoadMore } from "../../lib/use-load-more";
 import { FilterForm } from "../ui/filter-form";
 import { ListHeader } from "../ui/list-header";
@@ -240,5 +240,22 @@ export function AdminList<T extends { id: number }>({
         <Pager path={path} params={params} current={page.current_page} last={page.last_page} labels={pagerLabels} />
       ) : null}
     </div>
+  );
+}
+
+/**
+ * A row's action: one button posting `fields` (its intent and the row's id) to the page's action,
+ * keeping the scroll. Every admin row's plain actions (users, representatives) are this form.
+ */
+export function RowActionForm({ fields, children }: { fields: Record<string, string | number>; children: ReactNode }) {
+  return (
+    <Form method="post" preventScrollReset>
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" className="btn-outline py-1.5 text-sm">
+        {children}
+      </button>
+    </Form>
   );
 }

@@ -12,6 +12,7 @@ import { MAX_PRODUCTS, PRODUCT_LENGTH } from "../../../core/members/members.valu
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
 import { lengthLimit } from "../../lib/forms";
 import { InviteFields } from "../account/invite-fields";
+import { RowActionForm } from "../admin/admin-list";
 import { DeleteDialogContent } from "../ui/confirm-delete";
 import { Notice } from "../ui/notice";
 import { RichTextEditor } from "../ui/rich-text-editor";
@@ -217,18 +218,7 @@ function RepresentativeAction({
   fields?: Record<string, string>;
   children: React.ReactNode;
 }) {
-  return (
-    <Form method="post" preventScrollReset>
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="user_id" value={representative.user_id} />
-      {Object.entries(fields).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-      <button type="submit" className="btn-outline py-1.5 text-sm">
-        {children}
-      </button>
-    </Form>
-  );
+  return <RowActionForm fields={{ intent, user_id: representative.user_id, ...fields }}>{children}</RowActionForm>;
 }
 
 const personName = (r: Pick<Representative, "first_name" | "last_name" | "email">) =>

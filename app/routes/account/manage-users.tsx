@@ -6,7 +6,13 @@ import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
 import { InviteFields } from "../../components/account/invite-fields";
 import { Avatar } from "../../components/account/user-menu";
-import { AdminList, type FilterSelects, filterParams, resultNotices } from "../../components/admin/admin-list";
+import {
+  AdminList,
+  type FilterSelects,
+  filterParams,
+  RowActionForm,
+  resultNotices,
+} from "../../components/admin/admin-list";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
 import { SelectField } from "../../components/ui/select-field";
 import { getRequestContext } from "../../context";
@@ -109,18 +115,7 @@ function RowAction({
   fields?: Record<string, string>;
   children: React.ReactNode;
 }) {
-  return (
-    <Form method="post" preventScrollReset>
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="id" value={user.id} />
-      {Object.entries(fields).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-      <button type="submit" className="btn-outline py-1.5 text-sm">
-        {children}
-      </button>
-    </Form>
-  );
+  return <RowActionForm fields={{ intent, id: user.id, ...fields }}>{children}</RowActionForm>;
 }
 
 function InviteForm({ result }: { result: ActionData | undefined }) {
