@@ -20,6 +20,7 @@ import { createContentVersionService } from "./content-version/content-version.s
 import { createApplicationsService } from "./join/applications.service";
 import { createJoinRepository } from "./join/join.repository";
 import { type CaptchaCheck, createJoinService } from "./join/join.service";
+import { createRegistrationsService } from "./join/registrations.service";
 import { createLibraryRepository } from "./library/library.repository";
 import { createLibraryService } from "./library/library.service";
 import { createLibraryAdminService } from "./library/library-admin.service";
@@ -143,6 +144,18 @@ export function createServices(deps: {
     settings,
   });
   const joinRepository = createJoinRepository(deps.db);
+  const registrations = createRegistrationsService({
+    db: deps.db,
+    dialect: deps.dialect,
+    mail,
+    settings,
+    clock,
+    // A meeting's page shows its places: any registration's change moves it, whoever made it (decision 0052).
+    published: () =>
+      contentVersion.changed().catch((error: unknown) => {
+        deps.logger?.error({ err: error }, "content version not moved after a registration");
+      }),
+  });
   return {
     accounts: createAccountsService({
       users,
@@ -226,7 +239,10 @@ export function createServices(deps: {
       captcha: deps.captcha,
       formKey: () => secrets.key("form-time"),
       meetingFor: (pagePath, viewer) => meetings.forRegistrationPath(pagePath, viewer),
+      registrations,
     }),
+    /** A meeting's registrations and their states (issue 32, decision 0052). */
+    registrations,
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -154,6 +154,10 @@ export interface MeetingsTable {
   /** The last day (YYYY-MM-DD, in the meeting's zone) registrations are taken; null: until the meeting starts. */
   registration_closes_on: string | null;
   capacity: number | null;
+  /** New registrations are confirmed at once while seats remain (migration 0018). */
+  registration_auto_confirm: Generated<Flag>;
+  /** A full meeting puts new registrations on its waiting list (on by default; only with a capacity). */
+  registration_waitlist: Generated<Flag>;
   /** ICS SEQUENCE: raised on every change to the meeting, its schedule or sponsors. */
   sequence: Generated<number>;
   created_at: Timestamp;
@@ -232,13 +236,30 @@ export interface JoinRequestsTable {
   spam_reason: "honeypot" | "too_fast" | "no_form_time" | null;
   /** A membership application's state (migration 0016); null for registrations and messages. */
   status: "new" | "approved" | "declined" | null;
+  /** A registration's state (migration 0018, decision 0052); null for the other kinds. */
+  registration_status: RegistrationStatus | null;
+  /** The e-mail folded while the registration holds or waits for a seat: unique per meeting; null otherwise. */
+  registration_email: string | null;
+  /** The registrant's note (dietary needs, accessibility). */
+  note: string | null;
+  /** The signed-in sender; null for a visitor or once the account is deleted. */
+  user_id: number | null;
+  /** When the registrant was checked in at the door. */
+  attended_at: Timestamp | null;
 }
+
+export type RegistrationStatus = "pending" | "confirmed" | "waitlisted" | "declined" | "cancelled";
 
 /** See migration 0016: what happened to a join request after it arrived (decision 0047). */
 export interface JoinRequestEventsTable {
   id: Generated<number>;
   join_request_id: number;
-  event: "approved" | "declined";
+  event:
+    | "approved"
+    | "declined"
+    | `registration_${RegistrationStatus}`
+    | "registration_attended"
+    | "registration_not_attended";
   /** Who did it; null once their account is deleted (user_name stays). */
   user_id: number | null;
   user_name: string;

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from "kysely";
 import { containsText } from "../../db/queries";
 import type { Database, JoinRequestEventsTable, JoinRequestsTable } from "../../db/types";
 import type { JoinListQuery } from "./join.schema";
+import { SEAT_HOLDING } from "./join.values";
 
 export type NewJoinRequest = Omit<Selectable<JoinRequestsTable>, "id" | "handled_at">;
 
@@ -52,19 +53,10 @@ export function createJoinRepository(db: Kysely<Database>) {
       return Number(row?.n ?? 0);
     },
     /**
-     * Registrations for one meeting (join_requests_meeting_idx), against its capacity. Probable spam
-     * counts too: its sender was told they are registered, so it holds its seat until the
-     * secretariat deletes it (decision 0039).
+     * Registrations holding a seat (pending and confirmed; decision 0052) per meeting, against its
+     * capacity (join_requests_registration_idx). Probable spam counts too: its sender was told they
+     * are registered, so it holds its seat until the secretariat deletes it (decision 0039).
      */
-    async countForMeeting(meetingId: number): Promise<number> {
-      const row = await db
-        .selectFrom("join_requests")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("meeting_id", "=", meetingId)
-        .where("kind", "=", "registration")
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
-    },
     async countsForMeetings(meetingIds: number[]): Promise<Map<number, number>> {
       if (meetingIds.length === 0) return new Map();
       const rows = await db
@@ -72,6 +64,7 @@ export function createJoinRepository(db: Kysely<Database>) {
         .select(["meeting_id", (eb) => eb.fn.countAll<number>().as("n")])
         .where("meeting_id", "in", meetingIds)
         .where("kind", "=", "registration")
+        .where("registration_status", "in", SEAT_HOLDING)
         .groupBy("meeting_id")
         .execute();
       return new Map(rows.map((r) => [Number(r.meeting_id), Number(r.n)]));

@@ -5,7 +5,15 @@ import { cleanTitle } from "../../lib/text";
 import { flagSchema, isEmailAddress, isPhoneNumber } from "../../lib/validation";
 import { mailStatusSchema } from "../mail/mail.schema";
 import { COUNTRY_MESSAGE, MEMBERSHIP_TYPES, NAME_REQUIRED, TYPE_MESSAGE } from "../members/members.schema";
-import { INBOX_KINDS, JOIN_MAX_LENGTHS, MESSAGE_MAX_LENGTHS, SPAM_REASONS } from "./join.values";
+import {
+  INBOX_KINDS,
+  JOIN_MAX_LENGTHS,
+  JOIN_REQUEST_EVENTS,
+  MESSAGE_MAX_LENGTHS,
+  NOTE_MAX,
+  REGISTRATION_STATUSES,
+  SPAM_REASONS,
+} from "./join.values";
 
 /**
  * SPEC §5 'Join / registration form': one schema for the browser (errors as
@@ -87,8 +95,18 @@ export const joinContextSchema = z.object({
   captcha_token: z.string().max(4000).optional().catch(undefined),
 });
 
+/** A registration's optional note (dietary needs, accessibility); ignored on a membership request. */
+const noteField = z.preprocess(
+  (v) => (typeof v === "string" ? v.replace(/\r\n?/g, "\n").trim() || undefined : given(v)),
+  z
+    .string()
+    .max(NOTE_MAX, { error: `The note may not be longer than ${NOTE_MAX} characters.` })
+    .optional()
+    .meta({ description: "A registration's note (dietary needs, accessibility), at most 1000 characters." }),
+);
+
 /** A join or registration request as the service takes it: the fields and the form's context, parsed. */
-export const joinSubmissionSchema = joinSchema.extend(joinContextSchema.shape);
+export const joinSubmissionSchema = joinSchema.extend({ note: noteField, ...joinContextSchema.shape });
 export type JoinSubmission = z.output<typeof joinSubmissionSchema>;
 
 /** The contact form of /contact and /feedback-forum (decision 0039): a message to the secretariat. */
@@ -151,7 +169,9 @@ export type JoinListQuery = z.output<typeof joinListSchema>;
 export const joinRequestEventSchema = z
   .object({
     id: z.number().int(),
-    event: z.enum(["approved", "declined"]),
+    event: z.enum(JOIN_REQUEST_EVENTS).meta({
+      description: "approved, declined (an application); registration_<state> (a registration's state reached), registration_attended, registration_not_attended.",
+    }),
     at: z.string(),
     by: z.string().meta({ description: "The administrator's name as it was then." }),
     user_id: z.number().int().nullable(),
@@ -286,6 +306,12 @@ export const joinRequestSchema = z
       .enum(APPLICATION_STATUSES)
       .nullable()
       .meta({ description: "A membership application's state; null for registrations and messages." }),
+    registration_status: z
+      .enum(REGISTRATION_STATUSES)
+      .nullable()
+      .meta({ description: "A registration's state; null for the other kinds." }),
+    note: z.string().nullable(),
+    attended_at: z.string().nullable(),
     mails: z.array(mailStatusSchema),
     history: z.array(joinRequestEventSchema).meta({
       description: "Approved or declined, by whom and when (its arrival is created_at; its mails are mails).",

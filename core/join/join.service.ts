@@ -10,6 +10,7 @@ import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { SettingsService } from "../settings/settings.service";
 import { captchaFaultOf } from "./captcha";
 import { readFormTime, signFormTime } from "./form-time";
+import { isUniqueViolation } from "../../lib/db-errors";
 import { createJoinRepository, type JoinRepository, type NewJoinRequest } from "./join.repository";
 import {
   type FormKind,
@@ -25,23 +26,35 @@ import {
   captchaMisconfiguredText,
   captchaUnreachableText,
   FORM_KINDS,
+  ALREADY_REGISTERED,
   MIN_FILL_SECONDS,
+  type RegistrationStatus,
   waitText,
 } from "./join.values";
+import { NOT_QUOTED, registrationMails } from "./registration-mails";
+import type { RegistrationsService } from "./registrations.service";
 
 /** A person takes longer than this to fill in a form; a script does not. */
 export const MIN_FILL_MS = MIN_FILL_SECONDS * 1000;
 const PER_PAGE = 25;
 const RATE_WINDOW_SECONDS = 3600;
 
-/** A request is stored, possibly marked as probable spam (kept and shown as such, never dropped; decision 0039). */
-export type JoinOutcome = { stored: true; id: number; spam: SpamReason | null };
+/**
+ * A request is stored, possibly marked as probable spam (kept and shown as such, never dropped; decision 0039);
+ * a meeting's registration says the state it arrived in (decision 0052).
+ */
+export type JoinOutcome = {
+  stored: true;
+  id: number;
+  spam: SpamReason | null;
+  registration?: { status: RegistrationStatus } | null;
+};
 
 /** Finds the meeting a registration page is about, as this sender may see it (the meetings area supplies it). */
 export type MeetingLookup = (
   pagePath: string,
   viewer: { signedIn: boolean },
-) => Promise<(Parameters<typeof registrationState>[0] & { id: number; title: string }) | null>;
+) => Promise<(Parameters<typeof registrationState>[0] & { id: number; title: string }) | "members-only" | null>;
 
 /** Checks a captcha token (reCAPTCHA when configured). */
 export type CaptchaCheck = { required: boolean; verify(token: string, ip: string | null): Promise<boolean> };
@@ -53,7 +66,7 @@ type FormContext = Pick<JoinSubmission, "page_path" | "website" | "started_at" |
  * `trusted`: a signed-in API client, which neither the captcha nor the shown-at time applies to
  * (no form was shown to it); `signedIn`: a signed-in sender, who may register for members-only meetings.
  */
-type Client = { ip: string | null; trusted?: boolean; signedIn?: boolean };
+type Client = { ip: string | null; trusted?: boolean; signedIn?: boolean; userId?: number | null };
 
 const RECEIVED_ON = (timeZone: string) =>
   new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeZone: timeZone || "UTC" });
@@ -66,14 +79,6 @@ function receivedOn(at: Date, timeZone: string): string {
     return RECEIVED_ON("UTC").format(at);
   }
 }
-
-/**
- * What every acknowledgement says instead of repeating the form: the sender's address is not
- * checked, so whatever was typed (name, company, phone, subject, message, even the page) would go
- * to whoever that address belongs to. Quoting none of it leaves a spammer nothing to relay.
- */
-const NOT_QUOTED =
-  "This e-mail does not repeat what was typed into the form, so that nobody can use the form to send their own words to someone else. If something needs correcting, reply to this e-mail; if you did not use our form, you can ignore it.";
 
 /** SPEC §4 'Contact form', §7 '/api/join': join and registration requests and messages, stored first, then mailed. */
 export function createJoinService(deps: {
@@ -88,6 +93,8 @@ export function createJoinService(deps: {
   /** The key that signs the forms' shown-at time (core/secrets: the same in every process). */
   formKey: () => Promise<Buffer>;
   meetingFor?: MeetingLookup;
+  /** A meeting's seats and states (decision 0052). */
+  registrations?: Pick<RegistrationsService, "place" | "arrived" | "published">;
   captcha?: CaptchaCheck;
 }) {
   const { repository, mail, settings, clock } = deps;
@@ -184,16 +191,20 @@ export function createJoinService(deps: {
     },
 
     async submit(input: JoinSubmission, client: Client): Promise<JoinOutcome> {
-      const { page_path, website, started_at, captcha_token, ...fields } = input;
+      const { page_path, website, started_at, captcha_token, note, ...fields } = input;
       const spam = await admit("join", { page_path, website, started_at, captcha_token }, client);
       const kind = requestKindOf(page_path);
-      const meeting =
+      const found =
         kind === "registration" && deps.meetingFor
           ? await deps.meetingFor(page_path ?? "", { signedIn: client.signedIn ?? false })
           : null;
+      // A members-only meeting's registrations are its members' alone: to anyone else it is not there (its page is a 404).
+      if (found === "members-only") throw new AppError("not_found", "Meeting not found.");
+      const meeting = found;
       if (meeting) {
+        // Closed, past its closing day or over; a full meeting is judged with its row locked (registrations.place).
         // Probable spam holds its seat too: whoever was told "registered" is (decision 0039).
-        const state = registrationState(meeting, await repository.countForMeeting(meeting.id), clock());
+        const state = registrationState(meeting, 0, clock());
         if (!state.open) throw invalidInput({ page_path: [state.message] });
       }
       const at = clock();
@@ -202,7 +213,7 @@ export function createJoinService(deps: {
       const name = site["site.name"];
       const what =
         kind === "registration" ? `registration${meeting ? ` for ${meeting.title}` : ""}` : "membership request";
-      const mailsFor = (id: number) => {
+      const mailsFor = (id: number, registration: RegistrationStatus | null) => {
         const queued: NewMail[] = [];
         // A filled honeypot is a script's work: nobody is mailed on its word (the address may be anyone's).
         if (spam === "honeypot") return queued;
@@ -215,6 +226,8 @@ export function createJoinService(deps: {
             `Representative: ${fields.representative_name}`,
             `E-mail: ${fields.email}`,
             `Phone: ${fields.phone_number}`,
+            ...(registration ? [`State: ${registration}`] : []),
+            ...(kind === "registration" && note ? [`Note: ${note}`] : []),
             `Sent from: ${page_path ?? "(the API)"}`,
             `Received: ${now}`,
           ].join("\n");
@@ -223,45 +236,90 @@ export function createJoinService(deps: {
             purpose: "notification",
             to_address: site["site.email"],
             reply_to: fields.email,
-            subject: notificationSubject(spam, `New ${what}: ${fields.company_name}`),
+            subject: notificationSubject(
+              spam,
+              `New ${what}${registration === "waitlisted" ? " (waiting list)" : ""}: ${fields.company_name}`,
+            ),
             body_text: `A new ${what} arrived on the website.${acknowledged ? "" : " It looks like spam: the sender was not sent an acknowledgement."}\n\n${summary}\n\nSee everything that arrived in the admin area under Inbox.`,
           });
         }
         if (!acknowledged) return queued;
         const date = receivedOn(at, site["site.timezone"]);
+        if (kind === "registration") {
+          const context = {
+            registrationId: id,
+            meetingId: meeting?.id ?? null,
+            meetingTitle: meeting?.title ?? null,
+            to: fields.email,
+            siteName: name,
+            siteEmail: site["site.email"],
+            receivedOn: date,
+          };
+          const mailKind = registration === "confirmed" || registration === "waitlisted" ? registration : "received";
+          queued.push(registrationMails[mailKind](context));
+          return queued;
+        }
         queued.push({
           join_request_id: id,
           purpose: "acknowledgement",
           to_address: fields.email,
           reply_to: site["site.email"] || null,
-          subject:
-            kind === "registration"
-              ? `Your registration${meeting ? `: ${meeting.title}` : ""}`
-              : `Thank you for contacting ${name}`,
-          body_text:
-            kind === "registration"
-              ? `Hello,\n\nThank you for registering${meeting ? ` for ${meeting.title}` : ""}. We received your registration on ${date}.\n\nThe secretariat will confirm your registration within 48 hours.\n\n${NOT_QUOTED}\n\nKind regards,\n${name}`
-              : `Hello,\n\nThank you for your interest in ${name}. We received your membership request on ${date} and will get in touch with you soon.\n\n${NOT_QUOTED}\n\nKind regards,\n${name}`,
+          subject: `Thank you for contacting ${name}`,
+          body_text: `Hello,\n\nThank you for your interest in ${name}. We received your membership request on ${date} and will get in touch with you soon.\n\n${NOT_QUOTED}\n\nKind regards,\n${name}`,
         });
         return queued;
       };
-      const id = await keep(
-        {
-          kind,
-          meeting_id: meeting?.id ?? null,
-          ...fields,
-          page_path,
-          ip: client.ip,
-          created_at: now,
-          subject: null,
-          message: null,
-          spam_reason: spam,
-          // A membership application starts new; a registration keeps its own flow (decision 0047).
-          status: kind === "join" ? "new" : null,
-        },
-        mailsFor,
-      );
-      return { stored: true, id, spam };
+      const row: NewJoinRequest = {
+        kind,
+        meeting_id: meeting?.id ?? null,
+        ...fields,
+        page_path,
+        ip: client.ip,
+        created_at: now,
+        subject: null,
+        message: null,
+        spam_reason: spam,
+        // A membership application starts new; a registration keeps its own flow (decisions 0047, 0052).
+        status: kind === "join" ? "new" : null,
+        registration_status: kind === "registration" ? "pending" : null,
+        registration_email: null,
+        note: kind === "registration" ? (note ?? null) : null,
+        user_id: client.userId ?? null,
+        attended_at: null,
+      };
+      const placed = await deps.transaction(async (trx) => {
+        let registration: RegistrationStatus | null = null;
+        if (meeting && deps.registrations) {
+          const seat = await deps.registrations.place(trx, meeting.id, fields.email, spam);
+          registration = seat.status;
+          row.registration_status = seat.status;
+          row.registration_email = seat.email;
+        }
+        let id: number;
+        try {
+          id = await createJoinRepository(trx).insert(row);
+        } catch (error) {
+          // Only a race the meeting's lock did not cover (none known) gets here: the same answer.
+          if (isUniqueViolation(error)) throw invalidInput({ email: [ALREADY_REGISTERED] });
+          throw error;
+        }
+        if (registration && deps.registrations) {
+          await deps.registrations.arrived(trx, id, registration, {
+            id: client.userId ?? null,
+            name: fields.representative_name,
+          });
+        }
+        await mail.enqueue(mailsFor(id, registration), trx);
+        return { id, registration };
+      });
+      if (placed.registration && deps.registrations) await deps.registrations.published();
+      else mail.deliverSoon();
+      return {
+        stored: true,
+        id: placed.id,
+        spam,
+        registration: placed.registration ? { status: placed.registration } : null,
+      };
     },
 
     /**
@@ -323,6 +381,11 @@ export function createJoinService(deps: {
           created_at: now,
           spam_reason: spam,
           status: null,
+          registration_status: null,
+          registration_email: null,
+          note: null,
+          user_id: client.userId ?? null,
+          attended_at: null,
         },
         mailsFor,
       );
@@ -359,7 +422,7 @@ export function createJoinService(deps: {
       return { ...pageOf(data, query.page, PER_PAGE, total), query, meetings };
     },
 
-    /** How many registrations each meeting has (meetings without any are left out). */
+    /** How many registrations hold a seat (pending, confirmed) at each meeting (meetings without any are left out). */
     registrationCounts: (meetingIds: number[]) => repository.countsForMeetings(meetingIds),
 
     /** Requests not yet handled, for the admin home. */

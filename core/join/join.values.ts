@@ -101,10 +101,34 @@ export function requestKindOf(pagePath: string | null): JoinKind {
   return pagePath && /^\/(conference|workshop|events\/|dashboard\/events\/)/.test(pagePath) ? "registration" : "join";
 }
 
-/** SPEC §8: the confirm modal's text depends on whether the path contains "conference". */
-export function thanksFor(pagePath: string): string {
-  return pagePath.includes("conference") ? REGISTRATION_THANKS : JOIN_THANKS;
+/**
+ * SPEC §8: the confirm modal's text. A registration's (every meeting page, not only paths with
+ * "conference"; issue 32), the join form's elsewhere; a waitlisted registration is told so.
+ */
+export function thanksFor(pagePath: string, registration?: { status: RegistrationStatus } | null): string {
+  if (registration?.status === "waitlisted") return WAITLISTED_THANKS;
+  return requestKindOf(pagePath) === "registration" ? REGISTRATION_THANKS : JOIN_THANKS;
 }
 
 /** The action the join form's captcha token is made for; reCAPTCHA Enterprise checks it (decision 0040). */
 export const JOIN_CAPTCHA_ACTION = "join";
+
+/** A registration's states (decision 0052): pending and confirmed ones hold a seat. */
+export const REGISTRATION_STATUSES = ["pending", "confirmed", "waitlisted", "declined", "cancelled"] as const;
+export type RegistrationStatus = (typeof REGISTRATION_STATUSES)[number];
+export const SEAT_HOLDING: readonly RegistrationStatus[] = ["pending", "confirmed"];
+/** What a registration's history records: each state reached, and check-in at the door and its undoing. */
+export const REGISTRATION_EVENTS = [
+  "registration_pending",
+  "registration_confirmed",
+  "registration_waitlisted",
+  "registration_declined",
+  "registration_cancelled",
+  "registration_attended",
+  "registration_not_attended",
+] as const;
+export const JOIN_REQUEST_EVENTS = ["approved", "declined", ...REGISTRATION_EVENTS] as const;
+export const NOTE_MAX = 1000;
+export const ALREADY_REGISTERED = "You are already registered for this meeting.";
+export const WAITLISTED_THANKS =
+  "The meeting is full: you are on its waiting list. An email will arrive shortly from our postmaster address; please check your junk folder if you do not see it. We will write to you as soon as a place is free for you.";

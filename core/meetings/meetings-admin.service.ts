@@ -129,6 +129,8 @@ export function createMeetingsAdminService(deps: {
       registration_open: data.registration_status === "open" ? 1 : 0,
       registration_closes_on: data.registration_closes_on,
       capacity: data.capacity,
+      registration_auto_confirm: data.auto_confirm ? 1 : 0,
+      registration_waitlist: data.waitlist ? 1 : 0,
     };
   }
 

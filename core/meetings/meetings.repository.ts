@@ -94,7 +94,13 @@ export function createMeetingsRepository(db: Executor) {
       let query = db.selectFrom("meetings");
       if (matching) query = query.where("id", "in", matching);
       return query
-        .select([...SUMMARY, "registration_open", "registration_closes_on", "capacity", "created_at"])
+        .select([...SUMMARY, "registration_open",
+          "registration_closes_on",
+          "capacity",
+          "registration_auto_confirm",
+          "registration_waitlist",
+          "created_at",
+        ])
         .orderBy("created_at", "desc")
         .orderBy("id", "desc")
         .offset(offset)

@@ -40,6 +40,21 @@ export const meetingsQuerySchema = z.object({
 });
 export type MeetingsQuery = z.output<typeof meetingsQuerySchema>;
 
+/**
+ * A setting that is on or off: true/false, "1"/"0", "on"/"off"; absent or empty is the default
+ * (the admin's form sends a select, so that "off" is sent and not merely left out).
+ */
+const onOff = (label: string, fallback: boolean) =>
+  z.preprocess(
+    given,
+    z
+      .union([z.boolean(), z.enum(["1", "0", "true", "false", "on", "off"])], {
+        error: `${label} must be on or off.`,
+      })
+      .optional()
+      .transform((v) => (v === undefined ? fallback : v === true || v === "1" || v === "true" || v === "on")),
+  );
+
 /** A repeated field as a list: absent is none, a single value is one. */
 const asList = (v: unknown) => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
 
@@ -117,6 +132,12 @@ export const registrationSettingsSchema = z
     open: z.boolean(),
     closes_on: isoDate.nullable().meta({ description: "The last day registrations are taken, in the meeting's zone." }),
     capacity: z.number().int().nullable(),
+    auto_confirm: z
+      .boolean()
+      .meta({ description: "New registrations are confirmed at once while seats remain (decision 0052)." }),
+    waitlist: z.boolean().meta({
+      description: "With a capacity: a full meeting puts new registrations on its waiting list instead of refusing them.",
+    }),
   })
   .meta({ id: "RegistrationSettings" });
 export type RegistrationSettings = z.output<typeof registrationSettingsSchema>;
@@ -196,6 +217,12 @@ export const meetingInputSchema = z
         .optional()
         .transform((v) => v ?? null),
     ),
+    auto_confirm: onOff("Automatic confirmation", false).meta({
+      description: "true: new registrations are confirmed at once while seats remain. Default false.",
+    }),
+    waitlist: onOff("The waiting list", true).meta({
+      description: "true (the default): when the capacity is reached, new registrations join a waiting list.",
+    }),
     // The text of each file in `images[]`, in the same order (decision 0041); meetings-admin.service
     // requires it for each picture that is not decorative.
     images_alt: z
@@ -298,7 +325,8 @@ export type MeetingsAdminQuery = z.output<typeof meetingsAdminQuerySchema>;
 
 /** Whether a meeting's registration form takes requests now, and if not, why (issue 13 'Registrations'). */
 export type RegistrationState =
-  | { open: true }
+  /** `places`: seats left (null without a capacity); `waitlist`: full, new registrations join the waiting list. */
+  | { open: true; places: number | null; waitlist: boolean }
   | { open: false; reason: "closed" | "deadline" | "over" | "full"; message: string };
 
 const LONG_DATE = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
@@ -314,6 +342,7 @@ export function registrationState(
     end_date: string | null;
     timezone: string;
   },
+  /** Registrations holding a seat: pending and confirmed ones. */
   registrations: number,
   now: Date,
 ): RegistrationState {
@@ -329,8 +358,10 @@ export function registrationState(
     const day = LONG_DATE.format(new Date(`${settings.closes_on}T00:00:00Z`));
     return { open: false, reason: "deadline", message: `Registration for this meeting closed on ${day}.` };
   }
-  if (settings.capacity !== null && registrations >= settings.capacity) {
+  if (settings.capacity === null) return { open: true, places: null, waitlist: false };
+  const places = Math.max(0, settings.capacity - registrations);
+  if (places === 0 && !settings.waitlist) {
     return { open: false, reason: "full", message: "This meeting is full: registration is closed." };
   }
-  return { open: true };
+  return { open: true, places, waitlist: places === 0 };
 }

@@ -128,12 +128,17 @@ export function toMeetingSummary(row: SummaryRow, image: ImageRow | undefined): 
 }
 
 export function registrationSettingsOf(
-  row: Pick<FullRow, "registration_open" | "registration_closes_on" | "capacity">,
+  row: Pick<
+    FullRow,
+    "registration_open" | "registration_closes_on" | "capacity" | "registration_auto_confirm" | "registration_waitlist"
+  >,
 ) {
   return {
     open: row.registration_open === 1,
     closes_on: row.registration_closes_on,
     capacity: row.capacity,
+    auto_confirm: row.registration_auto_confirm === 1,
+    waitlist: row.registration_waitlist === 1,
   } satisfies RegistrationSettings;
 }
 
@@ -314,7 +319,7 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
       start_date: string;
       end_date: string | null;
       timezone: string;
-    } | null> {
+    } | "members-only" | null> {
       const featuredType = pagePath === "/conference" ? "conference" : pagePath === "/workshop" ? "workshop" : null;
       let row: FullRow | undefined;
       if (featuredType) {
@@ -322,7 +327,9 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
         row = chosen ? await repository.findBySlug(chosen.slug) : undefined;
       } else {
         const slug = /^\/(?:dashboard\/)?events\/([^/?#]{1,200})$/.exec(pagePath)?.[1];
-        row = slug ? await visibleBySlug(slug, viewer) : undefined;
+        row = slug && slug.length <= 200 ? await repository.findBySlug(slug) : undefined;
+        // Its page is a 404 to this sender: so is registering for it (issue 32).
+        if (row && row.visibility !== "public" && !viewer.signedIn) return "members-only";
       }
       if (!row) return null;
       return {

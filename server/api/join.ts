@@ -65,11 +65,22 @@ export function joinRoutes({ services, logger, config }: Runtime) {
       tag,
       summary: "Ask to join (or register for a meeting)",
       description:
-        "422 names the fields to correct, or `page_path` when the meeting takes no more registrations (full, " +
-        `closed, past its closing date). ${spamChecks}`,
+        "422 names the fields to correct, or `page_path` when the meeting takes no more registrations (full " +
+        "without a waiting list, closed, past its closing date), or `email` when the address is already " +
+        "registered for the meeting. A registration (sent from a meeting's page: `page_path`) is answered with " +
+        "the state it arrived in: `pending`, `confirmed` (the meeting confirms automatically) or `waitlisted` " +
+        "(full: on its waiting list). A members-only meeting's registration from a visitor is 404, as its page. " +
+        spamChecks,
       body: { schema: joinSubmissionSchema },
-      response: { schema: done },
-      errors: [429, 503],
+      response: {
+        schema: done.extend({
+          registration: z
+            .object({ status: z.enum(["pending", "confirmed", "waitlisted"]) })
+            .optional()
+            .meta({ description: "A meeting's registration only: the state it arrived in." }),
+        }),
+      },
+      errors: [404, 429, 503],
     },
     async (c, { body }) => {
       const outcome = await services.join.submit(body, {
@@ -77,6 +88,7 @@ export function joinRoutes({ services, logger, config }: Runtime) {
         trusted: c.get("authVia") === "bearer",
         // A lapsed company's representative registers as a visitor would (decision 0044).
         signedIn: hasMembersAccess(c.get("auth")),
+        userId: c.get("auth")?.user.id ?? null,
       });
       // A bot is answered like a person, so that it learns nothing from the answer.
       if (outcome.spam)
@@ -84,7 +96,7 @@ export function joinRoutes({ services, logger, config }: Runtime) {
           { ip: c.get("clientIp"), reason: outcome.spam, id: outcome.id },
           "join request kept as probable spam",
         );
-      return ok(c);
+      return ok(c, outcome.registration ? { registration: outcome.registration } : {});
     },
   );
 

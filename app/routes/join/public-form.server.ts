@@ -49,10 +49,13 @@ export async function publicFormAction(kind: FormKind, request: Request, context
     startedAt: typeof form.started_at === "string" ? form.started_at.slice(0, 200) : undefined,
   };
   // A lapsed company's representative registers as a visitor would (decision 0044).
-  const sender = { ip: client.ip, signedIn: hasMembersAccess(auth) };
+  const sender = { ip: client.ip, signedIn: hasMembersAccess(auth), userId: auth?.user.id ?? null };
+  let waitlisted = false;
   try {
-    if (kind === "join") await services.join.submit(parseOrThrow(joinSubmissionSchema, form), sender);
-    else await services.join.sendMessage(parseOrThrow(messageSubmissionSchema, form), sender);
+    if (kind === "join") {
+      const outcome = await services.join.submit(parseOrThrow(joinSubmissionSchema, form), sender);
+      waitlisted = outcome.registration?.status === "waitlisted";
+    } else await services.join.sendMessage(parseOrThrow(messageSubmissionSchema, form), sender);
   } catch (error) {
     const later = comeBackLaterOf(error);
     if (later) return data<PublicFormActionData>({ ...shown, failure: `${later.message} ${KEPT_IN_FORM}` }, later.init);
@@ -67,5 +70,5 @@ export async function publicFormAction(kind: FormKind, request: Request, context
         : undefined;
     return data<PublicFormActionData>({ ...shown, errors: fields, failure }, { status });
   }
-  return redirect(`/join/thank-you?from=${encodeURIComponent(sentFrom)}`);
+  return redirect(`/join/thank-you?from=${encodeURIComponent(sentFrom)}${waitlisted ? "&waitlisted=1" : ""}`);
 }

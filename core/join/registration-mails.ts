@@ -1,0 +1,89 @@
+import type { NewMail } from "../mail/mail.service";
+
+/**
+ * What every acknowledgement says instead of repeating the form: the sender's address is not
+ * checked, so whatever was typed (name, company, phone, subject, message, even the page) would go
+ * to whoever that address belongs to. Quoting none of it leaves a spammer nothing to relay.
+ */
+export const NOT_QUOTED =
+  "This e-mail does not repeat what was typed into the form, so that nobody can use the form to send their own words to someone else. If something needs correcting, reply to this e-mail; if you did not use our form, you can ignore it.";
+
+/** What a registrant's mail is about: the registration, its meeting and the site that sends it. */
+export type RegistrationMailContext = {
+  registrationId: number;
+  meetingId: number | null;
+  /** The meeting's title; null for a registration whose page named no meeting. */
+  meetingTitle: string | null;
+  to: string;
+  siteName: string;
+  /** The secretariat's address: replies go there. */
+  siteEmail: string;
+  /** The day the registration arrived, in the site's zone (the received mail says it). */
+  receivedOn?: string;
+  /** Why the registration was declined, when the secretariat gave a reason. */
+  reason?: string | null;
+};
+
+/** The mails a registration's states send to the registrant (decision 0052). */
+export type RegistrationMailKind = "received" | "confirmed" | "waitlisted" | "moved_up" | "declined" | "cancelled";
+
+const forMeeting = (c: RegistrationMailContext) => (c.meetingTitle ? ` for ${c.meetingTitle}` : "");
+const subjectOf = (c: RegistrationMailContext, what: string) =>
+  `${what}${c.meetingTitle ? `: ${c.meetingTitle}` : ""}`;
+const closing = (c: RegistrationMailContext) => `Kind regards,\n${c.siteName}`;
+
+function mail(c: RegistrationMailContext, subject: string, body: string): NewMail {
+  return {
+    join_request_id: c.registrationId,
+    purpose: "acknowledgement",
+    to_address: c.to,
+    reply_to: c.siteEmail || null,
+    subject,
+    body_text: `Hello,\n\n${body}\n\n${closing(c)}`,
+  };
+}
+
+/**
+ * One function per mail, in one place: the confirmed and cancelled ones are where a calendar
+ * invitation (ICS) gets attached later; the manage link (issue 32) is added to each here too.
+ * None quotes what the registrant typed (NOT_QUOTED).
+ */
+export const registrationMails: Record<RegistrationMailKind, (c: RegistrationMailContext) => NewMail> = {
+  /** SPEC §8: received, confirmed within 48 hours. */
+  received: (c) =>
+    mail(
+      c,
+      subjectOf(c, "Your registration"),
+      `Thank you for registering${forMeeting(c)}. We received your registration${c.receivedOn ? ` on ${c.receivedOn}` : ""}.\n\nThe secretariat will confirm your registration within 48 hours.\n\n${NOT_QUOTED}`,
+    ),
+  confirmed: (c) =>
+    mail(
+      c,
+      subjectOf(c, "Registration confirmed"),
+      `Your registration${forMeeting(c)} is confirmed. We look forward to seeing you.\n\nIf you cannot come, please tell us, so that your place can go to someone on the waiting list.\n\n${NOT_QUOTED}`,
+    ),
+  waitlisted: (c) =>
+    mail(
+      c,
+      subjectOf(c, "You are on the waiting list"),
+      `Thank you for registering${forMeeting(c)}. The meeting is full, so you are on its waiting list. We will write to you as soon as a place is free for you.\n\n${NOT_QUOTED}`,
+    ),
+  moved_up: (c) =>
+    mail(
+      c,
+      subjectOf(c, "A place is free for you"),
+      `A place${forMeeting(c)} became free, and you have moved up from the waiting list. The secretariat will confirm your registration within 48 hours.\n\n${NOT_QUOTED}`,
+    ),
+  declined: (c) =>
+    mail(
+      c,
+      subjectOf(c, "Your registration"),
+      `We are sorry: your registration${forMeeting(c)} was declined.${c.reason ? `\n\nReason: ${c.reason}` : ""}\n\nIf you have questions, reply to this e-mail.`,
+    ),
+  cancelled: (c) =>
+    mail(
+      c,
+      subjectOf(c, "Registration cancelled"),
+      `Your registration${forMeeting(c)} is cancelled. If you did not ask for this, reply to this e-mail.`,
+    ),
+};

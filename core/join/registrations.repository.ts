@@ -1,0 +1,165 @@
+import type { Kysely, Selectable } from "kysely";
+import type { Dialect } from "../../db/connect";
+import { containsText } from "../../db/queries";
+import type { Database, JoinRequestEventsTable } from "../../db/types";
+import { REGISTRATION_STATUSES, type RegistrationStatus, SEAT_HOLDING } from "./join.values";
+
+/** What the admin's list and the state changes read of a registration. */
+const COLUMNS = [
+  "id",
+  "meeting_id",
+  "company_name",
+  "representative_name",
+  "email",
+  "phone_number",
+  "note",
+  "registration_status as status",
+  "attended_at",
+  "created_at",
+  "spam_reason",
+  "user_id",
+] as const;
+
+export type RegistrationFilter = { status?: RegistrationStatus; search: string };
+
+/**
+ * A meeting's registrations (decision 0052): join_requests rows of kind 'registration' with the
+ * meeting's id, in their states. Seats are counted and taken with the meeting's row locked
+ * (`lockMeeting`), so that two registrations never take the same last seat.
+ */
+export function createRegistrationsRepository(db: Kysely<Database>, dialect: Dialect) {
+  const ofMeeting = (meetingId: number) =>
+    db.selectFrom("join_requests").where("meeting_id", "=", meetingId).where("kind", "=", "registration");
+
+  const filtered = (meetingId: number, filter: RegistrationFilter) => {
+    let q = ofMeeting(meetingId);
+    if (filter.status) q = q.where("registration_status", "=", filter.status);
+    if (filter.search) {
+      const search = filter.search;
+      q = q.where((eb) =>
+        eb.or(
+          (["company_name", "representative_name", "email"] as const).map((column) =>
+            containsText(eb.ref(column), search),
+          ),
+        ),
+      );
+    }
+    return q;
+  };
+
+  return {
+    /**
+     * The meeting's registration settings, its row locked until the transaction ends on PostgreSQL
+     * (SQLite runs one write at a time): seats are counted and taken one registration at a time,
+     * as member_companies' seats are (members.repository `lock`).
+     */
+    async lockMeeting(meetingId: number) {
+      let query = db
+        .selectFrom("meetings")
+        .select(["id", "title", "capacity", "registration_auto_confirm", "registration_waitlist"])
+        .where("id", "=", meetingId);
+      if (dialect === "postgres") query = query.forUpdate();
+      return query.executeTakeFirst();
+    },
+
+    /** Registrations holding a seat: pending and confirmed (join_requests_registration_idx). */
+    async seatsTaken(meetingId: number): Promise<number> {
+      const row = await ofMeeting(meetingId)
+        .where("registration_status", "in", SEAT_HOLDING)
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+
+    /** Seats taken by each meeting (those without any are left out). */
+    async seatsTakenBy(meetingIds: number[]): Promise<Map<number, number>> {
+      if (meetingIds.length === 0) return new Map();
+      const rows = await db
+        .selectFrom("join_requests")
+        .select(["meeting_id", (eb) => eb.fn.countAll<number>().as("n")])
+        .where("meeting_id", "in", meetingIds)
+        .where("kind", "=", "registration")
+        .where("registration_status", "in", SEAT_HOLDING)
+        .groupBy("meeting_id")
+        .execute();
+      return new Map(rows.map((r) => [Number(r.meeting_id), Number(r.n)]));
+    },
+
+    /** The registration of this (folded) address that holds or waits for a seat, if any. */
+    async findActiveByEmail(meetingId: number, folded: string) {
+      return ofMeeting(meetingId).select(COLUMNS).where("registration_email", "=", folded).executeTakeFirst();
+    },
+
+    async find(meetingId: number, id: number) {
+      return ofMeeting(meetingId).select(COLUMNS).where("id", "=", id).executeTakeFirst();
+    },
+
+    /** The oldest registration on the waiting list: the next to move up. */
+    async firstWaitlisted(meetingId: number) {
+      return ofMeeting(meetingId)
+        .select(COLUMNS)
+        .where("registration_status", "=", "waitlisted")
+        .orderBy("created_at")
+        .orderBy("id")
+        .limit(1)
+        .executeTakeFirst();
+    },
+
+    /**
+     * Moves a registration from one of `from` to `to`; false when it was in none of them (changed
+     * meanwhile). A declined or cancelled registration lets go of its address's key, so that the
+     * person may register again.
+     */
+    async setStatus(id: number, from: readonly RegistrationStatus[], to: RegistrationStatus): Promise<boolean> {
+      const result = await db
+        .updateTable("join_requests")
+        .set((eb) => ({
+          registration_status: to,
+          registration_email: to === "declined" || to === "cancelled" ? null : eb.ref("registration_email"),
+        }))
+        .where("id", "=", id)
+        .where("registration_status", "in", from)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async setAttended(id: number, at: string | null): Promise<void> {
+      await db.updateTable("join_requests").set({ attended_at: at }).where("id", "=", id).execute();
+    },
+
+    async insertEvent(row: Omit<Selectable<JoinRequestEventsTable>, "id">): Promise<void> {
+      await db.insertInto("join_request_events").values(row).execute();
+    },
+
+    /** One page of a meeting's registrations, newest first (join_requests_registration_idx). */
+    async list(meetingId: number, filter: RegistrationFilter, offset: number, limit: number) {
+      return filtered(meetingId, filter)
+        .select(COLUMNS)
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .offset(offset)
+        .limit(limit)
+        .execute();
+    },
+
+    async count(meetingId: number, filter: RegistrationFilter): Promise<number> {
+      const row = await filtered(meetingId, filter)
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+
+    /** How many registrations the meeting has in each state (matching the search), every state named. */
+    async countsByStatus(meetingId: number, search: string): Promise<Record<RegistrationStatus, number>> {
+      const rows = await filtered(meetingId, { search })
+        .select(["registration_status", (eb) => eb.fn.countAll<number>().as("n")])
+        .groupBy("registration_status")
+        .execute();
+      const counts = Object.fromEntries(REGISTRATION_STATUSES.map((s) => [s, 0])) as Record<RegistrationStatus, number>;
+      for (const row of rows) if (row.registration_status) counts[row.registration_status] = Number(row.n);
+      return counts;
+    },
+  };
+}
+export type RegistrationsRepository = ReturnType<typeof createRegistrationsRepository>;
+export type RegistrationRow = NonNullable<Awaited<ReturnType<RegistrationsRepository["find"]>>>;

@@ -1,0 +1,252 @@
+import type { Kysely } from "kysely";
+import type { Dialect } from "../../db/connect";
+import type { Database } from "../../db/types";
+import type { Clock } from "../../lib/clock";
+import { AppError } from "../../lib/errors";
+import { pageOf } from "../../lib/pagination";
+import { invalidInput } from "../../lib/validation";
+import type { MailService, NewMail } from "../mail/mail.service";
+import type { SettingsService } from "../settings/settings.service";
+import { ALREADY_REGISTERED, type RegistrationStatus, type SpamReason } from "./join.values";
+import { type RegistrationMailKind, registrationMails } from "./registration-mails";
+import {
+  createRegistrationsRepository,
+  type RegistrationFilter,
+  type RegistrationRow,
+} from "./registrations.repository";
+
+export const REGISTRATIONS_PER_PAGE = 50;
+export const REGISTRATION_NOT_FOUND = "Registration not found.";
+export const MEETING_FULL = "This meeting is full: registration is closed.";
+export const NO_SEAT_LEFT = "The meeting is full: no place is free for this registration.";
+
+/** Whoever changes a registration: an administrator, the registrant, or null for the site itself. */
+export type RegistrationActor = { id: number | null; name: string } | null;
+
+/** The address as the one-registration-per-meeting key holds it: folded as `casefold` folds. */
+export const foldEmail = (email: string) => email.trim().toLowerCase();
+
+type Meeting = NonNullable<Awaited<ReturnType<ReturnType<typeof createRegistrationsRepository>["lockMeeting"]>>>;
+
+/** Where a registration may go from, per change (decision 0052). */
+const FROM: Record<"confirm" | "decline" | "cancel" | "moveUp", readonly RegistrationStatus[]> = {
+  confirm: ["pending", "waitlisted"],
+  decline: ["pending", "confirmed", "waitlisted"],
+  cancel: ["pending", "confirmed", "waitlisted"],
+  moveUp: ["waitlisted"],
+};
+
+const CANNOT: Record<keyof typeof FROM, (status: RegistrationStatus) => string> = {
+  confirm: (s) => `A ${s} registration cannot be confirmed.`,
+  decline: (s) => `A ${s} registration cannot be declined.`,
+  cancel: (s) => `A ${s} registration cannot be cancelled.`,
+  moveUp: (s) => `Only a registration on the waiting list moves up; this one is ${s}.`,
+};
+
+/**
+ * A meeting's registrations and their states (issue 32, decision 0052): placing a new one
+ * (pending, confirmed or waitlisted, inside the submission's transaction), the secretariat's
+ * changes, check-in, and the admin's list. Every change is one transaction with its history row
+ * and the registrant's mail; a seat freed moves the oldest waitlisted registration up in the same
+ * transaction. After each commit the content version moves (`published`), so that a meeting's
+ * page never shows places (or an open form) that are gone, whoever made the change.
+ */
+export function createRegistrationsService(deps: {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  mail: Pick<MailService, "enqueue" | "deliverSoon">;
+  settings: Pick<SettingsService, "getAll">;
+  clock: Clock;
+  /** Moves the content version (cached pages show the new places); its failure is the caller's to log. */
+  published?: () => Promise<void>;
+}) {
+  const { db, dialect, mail, clock } = deps;
+  const repo = (trx: Kysely<Database>) => createRegistrationsRepository(trx, dialect);
+
+  async function publish(): Promise<void> {
+    mail.deliverSoon();
+    await deps.published?.().catch(() => {});
+  }
+
+  async function mailTo(
+    trx: Kysely<Database>,
+    kind: RegistrationMailKind,
+    row: Pick<RegistrationRow, "id" | "email" | "meeting_id">,
+    meeting: Pick<Meeting, "title">,
+    extra: { reason?: string | null } = {},
+  ): Promise<void> {
+    const site = await deps.settings.getAll();
+    const built: NewMail = registrationMails[kind]({
+      registrationId: row.id,
+      meetingId: row.meeting_id,
+      meetingTitle: meeting.title,
+      to: row.email,
+      siteName: site["site.name"],
+      siteEmail: site["site.email"],
+      reason: extra.reason ?? null,
+    });
+    await mail.enqueue([built], trx);
+  }
+
+  async function record(
+    trx: Kysely<Database>,
+    id: number,
+    event: `registration_${RegistrationStatus}` | "registration_attended" | "registration_not_attended",
+    by: RegistrationActor,
+    reason: string | null = null,
+  ): Promise<void> {
+    await repo(trx).insertEvent({
+      join_request_id: id,
+      event,
+      user_id: by?.id ?? null,
+      user_name: by?.name ?? "Automatic",
+      company_id: null,
+      company_name: null,
+      reason,
+      created_at: clock().toISOString(),
+    });
+  }
+
+  /** The meeting locked and the registration read in the transaction; 404 for another meeting's. */
+  async function open(trx: Kysely<Database>, meetingId: number, id: number) {
+    const r = repo(trx);
+    const meeting = await r.lockMeeting(meetingId);
+    const row = meeting ? await r.find(meetingId, id) : undefined;
+    if (!meeting || !row?.status) throw new AppError("not_found", REGISTRATION_NOT_FOUND);
+    return { meeting, row: row as RegistrationRow & { status: RegistrationStatus } };
+  }
+
+  const hasSeat = async (trx: Kysely<Database>, meeting: Meeting) =>
+    meeting.capacity === null || (await repo(trx).seatsTaken(meeting.id)) < meeting.capacity;
+
+  /** A seat freed: the oldest waitlisted registration moves up (confirmed when automatic) and is told. */
+  async function fillFreedSeat(trx: Kysely<Database>, meeting: Meeting): Promise<void> {
+    if (!(await hasSeat(trx, meeting))) return;
+    const next = await repo(trx).firstWaitlisted(meeting.id);
+    if (next) await moveUpIn(trx, meeting, next, null);
+  }
+
+  async function moveUpIn(trx: Kysely<Database>, meeting: Meeting, row: RegistrationRow, by: RegistrationActor) {
+    const to: RegistrationStatus = meeting.registration_auto_confirm === 1 ? "confirmed" : "pending";
+    if (!(await repo(trx).setStatus(row.id, FROM.moveUp, to))) return false;
+    await record(trx, row.id, `registration_${to}`, by, "Moved up from the waiting list.");
+    await mailTo(trx, to === "confirmed" ? "confirmed" : "moved_up", row, meeting);
+    return true;
+  }
+
+  type Change = "confirm" | "decline" | "cancel" | "moveUp";
+
+  async function change(
+    meetingId: number,
+    id: number,
+    what: Change,
+    by: RegistrationActor,
+    reason: string | null = null,
+  ): Promise<RegistrationRow> {
+    const updated = await db.transaction().execute(async (trx) => {
+      const { meeting, row } = await open(trx, meetingId, id);
+      if (!FROM[what].includes(row.status)) throw invalidInput({ status: [CANNOT[what](row.status)] });
+      const r = repo(trx);
+      if (what === "confirm" || what === "moveUp") {
+        // A pending registration already holds its seat; a waitlisted one needs a free one.
+        if (row.status === "waitlisted" && !(await hasSeat(trx, meeting))) {
+          throw invalidInput({ status: [NO_SEAT_LEFT] });
+        }
+        if (what === "moveUp") {
+          await moveUpIn(trx, meeting, row, by);
+        } else {
+          await r.setStatus(row.id, FROM.confirm, "confirmed");
+          await record(trx, row.id, "registration_confirmed", by);
+          await mailTo(trx, "confirmed", row, meeting);
+        }
+      } else {
+        const to: RegistrationStatus = what === "decline" ? "declined" : "cancelled";
+        await r.setStatus(row.id, FROM[what], to);
+        await record(trx, row.id, `registration_${to}`, by, reason);
+        await mailTo(trx, to, row, meeting, { reason });
+        if (row.status !== "waitlisted") await fillFreedSeat(trx, meeting);
+      }
+      return (await r.find(meetingId, id)) as RegistrationRow;
+    });
+    await publish();
+    return updated;
+  }
+
+  return {
+    /**
+     * Places a new registration for the meeting inside the submission's transaction (the meeting's
+     * row locked until it commits): 422 on `email` when the address already holds or waits for a
+     * seat; pending (confirmed when automatic) while seats remain; waitlisted when full with the
+     * waiting list on; else 422 on `page_path`, as before. Probable spam is never confirmed
+     * automatically: it holds its seat as pending (decision 0039) for the secretariat to judge.
+     */
+    async place(
+      trx: Kysely<Database>,
+      meetingId: number,
+      email: string,
+      spam: SpamReason | null,
+    ): Promise<{ status: RegistrationStatus; email: string }> {
+      const r = repo(trx);
+      const meeting = await r.lockMeeting(meetingId);
+      if (!meeting) throw new AppError("not_found", "Meeting not found.");
+      const folded = foldEmail(email);
+      // The hook for the manage link (issue 32): the existing registration is found here.
+      if (await r.findActiveByEmail(meetingId, folded)) throw invalidInput({ email: [ALREADY_REGISTERED] });
+      if (await hasSeat(trx, meeting)) {
+        return { status: meeting.registration_auto_confirm === 1 && !spam ? "confirmed" : "pending", email: folded };
+      }
+      if (meeting.registration_waitlist === 1) return { status: "waitlisted", email: folded };
+      throw invalidInput({ page_path: [MEETING_FULL] });
+    },
+
+    /** Records the state a new registration arrived in (its history's first row), in its transaction. */
+    arrived: (trx: Kysely<Database>, id: number, status: RegistrationStatus, by: RegistrationActor) =>
+      record(trx, id, `registration_${status}`, by),
+
+    /** After a submission's commit: mails go and the meeting's page shows the new places. */
+    published: publish,
+
+    confirm: (meetingId: number, id: number, by: RegistrationActor) => change(meetingId, id, "confirm", by),
+    decline: (meetingId: number, id: number, by: RegistrationActor, reason?: string | null) =>
+      change(meetingId, id, "decline", by, reason ?? null),
+    cancel: (meetingId: number, id: number, by: RegistrationActor) => change(meetingId, id, "cancel", by),
+    moveUp: (meetingId: number, id: number, by: RegistrationActor) => change(meetingId, id, "moveUp", by),
+
+    /** Check-in at the door (true, now) or its undoing (false); declined and cancelled ones are not at the door. */
+    async setAttended(meetingId: number, id: number, attended: boolean, by: RegistrationActor) {
+      const updated = await db.transaction().execute(async (trx) => {
+        const { row } = await open(trx, meetingId, id);
+        if (row.status === "declined" || row.status === "cancelled") {
+          throw invalidInput({ attended: [`A ${row.status} registration cannot be checked in.`] });
+        }
+        if ((row.attended_at !== null) !== attended) {
+          await repo(trx).setAttended(row.id, attended ? clock().toISOString() : null);
+          await record(trx, row.id, attended ? "registration_attended" : "registration_not_attended", by);
+        }
+        return (await repo(trx).find(meetingId, id)) as RegistrationRow;
+      });
+      return updated;
+    },
+
+    /** The admin's list of one meeting's registrations: a page, and how many are in each state. */
+    async list(meetingId: number, filter: RegistrationFilter, page: number) {
+      const r = repo(db);
+      const [rows, total, counts] = await Promise.all([
+        r.list(meetingId, filter, (page - 1) * REGISTRATIONS_PER_PAGE, REGISTRATIONS_PER_PAGE),
+        r.count(meetingId, filter),
+        r.countsByStatus(meetingId, filter.search),
+      ]);
+      return { ...pageOf(rows, page, REGISTRATIONS_PER_PAGE, total), counts };
+    },
+
+    get: async (meetingId: number, id: number) => {
+      const row = await repo(db).find(meetingId, id);
+      if (!row) throw new AppError("not_found", REGISTRATION_NOT_FOUND);
+      return row;
+    },
+
+    /** Seats taken (pending and confirmed) per meeting, for pages and the admin's lists. */
+    seatsTaken: (meetingIds: number[]) => repo(db).seatsTakenBy(meetingIds),
+  };
+}
+export type RegistrationsService = ReturnType<typeof createRegistrationsService>;
