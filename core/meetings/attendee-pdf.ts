@@ -78,17 +78,9 @@ function loadFontFiles(): FontFiles {
   const read = (file: string) => new Uint8Array(readFileSync(require.resolve(`@expo-google-fonts/noto-sans/${file}`)));
   const regular = read("400Regular/NotoSans_400Regular.ttf");
   const bold = read("700Bold/NotoSans_700Bold.ttf");
-  // Regular and Bold of one family cover the same characters; ask one of them.
+  // Regular and Bold of one family cover the same characters; ask one of them (a cmap lookup).
   const face = fontkit.create(regular);
-  const known = new Map<number, boolean>();
-  const covers = (codePoint: number) => {
-    let has = known.get(codePoint);
-    if (has === undefined) {
-      has = face.hasGlyphForCodePoint(codePoint);
-      known.set(codePoint, has);
-    }
-    return has;
-  };
+  const covers = (codePoint: number) => face.hasGlyphForCodePoint(codePoint);
   const packed = new Map([regular, bold].map((file) => [file, new Uint8Array(deflateSync(file))]));
   fontFiles = { regular, bold, packed, covers };
   return fontFiles;
@@ -175,29 +167,27 @@ export function fitText(text: string, font: PDFFont, size: number, width: number
  * rest, cut with an ellipsis. A word wider than a line is cut too.
  */
 export function wrapText(text: string, font: PDFFont, size: number, width: number, maxLines: number): string[] {
+  const fits = (value: string) => font.widthOfTextAtSize(value, size) <= width;
   const words = text.split(" ").filter(Boolean);
   const lines: string[] = [];
   let line = "";
   for (let i = 0; i < words.length; i++) {
     const word = words[i] as string;
     const candidate = line ? `${line} ${word}` : word;
-    if (font.widthOfTextAtSize(candidate, size) <= width) {
+    if (fits(candidate)) {
       line = candidate;
       continue;
     }
-    if (!line) {
-      lines.push(fitText(word, font, size, width));
-      if (lines.length === maxLines) return lines;
-      continue;
-    }
-    lines.push(line);
-    line = word;
-    if (lines.length === maxLines - 1) {
+    if (line) lines.push(line);
+    line = "";
+    if (lines.length >= maxLines - 1) {
       lines.push(fitText(words.slice(i).join(" "), font, size, width));
       return lines;
     }
+    if (fits(word)) line = word;
+    else lines.push(fitText(word, font, size, width));
   }
-  if (line) lines.push(fitText(line, font, size, width));
+  if (line) lines.push(line);
   return lines;
 }
 

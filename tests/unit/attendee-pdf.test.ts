@@ -13,6 +13,7 @@ import {
   badgesPdf,
   fitText,
   printableText,
+  wrapText,
 } from "../../core/meetings/attendee-pdf";
 
 const LONG_COMPANY =
@@ -40,6 +41,7 @@ const PEOPLE: [string, string][] = [
   ["Mārtiņš Ozoliņš", "Baltic Radar SIA"],
   ["Αλέξανδρος Κωνσταντίνου", "Πειραιάς Ναυτιλιακή"],
   ["Zoë Brontë-O'Connor", "Cork Harbour Electronics"],
+  ["Maximilian Alexander von Hohenzollern-Sigmaringen", "Bodensee Schiffselektronik GmbH"],
 ];
 
 const FIRST = ["Anna", "Ben", "Carla", "David", "Eva", "Frank", "Greta", "Hugo", "Ida", "Jonas"];
@@ -127,7 +129,7 @@ describe("the attendee list PDF (issue 32)", () => {
     expect(text.pages[1]).toContain("Page 2 of 2");
   });
 
-  it("prints every attendee's name, in any script the font covers", () => {
+  it("prints every attendee's name whole, in any script the font covers", () => {
     const all = squeeze(text.pages.join(" "));
     for (const row of rows) expect(all).toContain(squeeze(row.name));
     expect(all).toContain("ŁukaszWróblewski");
@@ -216,7 +218,7 @@ describe("name badges (issue 32)", () => {
     expect(text.count).toBe(Math.ceil(60 / 8));
   });
 
-  it("prints every attendee's name and company, the meeting and the association", () => {
+  it("prints every attendee's name whole and company, the meeting and the association", () => {
     const all = squeeze(text.pages.join(" "));
     for (const row of rows) {
       expect(all).toContain(squeeze(row.name));
@@ -257,5 +259,20 @@ describe("text the font cannot print", () => {
     const cut = fitText(LONG_COMPANY, font, 10, 100);
     expect(cut.endsWith("…")).toBe(true);
     expect(font.widthOfTextAtSize(cut, 10)).toBeLessThanOrEqual(100);
+  });
+
+  it("wraps text into at most the lines given, the last one cut", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    expect(wrapText("Cork Harbour Electronics", font, 10, 500, 2)).toEqual(["Cork Harbour Electronics"]);
+    const lines = wrapText(LONG_COMPANY, font, 10, 150, 2);
+    expect(lines).toHaveLength(2);
+    expect(LONG_COMPANY.startsWith(`${lines[0]} `)).toBe(true);
+    expect(lines[1]?.endsWith("…")).toBe(true);
+    for (const line of lines) expect(font.widthOfTextAtSize(line, 10)).toBeLessThanOrEqual(150);
+    // A word wider than a line is cut, and the line count still holds.
+    const narrow = wrapText("Aktieselskapsavdelingen for Satellittkommunikasjon og Radar", font, 10, 60, 3);
+    expect(narrow).toHaveLength(3);
+    for (const line of narrow) expect(font.widthOfTextAtSize(line, 10)).toBeLessThanOrEqual(60);
   });
 });
