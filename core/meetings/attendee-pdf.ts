@@ -283,7 +283,8 @@ function countsLine(attendees: readonly AttendeePdfRow[], capacity: number | nul
   }
   const attended = attendees.filter((row) => asDate(row.attended_at)).length;
   parts.push(`${attended} checked in`);
-  return parts.join(" · ");
+  // No-break spaces inside each count, so that a wrapped line breaks only between counts.
+  return parts.map((part) => part.replaceAll(" ", "\u00a0")).join(" · ");
 }
 
 /**
