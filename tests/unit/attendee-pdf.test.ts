@@ -1,5 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { inflateSync } from "node:zlib";
 import fontkit from "@pdf-lib/fontkit";
@@ -97,6 +96,17 @@ async function read(bytes: Uint8Array): Promise<{ pages: string[]; count: number
   return { pages: text, count: totalPages };
 }
 
+/**
+ * With ATTENDEE_PDF_OUT set, the PDFs are also written there to be looked at (e.g. pdftoppm -png);
+ * the layout was checked that way, which reading the text back cannot do.
+ */
+async function keep(name: string, bytes: Uint8Array): Promise<void> {
+  const dir = process.env.ATTENDEE_PDF_OUT;
+  if (!dir) return;
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, name), bytes);
+}
+
 /** The extracted text without the spaces pdf.js inserts between drawn runs. */
 const squeeze = (text: string) => text.replace(/\s+/g, "");
 
@@ -113,8 +123,7 @@ describe("the attendee list PDF (issue 32)", () => {
       attendees: rows,
     });
     text = await read(bytes);
-    const dir = await mkdtemp(path.join(tmpdir(), "attendee-pdf-"));
-    await writeFile(path.join(dir, "attendee-list.pdf"), bytes);
+    await keep("attendee-list.pdf", bytes);
   });
 
   it("is A4 portrait, paginated, with 'Page N of M' on every page", async () => {
@@ -210,8 +219,7 @@ describe("name badges (issue 32)", () => {
   beforeAll(async () => {
     const bytes = await badgesPdf({ meeting: MEETING, siteName: SITE, attendees: rows });
     text = await read(bytes);
-    const dir = await mkdtemp(path.join(tmpdir(), "attendee-pdf-"));
-    await writeFile(path.join(dir, "badges.pdf"), bytes);
+    await keep("badges.pdf", bytes);
   });
 
   it("puts eight badges on a page", () => {
