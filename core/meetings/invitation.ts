@@ -37,7 +37,10 @@ export type InvitationRegistration = {
 export type InvitationOptions = {
   /** The site's host name (example.org), the right-hand side of the UID. */
   host: string;
-  /** Who sends the invitation: the site's name and e-mail (settings site.name and site.email). */
+  /**
+   * Who sends the invitation: the site's name and e-mail (settings site.name and site.email; the
+   * mail's sender address when site.email is empty). Required: an invitation without one is refused.
+   */
   organizer: { name: string; email: string };
   /** The registration's invitation_sequence: 0 for the first, one more for each update or the cancellation. */
   sequence: number;
@@ -54,12 +57,23 @@ export function invitationUid(registrationId: number, host: string): string {
   return `registration-${registrationId}@${uidHost(host)}`;
 }
 
+/** One plain address for a mailto: value (ical-generator escapes line breaks, but a mangled address still reaches the calendar). */
+function mailAddress(role: string, email: string): void {
+  if (!/^[^\s@:;,"<>]+@[^\s@:;,"<>]+$/.test(email)) {
+    throw new Error(`Not an ${role} e-mail for an invitation: ${JSON.stringify(email)}`);
+  }
+}
+
 /** The ICS text of a registration's calendar invitation (or its cancellation). */
 export function invitationIcs(
   meeting: CalendarMeeting,
   registration: InvitationRegistration,
   options: InvitationOptions,
 ): string {
+  // RFC 5546 wants an ORGANIZER on every REQUEST and CANCEL; with no site e-mail set, the caller
+  // names the address the mail is sent from.
+  mailAddress("organizer", options.organizer.email);
+  mailAddress("attendee", registration.email);
   const zone = zoneOf(meeting);
   const span = spanOf(meeting);
   const cancel = options.method === "CANCEL";
@@ -79,7 +93,7 @@ export function invitationIcs(
       ? { allDay: true, start: dayValue(span.first, zone), end: dayValue(span.afterLast, zone) }
       : { start: timeValue(span.start, zone), end: timeValue(span.end, zone) }),
     status: cancel ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
-    organizer: { name: cleanTitle(options.organizer.name), email: options.organizer.email },
+    organizer: { name: cleanTitle(options.organizer.name) || options.organizer.email, email: options.organizer.email },
     attendees: [
       {
         name: cleanTitle(registration.name) || null,

@@ -170,6 +170,22 @@ describe("invitationIcs", () => {
     expect(vevent.getAllProperties("attendee")).toHaveLength(1);
   });
 
+  it("refuses to write an invitation without an organizer e-mail (site.email not set) or with a broken address", () => {
+    expect(() =>
+      invitationIcs(meeting(), REGISTRATION, options({ organizer: { name: "Masthead", email: "" } })),
+    ).toThrow(/organizer/);
+    expect(() =>
+      invitationIcs(meeting(), REGISTRATION, options({ organizer: { name: "Masthead", email: "a@b.example\r\nX:1" } })),
+    ).toThrow(/organizer/);
+    expect(() =>
+      invitationIcs(
+        meeting(),
+        { ...REGISTRATION, email: "ingrid@x.example\r\nATTENDEE:mailto:b@x.example" },
+        options(),
+      ),
+    ).toThrow(/attendee/);
+  });
+
   it("is also the queued mail's calendar attachment, with its method", () => {
     const attachment = invitationAttachment(meeting(), REGISTRATION, options({ method: "CANCEL", sequence: 4 }));
     expect(attachment).toMatchObject({
