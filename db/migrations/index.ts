@@ -15,6 +15,7 @@ import * as m0013 from "./0013_membership";
 import * as m0015 from "./0015_jobs";
 import * as m0016 from "./0016_applications";
 import * as m0017 from "./0017_membership_notices";
+import * as m0019 from "./0019_mail_attachments";
 
 /**
  * Append-only list of migrations, imported statically so that the bundled
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   "0015_jobs": m0015,
   "0016_applications": m0016,
   "0017_membership_notices": m0017,
+  "0019_mail_attachments": m0019,
 };
