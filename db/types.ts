@@ -355,6 +355,8 @@ export interface MailQueueTable {
   reply_to: string | null;
   subject: string;
   body_text: string;
+  /** JSON of the mail's attachments (lib/mail.ts MailAttachment[]), null without any (migration 0019). */
+  attachments: string | null;
   status: "pending" | "sending" | "sent" | "failed";
   attempts: number;
   next_attempt_at: Timestamp;

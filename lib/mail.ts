@@ -2,8 +2,57 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import nodemailer from "nodemailer";
+import type Mail from "nodemailer/lib/mailer";
 
-export type OutgoingMail = { to: string; subject: string; text: string; replyTo?: string | null };
+/**
+ * A file sent with a mail. `content` is UTF-8 text or, with `encoding: "base64"`, binary data.
+ * With `method` it is the mail's calendar invitation (text/calendar; decision 0053): nodemailer's
+ * `icalEvent` sends it as a text/calendar alternative with that method, which mail clients show as
+ * an invitation with its buttons, and again as an application/ics attachment. A mail has at most one.
+ */
+export type MailAttachment = {
+  filename: string;
+  contentType: string;
+  content: string;
+  encoding: "utf8" | "base64";
+  method?: "REQUEST" | "CANCEL" | "PUBLISH";
+};
+
+export type OutgoingMail = {
+  to: string;
+  subject: string;
+  text: string;
+  replyTo?: string | null;
+  attachments?: MailAttachment[];
+};
+
+/** The message nodemailer composes: the text, the calendar invitation, the other attachments. */
+function message(from: string, mail: OutgoingMail): Mail.Options {
+  const attachments = mail.attachments ?? [];
+  const invitations = attachments.filter((a) => a.method);
+  if (invitations.length > 1) throw new Error("A mail carries at most one calendar invitation.");
+  const invitation = invitations[0];
+  return {
+    from,
+    to: mail.to,
+    replyTo: mail.replyTo ?? undefined,
+    subject: mail.subject,
+    text: mail.text,
+    icalEvent: invitation && {
+      method: invitation.method,
+      filename: invitation.filename,
+      content: invitation.content,
+      encoding: invitation.encoding === "base64" ? "base64" : undefined,
+    },
+    attachments: attachments
+      .filter((a) => !a.method)
+      .map((a) => ({
+        filename: a.filename,
+        contentType: a.contentType,
+        content: Buffer.from(a.content, a.encoding === "base64" ? "base64" : "utf8"),
+      })),
+  };
+}
 
 /** Hands one message to the mail system; throws when it is refused or unreachable. */
 export type MailTransport = { send(mail: OutgoingMail): Promise<void>; describe: string };
@@ -31,13 +80,7 @@ export function createMailTransport(options: {
     return {
       describe: "smtp",
       async send(mail) {
-        await transporter.sendMail({
-          from: options.from,
-          to: mail.to,
-          replyTo: mail.replyTo ?? undefined,
-          subject: mail.subject,
-          text: mail.text,
-        });
+        await transporter.sendMail(message(options.from, mail));
       },
     };
   }
@@ -45,13 +88,7 @@ export function createMailTransport(options: {
   return {
     describe: `outbox ${options.outboxDir}`,
     async send(mail) {
-      const info = await writer.sendMail({
-        from: options.from,
-        to: mail.to,
-        replyTo: mail.replyTo ?? undefined,
-        subject: mail.subject,
-        text: mail.text,
-      });
+      const info = await writer.sendMail(message(options.from, mail));
       fs.mkdirSync(options.outboxDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}.eml`;
       const file = path.join(options.outboxDir, name);

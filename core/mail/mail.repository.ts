@@ -1,10 +1,26 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, MailQueueTable } from "../../db/types";
+import type { MailAttachment } from "../../lib/mail";
+import { mailAttachmentsSchema, type NewMailAttachment } from "./mail.schema";
 
 export type NewMail = Pick<
   Selectable<MailQueueTable>,
   "join_request_id" | "purpose" | "to_address" | "reply_to" | "subject" | "body_text"
->;
+> & {
+  /** Files sent with the mail, stored with it (decision 0053); a calendar invitation has a method. */
+  attachments?: NewMailAttachment[];
+};
+
+/** The stored JSON of a mail's attachments, or null without any; throws on an invalid list. */
+function attachmentsJson(attachments: NewMailAttachment[] | undefined): string | null {
+  if (!attachments || attachments.length === 0) return null;
+  return JSON.stringify(mailAttachmentsSchema.parse(attachments));
+}
+
+/** A queued mail's attachments as the transport takes them. */
+export function storedAttachments(json: string | null): MailAttachment[] {
+  return json ? (JSON.parse(json) as MailAttachment[]) : [];
+}
 
 export function createMailRepository(db: Kysely<Database>) {
   return {
@@ -13,7 +29,14 @@ export function createMailRepository(db: Kysely<Database>) {
       await db
         .insertInto("mail_queue")
         .values(
-          mails.map((m) => ({ ...m, status: "pending" as const, attempts: 0, next_attempt_at: now, created_at: now })),
+          mails.map(({ attachments, ...m }) => ({
+            ...m,
+            attachments: attachmentsJson(attachments),
+            status: "pending" as const,
+            attempts: 0,
+            next_attempt_at: now,
+            created_at: now,
+          })),
         )
         .execute();
     },

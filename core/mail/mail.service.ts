@@ -3,7 +3,7 @@ import type { Database } from "../../db/types";
 import { addSeconds, type Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import type { MailTransport } from "../../lib/mail";
-import { createMailRepository, type MailRepository, type NewMail } from "./mail.repository";
+import { createMailRepository, type MailRepository, type NewMail, storedAttachments } from "./mail.repository";
 import type { MailStatus } from "./mail.schema";
 
 export type { NewMail } from "./mail.repository";
@@ -50,6 +50,7 @@ export function createMailService(deps: {
           subject: mail.subject,
           text: mail.body_text,
           replyTo: mail.reply_to,
+          attachments: storedAttachments(mail.attachments),
         });
         await repository.markSent(mail.id, attempts, clock().toISOString());
         sent += 1;

@@ -80,7 +80,7 @@ const TIME = /^(\d{1,2}):(\d{2})(?::\d{2})?$/;
 type Schedule = CalendarMeeting["schedules"][number];
 type Session = { schedule: Schedule; start: Date; end: Date };
 /** `ics`: the TZID times are written in, or null to write them in UTC. */
-type Zone = { name: string; ics: string | null };
+export type Zone = { name: string; ics: string | null };
 
 let knownZones: Set<string> | null = null;
 const vtimezones = new Map<string, string | null>();
@@ -104,7 +104,7 @@ function vtimezone(zone: string): string | null {
   return found;
 }
 
-function zoneOf(meeting: CalendarMeeting): Zone {
+export function zoneOf(meeting: CalendarMeeting): Zone {
   if (!isTimeZone(meeting.timezone)) {
     throw new Error(`Meeting ${meeting.id} has an unknown time zone: ${JSON.stringify(meeting.timezone)}`);
   }
@@ -161,32 +161,32 @@ function sessionsOf(meeting: CalendarMeeting, zone: Zone): Session[] {
 }
 
 /** A date for an all-day event; a TZDate where a TZID is written, so no server zone enters. */
-function dayValue(date: string, zone: Zone): Date {
+export function dayValue(date: string, zone: Zone): Date {
   const [year, month, day] = parts(date);
   return zone.ics ? new TZDate(year, month - 1, day, 0, 0, zone.ics) : new Date(Date.UTC(year, month - 1, day));
 }
 
 /** An instant as ical-generator should write it: wall-clock in the TZID zone, or UTC. */
-function timeValue(instant: Date, zone: Zone): Date {
+export function timeValue(instant: Date, zone: Zone): Date {
   return zone.ics ? new TZDate(instant.getTime(), zone.ics) : instant;
 }
 
 /** Text blocks as one plain-text description, blank lines between them. */
-function paragraphs(...blocks: (string | null | undefined)[]): string {
+export function paragraphs(...blocks: (string | null | undefined)[]): string {
   return blocks
     .map((block) => (block ? cleanLines(block) : ""))
     .filter(Boolean)
     .join("\n\n");
 }
 
-function placeOf(meeting: CalendarMeeting): string | null {
+export function placeOf(meeting: CalendarMeeting): string | null {
   const place = meeting.location ? cleanTitle(meeting.location) : "";
   if (place && meeting.online) return `${place} and online`;
   return place || (meeting.online ? "Online" : null);
 }
 
 /** Only an absolute http(s) address, as the URL parser writes it (no spaces or line breaks left). */
-function pageUrl(meeting: CalendarMeeting): string | null {
+export function pageUrl(meeting: CalendarMeeting): string | null {
   try {
     const url = new URL(meeting.url);
     return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
@@ -196,7 +196,7 @@ function pageUrl(meeting: CalendarMeeting): string | null {
 }
 
 /** The right-hand side of a UID: a host name (and port), nothing that could end the line. */
-function uidHost(host: string): string {
+export function uidHost(host: string): string {
   const clean = host.trim().toLowerCase();
   if (!/^[a-z0-9.\-[\]:]+$/.test(clean)) throw new Error(`Not a host name for calendar UIDs: ${JSON.stringify(host)}`);
   return clean;
@@ -209,7 +209,7 @@ function sessionSummary(title: string, schedule: Schedule): string {
   return label ? `${title}: ${label}` : title;
 }
 
-function newCalendar(name: string): ICalCalendar {
+export function newCalendar(name: string): ICalCalendar {
   const calendar = new ICalCalendar({
     prodId: { company: "Masthead", product: "Meetings", language: "EN" },
     // ical-generator writes NAME and X-WR-CALNAME as they are given: the escaping is ours.
@@ -279,10 +279,10 @@ export function calendarFeedIcs(meetings: CalendarMeeting[], options: CalendarFe
   return calendar.toString();
 }
 
-type Span = { allDay: true; first: string; afterLast: string } | { allDay: false; start: Date; end: Date };
+export type Span = { allDay: true; first: string; afterLast: string } | { allDay: false; start: Date; end: Date };
 
 /** What a link adds: the meeting's days, or from the first session's start to the last session's end. */
-function spanOf(meeting: CalendarMeeting): Span {
+export function spanOf(meeting: CalendarMeeting): Span {
   const zone = zoneOf(meeting);
   const sessions = sessionsOf(meeting, zone);
   if (sessions.length === 0) return { allDay: true, ...daysOf(meeting) };

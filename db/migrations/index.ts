@@ -16,6 +16,7 @@ import * as m0015 from "./0015_jobs";
 import * as m0016 from "./0016_applications";
 import * as m0017 from "./0017_membership_notices";
 import * as m0018 from "./0018_registrations";
+import * as m0019 from "./0019_mail_attachments";
 
 /**
  * Append-only list of migrations, imported statically so that the bundled
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   "0016_applications": m0016,
   "0017_membership_notices": m0017,
   "0018_registrations": m0018,
+  "0019_mail_attachments": m0019,
 };

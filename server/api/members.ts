@@ -123,6 +123,9 @@ export function membersRoutes(runtime: Runtime) {
         "`search` looks in names, countries (by name or code) and products. Load-more is a GET of `next_page_url`, which keeps the filters.",
       query: companiesQuerySchema,
       response: { schema: pageAnswer(adminCompanySchema) },
+      // Kept per content version as the papers' admin search is: every change to a company or to
+      // its representatives moves the version (an admin's by contentChanges, a primary contact's below).
+      cache: "content",
     },
     async (c, { query }) => {
       const page = await members.adminList(query);
@@ -375,7 +378,12 @@ export function membersRoutes(runtime: Runtime) {
       response: { status: 201, schema: addedAnswer },
       errors: [403, 404, 409],
     },
-    async (c, { body }) => ok(c, await members.inviteColleague(currentAuth(c).user.id, body, invitation(c)), 201),
+    async (c, { body }) => {
+      const added = await members.inviteColleague(currentAuth(c).user.id, body, invitation(c));
+      // The secretariat's list counts the seats taken: its cached answers move on.
+      c.set("publishes", true);
+      return ok(c, added, 201);
+    },
   );
 
   declare(
@@ -392,8 +400,11 @@ export function membersRoutes(runtime: Runtime) {
       response: { schema: success({ representative: representativeSchema }) },
       errors: [403, 404],
     },
-    async (c, { body }) =>
-      ok(c, { representative: await members.changeColleague(currentAuth(c).user.id, userId(c), body) }),
+    async (c, { body }) => {
+      const representative = await members.changeColleague(currentAuth(c).user.id, userId(c), body);
+      c.set("publishes", true);
+      return ok(c, { representative });
+    },
   );
 
   declare(
@@ -412,6 +423,7 @@ export function membersRoutes(runtime: Runtime) {
     },
     async (c) => {
       await members.removeColleague(currentAuth(c).user.id, userId(c));
+      c.set("publishes", true);
       return ok(c, { message: "The colleague is removed from the company." });
     },
   );

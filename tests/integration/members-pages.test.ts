@@ -14,6 +14,7 @@ import {
   SEATS_MESSAGE,
   WEBSITE_MESSAGE,
 } from "../../core/members/members.schema";
+import { ANSWER_CACHE_HEADER } from "../../server/cache/answer-cache";
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
 import { createUser, PASSWORD, signIn } from "../support/factories";
 import { pagesApp, pageText } from "../support/pages";
@@ -410,5 +411,47 @@ describe("a primary contact's /dashboard/company", () => {
     expect(lapsed.page).not.toContain("See your company's public page");
     expect(lapsed.text).not.toContain(`href="${publicPage}"`);
     expect((await get(publicPage, rep.cookie)).status).toBe(404);
+  });
+
+  it("moves the secretariat's cached list on when a primary contact changes colleagues, by form or by API", async () => {
+    const { services } = t.runtime;
+    const name = "Seat Count Marine Oy";
+    const company = await services.members.create({ name, country: "FI", seats: 5 });
+    const primary = await member(services);
+    await services.members.addRepresentative(
+      company.id,
+      { email: primary.user.email, first_name: "Pia", last_name: "Primary", primary: true },
+      { origin: "http://localhost:3000", inviter: { first_name: "", last_name: "" } },
+    );
+    const adminToken = (await signIn(services, "admin")).token;
+    const listed = async () => {
+      const res = await call(t.app, "GET", `/api/dashboard/companies?search=${encodeURIComponent(name)}`, {
+        token: adminToken,
+      });
+      expect(res.status, res.text).toBe(200);
+      const [row] = (res.json?.data ?? []) as { seats_used: number }[];
+      return { seats: row?.seats_used, cache: res.headers.get(ANSWER_CACHE_HEADER) };
+    };
+    expect(await listed()).toEqual({ seats: 1, cache: "miss" });
+    expect(await listed()).toEqual({ seats: 1, cache: "hit" });
+
+    await posted("/dashboard/company", primary.cookie, 200, "Invitation sent to form.colleague@seat.example.", {
+      ...invite("Form", "Colleague", "form.colleague@seat.example"),
+    });
+    expect(await listed()).toEqual({ seats: 2, cache: "miss" });
+
+    const session = await services.auth.login({ email: primary.user.email, password: PASSWORD }, { ip: "203.0.113.9" });
+    const added = await call(t.app, "POST", "/api/dashboard/company/representatives", {
+      token: session.token,
+      json: { email: "api.colleague@seat.example", first_name: "Api", last_name: "Colleague" },
+    });
+    expect(added.status, added.text).toBe(201);
+    expect((await listed()).seats).toBe(3);
+    const colleagueId = (added.json as { representative: { user_id: number } }).representative.user_id;
+    const removed = await call(t.app, "DELETE", `/api/dashboard/company/representatives/${colleagueId}`, {
+      token: session.token,
+    });
+    expect(removed.status, removed.text).toBe(200);
+    expect((await listed()).seats).toBe(2);
   });
 });

@@ -61,12 +61,18 @@ export async function action({ context, request }: Route.ActionArgs) {
       await services.contentVersion.changed();
       return data<MembersActionData>({ intent, notice: "The company's profile is saved." });
     }
+    // The secretariat's list counts the seats taken: a change to the colleagues moves its cached answers on.
+    const published = async <T,>(change: Promise<T>): Promise<T> => {
+      const done = await change;
+      await services.contentVersion.changed();
+      return done;
+    };
     const answer = await representativeAction(
       form,
       {
-        invite: (input, invitation) => services.members.inviteColleague(userId, input, invitation),
-        change: (colleagueId, primary) => services.members.changeColleague(userId, colleagueId, { primary }),
-        remove: (colleagueId) => services.members.removeColleague(userId, colleagueId),
+        invite: (input, invitation) => published(services.members.inviteColleague(userId, input, invitation)),
+        change: (colleagueId, primary) => published(services.members.changeColleague(userId, colleagueId, { primary })),
+        remove: (colleagueId) => published(services.members.removeColleague(userId, colleagueId)),
       },
       { origin, inviter: auth.user },
     );
