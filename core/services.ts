@@ -20,6 +20,7 @@ import { createContentVersionService } from "./content-version/content-version.s
 import { createApplicationsService } from "./join/applications.service";
 import { createJoinRepository } from "./join/join.repository";
 import { type CaptchaCheck, createJoinService } from "./join/join.service";
+import { createMeetingRemindersService } from "./join/meeting-reminders.service";
 import { createRegistrationsService } from "./join/registrations.service";
 import { createLibraryRepository } from "./library/library.repository";
 import { createLibraryService } from "./library/library.service";
@@ -206,6 +207,8 @@ export function createServices(deps: {
     companiesCsv: createCompaniesCsvService({ db: deps.db, dialect: deps.dialect, members }),
     /** Renewal reminders and lapse notices (decision 0049): the membership-renewals job calls it. */
     renewals: createRenewalsService({ db: deps.db, clock, day: membershipDay, settings, mail }),
+    /** Reminders to confirmed attendees before their meeting (issue 32): the meeting-reminders job calls it. */
+    meetingReminders: createMeetingRemindersService({ db: deps.db, clock, settings, mail }),
     pages: createPagesService({ db: deps.db, search, clock }),
     library,
     libraryAdmin: createLibraryAdminService({

@@ -250,6 +250,15 @@ export interface JoinRequestsTable {
 
 export type RegistrationStatus = "pending" | "confirmed" | "waitlisted" | "declined" | "cancelled";
 
+/** See migration 0020: a meeting reminder sent to a registration, once per meeting start. */
+export interface MeetingRemindersTable {
+  id: Generated<number>;
+  join_request_id: number;
+  /** The meeting's start_date the reminder was for (YYYY-MM-DD). */
+  meeting_start: string;
+  created_at: Timestamp;
+}
+
 /** See migration 0016: what happened to a join request after it arrived (decision 0047). */
 export interface JoinRequestEventsTable {
   id: Generated<number>;
@@ -428,6 +437,7 @@ export interface Database {
   search_documents: SearchDocumentsTable;
   content_versions: ContentVersionsTable;
   mail_queue: MailQueueTable;
+  meeting_reminders: MeetingRemindersTable;
   jobs: JobsTable;
   job_runs: JobRunsTable;
   app_secrets: AppSecretsTable;

@@ -1,3 +1,4 @@
+import { describeReminders } from "../join/meeting-reminders.service";
 import { describeNotices } from "../members/renewals.service";
 import { defineJob, type JobDefinition } from "./job";
 
@@ -29,6 +30,16 @@ export const SITE_JOBS: readonly JobDefinition[] = [
       "Mails the primary contacts of member companies: a reminder before renews_on (setting members.reminder_days), a notice when the company lapses; each once. Decision 0049.",
     async run({ services, origin, signal }) {
       return describeNotices(await services.renewals.sendNotices({ origin, signal }));
+    },
+  }),
+  defineJob({
+    name: "meeting-reminders",
+    // Daily, in the morning: a meeting two days away is reminded of once, whichever process runs it.
+    schedule: "0 8 * * *",
+    description:
+      "Mails each confirmed attendee once, meetings.reminder_days days before the meeting starts (by the meeting's own calendar). Issue 32.",
+    async run({ services, origin, signal }) {
+      return describeReminders(await services.meetingReminders.sendReminders({ origin, signal }));
     },
   }),
 ];

@@ -69,6 +69,10 @@ export function isDay(value: string): boolean {
 }
 
 /** `day` moved by `days` (negative: back), as YYYY-MM-DD. */
+/** 2027-03-01 → "1 March 2027" (a day, not an instant: no zone moves it). */
+const longDay = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+export const formatDay = (day: string) => longDay.format(new Date(`${day}T00:00:00Z`));
+
 export function addDays(day: string, days: number): string {
   const date = new Date(`${day}T00:00:00Z`);
   date.setUTCDate(date.getUTCDate() + days);

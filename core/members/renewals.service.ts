@@ -4,7 +4,7 @@ import type { Clock } from "../../lib/clock";
 import type { MailService, NewMail } from "../mail/mail.service";
 import type { SiteSettings } from "../settings/settings.schema";
 import type { SettingsService } from "../settings/settings.service";
-import { addDays, DEFAULT_REMINDER_DAYS, LAPSE_NOTICE_DAYS } from "./members.values";
+import { addDays, DEFAULT_REMINDER_DAYS, formatDay, LAPSE_NOTICE_DAYS } from "./members.values";
 import type { MembershipDay } from "./membership-day";
 import { createRenewalsRepository, type DueCompany, type NoticeKind } from "./renewals.repository";
 
@@ -30,10 +30,6 @@ class NotSent extends Error {
 }
 
 type Contact = { email: string; first_name: string; last_name: string };
-
-/** 2027-03-01 → "1 March 2027" (a day, not an instant: no zone moves it). */
-const longDay = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
-export const formatDay = (day: string) => longDay.format(new Date(`${day}T00:00:00Z`));
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

@@ -16,4 +16,5 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   "site.timezone": "Europe/London",
   "members.grace_days": "30",
   "members.reminder_days": "30",
+  "meetings.reminder_days": "2",
 };

@@ -11,6 +11,8 @@ const optionalUrl = (network: string) =>
     });
 
 const GRACE_DAYS_MESSAGE = "The grace period must be a whole number of days from 0 to 365.";
+const MEETING_REMINDER_DAYS_MESSAGE =
+  "The meeting reminder must be sent a whole number of days from 0 (no reminder) to 60 before the meeting.";
 const REMINDER_DAYS_MESSAGE = "The reminder must be sent a whole number of days from 1 to 365 before the renewal date.";
 
 /** The site settings an admin edits (SPEC §1, §3 'Contact data'); an empty value hides that link. */
@@ -51,6 +53,12 @@ export const settingsUpdateSchema = z
       .regex(/^\d{1,3}$/, { error: REMINDER_DAYS_MESSAGE })
       .refine((v) => Number(v) >= 1 && Number(v) <= 365, { error: REMINDER_DAYS_MESSAGE })
       .transform((v) => String(Number(v))),
+    "meetings.reminder_days": z
+      .string({ error: MEETING_REMINDER_DAYS_MESSAGE })
+      .trim()
+      .regex(/^\d{1,2}$/, { error: MEETING_REMINDER_DAYS_MESSAGE })
+      .refine((v) => Number(v) <= 60, { error: MEETING_REMINDER_DAYS_MESSAGE })
+      .transform((v) => String(Number(v))),
   })
   .partial();
 export type SettingsUpdate = z.input<typeof settingsUpdateSchema>;
@@ -75,6 +83,10 @@ export const siteSettingsSchema = z
     "members.reminder_days": z.string().meta({
       description:
         "Days before its renews_on date a member company's primary contacts are reminded to renew (a whole number, 1-365; decision 0049).",
+    }),
+    "meetings.reminder_days": z.string().meta({
+      description:
+        "Days before a meeting starts its confirmed attendees get a reminder (a whole number, 0-60; 0: no reminders; the meeting-reminders job).",
     }),
   })
   .meta({ id: "SiteSettings" });

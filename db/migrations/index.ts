@@ -17,6 +17,7 @@ import * as m0016 from "./0016_applications";
 import * as m0017 from "./0017_membership_notices";
 import * as m0018 from "./0018_registrations";
 import * as m0019 from "./0019_mail_attachments";
+import * as m0020 from "./0020_meeting_reminders";
 
 /**
  * Append-only list of migrations, imported statically so that the bundled
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   "0017_membership_notices": m0017,
   "0018_registrations": m0018,
   "0019_mail_attachments": m0019,
+  "0020_meeting_reminders": m0020,
 };

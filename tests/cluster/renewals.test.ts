@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays } from "../../core/members/members.values";
+import { addDays, formatDay } from "../../core/members/members.values";
 import { dateIn } from "../../lib/time-zones";
 import { createDatabase, dropDatabase, withDatabase } from "../../scripts/cluster/start";
 import { type ServerProcess, startServer } from "../process/server";
@@ -13,7 +13,8 @@ import { type ServerProcess, startServer } from "../process/server";
  * Issue 31: "Test it with two processes on PostgreSQL: one reminder, sent once." Two processes of
  * the production build on one PostgreSQL database, both running membership-renewals every second
  * (JOBS_SCHEDULES) when a company comes due: one reminder is queued and sent, whichever process
- * takes each due time, however many due times pass (decision 0049).
+ * takes each due time, however many due times pass (decision 0049). Issue 32's meeting-reminders
+ * runs beside it, every second too: a confirmed attendee of a meeting two days away gets one.
  */
 const serverUrl = process.env.TEST_DATABASE_URL ?? "";
 const name = `${new URL(serverUrl || "postgres://x/masthead").pathname.slice(1).replace(/\W/g, "_")}_renewals_${process.pid}_${randomBytes(3).toString("hex")}`;
@@ -35,7 +36,11 @@ afterAll(async () => {
 
 describe("renewal reminders on two processes", () => {
   it("queues and sends one reminder, whichever process runs the job", async () => {
-    const env = { DATABASE_URL: databaseUrl, JOBS_SCHEDULES: "membership-renewals=* * * * * *", LOG_LEVEL: "debug" };
+    const env = {
+      DATABASE_URL: databaseUrl,
+      JOBS_SCHEDULES: "membership-renewals=* * * * * *;meeting-reminders=* * * * * *",
+      LOG_LEVEL: "debug",
+    };
     // One first, so that the migrations run once; then the second on the same database and files.
     processes.push(await startServer({ env, dataDir }));
     processes.push(await startServer({ env, dataDir }));
@@ -61,6 +66,20 @@ describe("renewal reminders on two processes", () => {
         "insert into company_representatives (user_id, company_id, is_primary, created_at) values ($1, $2, 1, $3)",
         [user.rows[0].id, company.rows[0].id, now],
       );
+      // A meeting two days away (in its zone) with a confirmed attendee, also while both are up.
+      const start = addDays(dateIn(new Date(), "Europe/Amsterdam"), 2);
+      const meeting = await client.query<{ id: number }>(
+        `insert into meetings (slug, title, type, start_date, timezone, created_at, updated_at)
+         values ('skagerrak-forum', 'Skagerrak Forum', 'meeting', $1, 'Europe/Amsterdam', $2, $2) returning id`,
+        [start, now],
+      );
+      await client.query(
+        `insert into join_requests (kind, meeting_id, company_name, representative_name, email, phone_number, created_at,
+           registration_status, registration_email)
+         values ('registration', $1, 'Kattegat Echo A/S', 'Jens Dahl', 'jens@kattegat.example', '+45 33 00 00 00', $2,
+           'confirmed', 'jens@kattegat.example')`,
+        [meeting.rows[0].id, now],
+      );
       const dueFrom = new Date().toISOString();
       await new Promise((resolve) => setTimeout(resolve, 6_000));
       // The last due times before the stop may not have been tried by both.
@@ -76,6 +95,17 @@ describe("renewal reminders on two processes", () => {
       expect(mails.rows[0].status).toBe("sent");
       const notices = await client.query("select kind, renews_on from membership_notices");
       expect(notices.rows).toEqual([{ kind: "reminder", renews_on: renewsOn }]);
+      const reminders = await client.query<{ status: string; subject: string }>(
+        "select status, subject from mail_queue where purpose = 'meeting_reminder' and to_address = 'jens@kattegat.example'",
+      );
+      expect(reminders.rows).toEqual([
+        { status: "sent", subject: `Reminder: Skagerrak Forum starts on ${formatDay(start)}` },
+      ]);
+      const meetingRuns = await client.query<{ summary: string }>(
+        "select summary from job_runs where job_name = 'meeting-reminders' and due_at > $1 and outcome = 'ok'",
+        [dueFrom],
+      );
+      expect(meetingRuns.rows.filter((r) => r.summary.startsWith("1 meeting reminder queued"))).toHaveLength(1);
 
       // Several due times ran after it came due, each once, on one process or the other; one queued it.
       const runs = await client.query<{ due_at: string; runner: string; outcome: string; summary: string }>(

@@ -36,6 +36,12 @@ const FIELDS = [
     type: "number",
     hint: "The company's primary contacts get one e-mail this many days before its renewal date, and one when it lapses.",
   },
+  {
+    key: "meetings.reminder_days",
+    label: "Meeting reminder (days before a meeting)",
+    type: "number",
+    hint: "Confirmed attendees get one e-mail this many days before the meeting starts; 0 sends none.",
+  },
 ] as const;
 
 export async function loader({ context, url }: Route.LoaderArgs) {
