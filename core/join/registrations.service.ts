@@ -68,14 +68,17 @@ export function createRegistrationsService(deps: {
     await deps.published?.().catch(() => {});
   }
 
+  /** The site's settings, read before a transaction opens (SQLite has one connection: never inside it). */
+  type Site = Awaited<ReturnType<SettingsService["getAll"]>>;
+
   async function mailTo(
     trx: Kysely<Database>,
+    site: Site,
     kind: RegistrationMailKind,
     row: Pick<RegistrationRow, "id" | "email" | "meeting_id">,
     meeting: Pick<Meeting, "title">,
     extra: { reason?: string | null } = {},
   ): Promise<void> {
-    const site = await deps.settings.getAll();
     const built: NewMail = registrationMails[kind]({
       registrationId: row.id,
       meetingId: row.meeting_id,
@@ -120,17 +123,23 @@ export function createRegistrationsService(deps: {
     meeting.capacity === null || (await repo(trx).seatsTaken(meeting.id)) < meeting.capacity;
 
   /** A seat freed: the oldest waitlisted registration moves up (confirmed when automatic) and is told. */
-  async function fillFreedSeat(trx: Kysely<Database>, meeting: Meeting): Promise<void> {
+  async function fillFreedSeat(trx: Kysely<Database>, site: Site, meeting: Meeting): Promise<void> {
     if (!(await hasSeat(trx, meeting))) return;
     const next = await repo(trx).firstWaitlisted(meeting.id);
-    if (next) await moveUpIn(trx, meeting, next, null);
+    if (next) await moveUpIn(trx, site, meeting, next, null);
   }
 
-  async function moveUpIn(trx: Kysely<Database>, meeting: Meeting, row: RegistrationRow, by: RegistrationActor) {
+  async function moveUpIn(
+    trx: Kysely<Database>,
+    site: Site,
+    meeting: Meeting,
+    row: RegistrationRow,
+    by: RegistrationActor,
+  ) {
     const to: RegistrationStatus = meeting.registration_auto_confirm === 1 ? "confirmed" : "pending";
     if (!(await repo(trx).setStatus(row.id, FROM.moveUp, to))) return false;
     await record(trx, row.id, `registration_${to}`, by, "Moved up from the waiting list.");
-    await mailTo(trx, to === "confirmed" ? "confirmed" : "moved_up", row, meeting);
+    await mailTo(trx, site, to === "confirmed" ? "confirmed" : "moved_up", row, meeting);
     return true;
   }
 
@@ -143,6 +152,7 @@ export function createRegistrationsService(deps: {
     by: RegistrationActor,
     reason: string | null = null,
   ): Promise<RegistrationRow> {
+    const site = await deps.settings.getAll();
     const updated = await db.transaction().execute(async (trx) => {
       const { meeting, row } = await open(trx, meetingId, id);
       if (!FROM[what].includes(row.status)) throw invalidInput({ status: [CANNOT[what](row.status)] });
@@ -153,18 +163,18 @@ export function createRegistrationsService(deps: {
           throw invalidInput({ status: [NO_SEAT_LEFT] });
         }
         if (what === "moveUp") {
-          await moveUpIn(trx, meeting, row, by);
+          await moveUpIn(trx, site, meeting, row, by);
         } else {
           await r.setStatus(row.id, FROM.confirm, "confirmed");
           await record(trx, row.id, "registration_confirmed", by);
-          await mailTo(trx, "confirmed", row, meeting);
+          await mailTo(trx, site, "confirmed", row, meeting);
         }
       } else {
         const to: RegistrationStatus = what === "decline" ? "declined" : "cancelled";
         await r.setStatus(row.id, FROM[what], to);
         await record(trx, row.id, `registration_${to}`, by, reason);
-        await mailTo(trx, to, row, meeting, { reason });
-        if (row.status !== "waitlisted") await fillFreedSeat(trx, meeting);
+        await mailTo(trx, site, to, row, meeting, { reason });
+        if (row.status !== "waitlisted") await fillFreedSeat(trx, site, meeting);
       }
       return (await r.find(meetingId, id)) as RegistrationRow;
     });
