@@ -238,15 +238,43 @@ export function createRegistrationsService(deps: {
       return updated;
     },
 
-    /** The admin's list of one meeting's registrations: a page, and how many are in each state. */
+    /**
+     * The API's change (decision 0052): `status` confirmed, declined (with `reason`), cancelled, or
+     * pending (a move up from the waiting list; a pending one stays as it is); `attended` checks in or
+     * out. Both may come together: the state first.
+     */
+    async apply(
+      meetingId: number,
+      id: number,
+      input: { status?: "pending" | "confirmed" | "declined" | "cancelled"; reason?: string; attended?: boolean },
+      by: RegistrationActor,
+    ): Promise<RegistrationRow> {
+      let row: RegistrationRow | null = null;
+      if (input.status === "confirmed") row = await change(meetingId, id, "confirm", by);
+      if (input.status === "declined") row = await change(meetingId, id, "decline", by, input.reason ?? null);
+      if (input.status === "cancelled") row = await change(meetingId, id, "cancel", by);
+      if (input.status === "pending") {
+        const current = await repo(db).find(meetingId, id);
+        row = current?.status === "pending" ? current : await change(meetingId, id, "moveUp", by);
+      }
+      if (input.attended !== undefined) {
+        row = await this.setAttended(meetingId, id, input.attended, by);
+      }
+      if (!row) throw new AppError("not_found", REGISTRATION_NOT_FOUND);
+      return row;
+    },
+
+    /** The admin's list of one meeting's registrations: a page, how many are in each state, the capacity. */
     async list(meetingId: number, filter: RegistrationFilter, page: number) {
       const r = repo(db);
+      const meeting = await r.meeting(meetingId);
+      if (!meeting) throw new AppError("not_found", "Meeting not found.");
       const [rows, total, counts] = await Promise.all([
         r.list(meetingId, filter, (page - 1) * REGISTRATIONS_PER_PAGE, REGISTRATIONS_PER_PAGE),
         r.count(meetingId, filter),
         r.countsByStatus(meetingId, filter.search),
       ]);
-      return { ...pageOf(rows, page, REGISTRATIONS_PER_PAGE, total), counts };
+      return { ...pageOf(rows, page, REGISTRATIONS_PER_PAGE, total), counts, capacity: meeting.capacity };
     },
 
     get: async (meetingId: number, id: number) => {
