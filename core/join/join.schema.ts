@@ -170,7 +170,8 @@ export const joinRequestEventSchema = z
   .object({
     id: z.number().int(),
     event: z.enum(JOIN_REQUEST_EVENTS).meta({
-      description: "approved, declined (an application); registration_<state> (a registration's state reached), registration_attended, registration_not_attended.",
+      description:
+        "approved, declined (an application); registration_<state> (a registration's state reached), registration_attended, registration_not_attended.",
     }),
     at: z.string(),
     by: z.string().meta({ description: "The administrator's name as it was then." }),
