@@ -21,6 +21,7 @@ import { createApplicationsService } from "./join/applications.service";
 import { createJoinRepository } from "./join/join.repository";
 import { type CaptchaCheck, createJoinService } from "./join/join.service";
 import { createMeetingRemindersService } from "./join/meeting-reminders.service";
+import { createRegistrationLinks } from "./join/registration-links";
 import { createRegistrationsService } from "./join/registrations.service";
 import { createLibraryRepository } from "./library/library.repository";
 import { createLibraryService } from "./library/library.service";
@@ -71,6 +72,8 @@ export function createServices(deps: {
   onMailError?: (error: unknown, mailId: number) => void;
   /** reCAPTCHA's server check for the join form, when configured. */
   captcha?: CaptchaCheck;
+  /** The site's public address (BASE_URL's origin): links in the mails services build are absolute. */
+  origin: string;
 }) {
   const clock = deps.clock ?? systemClock;
   /** One transaction for a service's writes: the repositories it makes from `trx` commit or roll back together. */
@@ -145,12 +148,15 @@ export function createServices(deps: {
     settings,
   });
   const joinRepository = createJoinRepository(deps.db);
+  // Each mail to a registrant carries its own link to the registration, absolute from BASE_URL.
+  const registrationLinks = createRegistrationLinks({ db: deps.db, clock, origin: deps.origin });
   const registrations = createRegistrationsService({
     db: deps.db,
     dialect: deps.dialect,
     mail,
     settings,
     clock,
+    links: registrationLinks,
     // A meeting's page shows its places: any registration's change moves it, whoever made it (decision 0052).
     published: () =>
       contentVersion.changed().catch((error: unknown) => {
@@ -243,9 +249,12 @@ export function createServices(deps: {
       formKey: () => secrets.key("form-time"),
       meetingFor: (pagePath, viewer) => meetings.forRegistrationPath(pagePath, viewer),
       registrations,
+      registrationLinks,
     }),
     /** A meeting's registrations and their states (issue 32, decision 0052). */
     registrations,
+    /** Registrants' links: see and cancel a registration without an account (issue 32). */
+    registrationLinks,
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -250,6 +250,15 @@ export interface JoinRequestsTable {
 
 export type RegistrationStatus = "pending" | "confirmed" | "waitlisted" | "declined" | "cancelled";
 
+/** See migration 0021: a registrant's link to their registration (only the token's hash is kept). */
+export interface RegistrationLinksTable {
+  id: Generated<number>;
+  join_request_id: number;
+  token_hash: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
 /** See migration 0020: a meeting reminder sent to a registration, once per meeting start. */
 export interface MeetingRemindersTable {
   id: Generated<number>;
@@ -438,6 +447,7 @@ export interface Database {
   content_versions: ContentVersionsTable;
   mail_queue: MailQueueTable;
   meeting_reminders: MeetingRemindersTable;
+  registration_links: RegistrationLinksTable;
   jobs: JobsTable;
   job_runs: JobRunsTable;
   app_secrets: AppSecretsTable;

@@ -30,6 +30,7 @@ await migrateToLatest(database.db);
 const { seeded } = await seedDemoContent(database.db, { uploadsDir: config.uploadsDir, privateDir: config.privateDir });
 console.log(seeded ? "Demo content loaded." : "Existing content kept (demo content loads on first run only).");
 const services = createServices({
+  origin: config.baseUrl.origin,
   db: database.db,
   dialect: database.dialect,
   sqlite: database.sqlite,

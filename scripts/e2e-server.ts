@@ -26,6 +26,7 @@ if (!process.argv.includes("--empty")) {
   await migrateToLatest(database.db);
   await seedDemoContent(database.db, { uploadsDir: config.uploadsDir, privateDir: config.privateDir });
   const services = createServices({
+    origin: config.baseUrl.origin,
     db: database.db,
     dialect: database.dialect,
     sqlite: database.sqlite,

@@ -57,6 +57,7 @@ async function main() {
   await migrateToLatest(database.db);
   const storages = createStorages(config);
   const services = createServices({
+    origin: config.baseUrl.origin,
     db: database.db,
     dialect: database.dialect,
     sqlite: database.sqlite,

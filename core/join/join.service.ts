@@ -31,6 +31,7 @@ import {
   type RegistrationStatus,
   waitText,
 } from "./join.values";
+import type { RegistrationLinks } from "./registration-links";
 import { NOT_QUOTED, registrationMails } from "./registration-mails";
 import type { RegistrationsService } from "./registrations.service";
 
@@ -95,6 +96,8 @@ export function createJoinService(deps: {
   meetingFor?: MeetingLookup;
   /** A meeting's seats and states (decision 0052). */
   registrations?: Pick<RegistrationsService, "place" | "arrived" | "published">;
+  /** Issues the registrant's link that their mails carry (registration-links.ts). */
+  registrationLinks?: Pick<RegistrationLinks, "issue">;
   captcha?: CaptchaCheck;
 }) {
   const { repository, mail, settings, clock } = deps;
@@ -213,7 +216,7 @@ export function createJoinService(deps: {
       const name = site["site.name"];
       const what =
         kind === "registration" ? `registration${meeting ? ` for ${meeting.title}` : ""}` : "membership request";
-      const mailsFor = (id: number, registration: RegistrationStatus | null) => {
+      const mailsFor = (id: number, registration: RegistrationStatus | null, manageUrl: string | null) => {
         const queued: NewMail[] = [];
         // A filled honeypot is a script's work: nobody is mailed on its word (the address may be anyone's).
         if (spam === "honeypot") return queued;
@@ -254,6 +257,7 @@ export function createJoinService(deps: {
             siteName: name,
             siteEmail: site["site.email"],
             receivedOn: date,
+            manageUrl,
           };
           const mailKind = registration === "confirmed" || registration === "waitlisted" ? registration : "received";
           queued.push(registrationMails[mailKind](context));
@@ -309,7 +313,8 @@ export function createJoinService(deps: {
             name: fields.representative_name,
           });
         }
-        await mail.enqueue(mailsFor(id, registration), trx);
+        const manageUrl = registration ? ((await deps.registrationLinks?.issue(trx, id)) ?? null) : null;
+        await mail.enqueue(mailsFor(id, registration, manageUrl), trx);
         return { id, registration };
       });
       if (placed.registration && deps.registrations) await deps.registrations.published();

@@ -22,6 +22,8 @@ export type RegistrationMailContext = {
   receivedOn?: string;
   /** Why the registration was declined, when the secretariat gave a reason. */
   reason?: string | null;
+  /** The registrant's own link to see and cancel the registration (`/registrations/{token}`), when it has a meeting. */
+  manageUrl?: string | null;
 };
 
 /** The mails a registration's states send to the registrant (decision 0052). */
@@ -31,6 +33,10 @@ const forMeeting = (c: RegistrationMailContext) => (c.meetingTitle ? ` for ${c.m
 const subjectOf = (c: RegistrationMailContext, what: string) => `${what}${c.meetingTitle ? `: ${c.meetingTitle}` : ""}`;
 const closing = (c: RegistrationMailContext) => `Kind regards,\n${c.siteName}`;
 
+/** Every mail to a registrant says where to see the registration and cancel it, without an account. */
+const manageLine = (c: RegistrationMailContext) =>
+  c.manageUrl ? `\n\nTo see your registration or cancel it: ${c.manageUrl}` : "";
+
 function mail(c: RegistrationMailContext, subject: string, body: string): NewMail {
   return {
     join_request_id: c.registrationId,
@@ -38,7 +44,7 @@ function mail(c: RegistrationMailContext, subject: string, body: string): NewMai
     to_address: c.to,
     reply_to: c.siteEmail || null,
     subject,
-    body_text: `Hello,\n\n${body}\n\n${closing(c)}`,
+    body_text: `Hello,\n\n${body}${manageLine(c)}\n\n${closing(c)}`,
   };
 }
 

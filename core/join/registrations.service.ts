@@ -8,6 +8,7 @@ import { invalidInput } from "../../lib/validation";
 import type { MailService, NewMail } from "../mail/mail.service";
 import type { SettingsService } from "../settings/settings.service";
 import { ALREADY_REGISTERED, type RegistrationStatus, type SpamReason } from "./join.values";
+import type { RegistrationLinks } from "./registration-links";
 import { type RegistrationMailKind, registrationMails } from "./registration-mails";
 import {
   createRegistrationsRepository,
@@ -59,6 +60,8 @@ export function createRegistrationsService(deps: {
   clock: Clock;
   /** Moves the content version (cached pages show the new places); its failure is the caller's to log. */
   published?: () => Promise<void>;
+  /** Issues the registrant's link that every mail carries (registration-links.ts). */
+  links?: Pick<RegistrationLinks, "issue">;
 }) {
   const { db, dialect, mail, clock } = deps;
   const repo = (trx: Kysely<Database>) => createRegistrationsRepository(trx, dialect);
@@ -79,6 +82,7 @@ export function createRegistrationsService(deps: {
     meeting: Pick<Meeting, "title">,
     extra: { reason?: string | null } = {},
   ): Promise<void> {
+    const manageUrl = (await deps.links?.issue(trx, row.id)) ?? null;
     const built: NewMail = registrationMails[kind]({
       registrationId: row.id,
       meetingId: row.meeting_id,
@@ -87,6 +91,7 @@ export function createRegistrationsService(deps: {
       siteName: site["site.name"],
       siteEmail: site["site.email"],
       reason: extra.reason ?? null,
+      manageUrl,
     });
     await mail.enqueue([built], trx);
   }

@@ -18,6 +18,7 @@ import * as m0017 from "./0017_membership_notices";
 import * as m0018 from "./0018_registrations";
 import * as m0019 from "./0019_mail_attachments";
 import * as m0020 from "./0020_meeting_reminders";
+import * as m0021 from "./0021_registration_links";
 
 /**
  * Append-only list of migrations, imported statically so that the bundled
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   "0018_registrations": m0018,
   "0019_mail_attachments": m0019,
   "0020_meeting_reminders": m0020,
+  "0021_registration_links": m0021,
 };

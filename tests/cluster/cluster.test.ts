@@ -55,6 +55,7 @@ beforeAll(async () => {
   try {
     const storage = localStorage(cluster.dataDir);
     await createServices({
+      origin: "http://localhost:3000",
       db: database.db,
       dialect: database.dialect,
       storage,

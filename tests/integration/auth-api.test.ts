@@ -132,6 +132,7 @@ describe("GET /api/dashboard/user and POST /api/dashboard/logout", () => {
     const { user } = await createUser(t.runtime.services);
     let now = new Date("2026-03-01T08:00:00.000Z");
     const services = createServices({
+      origin: t.runtime.config.baseUrl.origin,
       db: t.database.db,
       dialect: t.database.dialect,
       storage: localStorage(t.runtime.config.uploadsDir),

@@ -130,6 +130,7 @@ const PAGE_ACCESS: Record<string, Access> = {
   "/workshop": "public",
   "/members-list": "public",
   "/members-list/:slug": "per-address",
+  "/registrations/:token": "per-address",
   "/members-join": "public",
   "/join": "public",
   "/join/thank-you": "public",
@@ -240,6 +241,8 @@ type Fixtures = {
   membersPaperKey: string;
   calendarToken: string;
   companyId: number;
+  /** A registrant's link to their registration of the public meeting. */
+  registrationToken: string;
 };
 
 /** An address tried, and what each role must get when its route's class does not say it. */
@@ -259,6 +262,12 @@ function addressesFor(f: Fixtures): Record<string, Try[]> {
   ];
   return {
     "/post/:slug": [`/post/${f.newsSlug}`],
+    // The link is the registrant's key, whoever holds it; a made-up one opens nothing.
+    "/registrations/:token": [
+      { path: `/registrations/${f.registrationToken}`, expected: everyone(OK) },
+      { path: `/registrations/${"x".repeat(43)}`, expected: everyone(NOT_FOUND) },
+      { path: "/registrations/not-a-token", expected: everyone(NOT_FOUND) },
+    ],
     // A company's page is everyone's while it is current; a left (or lapsed, suspended) one is no one's.
     "/members-list/:slug": [
       { path: `/members-list/${f.companySlug}`, expected: everyone(OK) },
@@ -417,6 +426,33 @@ async function createFixtures(
       .executeTakeFirstOrThrow();
     return { id: created.id, revisionId: revision.id };
   };
+  /** A registration of the meeting, as the join form stores it, and a link to it as its mails carry. */
+  const registrationToken = async (meetingId: number) => {
+    const row = await db
+      .insertInto("join_requests")
+      .values({
+        kind: "registration",
+        meeting_id: meetingId,
+        company_name: "Routes Marine AS",
+        representative_name: "Rita Route",
+        email: "rita@routes.example",
+        phone_number: "+47 22 00 00 00",
+        page_path: "/events/open-day",
+        ip: null,
+        created_at: new Date().toISOString(),
+        subject: null,
+        message: null,
+        spam_reason: null,
+        status: null,
+        registration_status: "pending",
+        registration_email: "rita@routes.example",
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const url = await services.registrationLinks.issue(db, row.id);
+    return String(url?.split("/registrations/")[1]);
+  };
+  const publicMeeting = await meeting("open-day", "public");
   const publicCategory = await category("Open shelf", { is_public: "public" });
   const membersCategory = await category("Members shelf", { is_public: "members" });
   const hiddenCategory = await category("Hidden shelf", { is_public: "public", is_active: "0" });
@@ -434,7 +470,7 @@ async function createFixtures(
     companySlug: (await services.members.create({ name: "Matrix Marine AS", country: "NO" })).slug,
     leftCompanySlug: (await services.members.create({ name: "Gone Marine AS", country: "NO", status: "left" })).slug,
     image: post.image,
-    publicMeeting: await meeting("open-day", "public"),
+    publicMeeting,
     membersMeeting: await meeting("board-retreat", "members"),
     publicCategory,
     membersCategory,
@@ -445,6 +481,7 @@ async function createFixtures(
     membersPaperKey,
     calendarToken: await services.profile.renewCalendarToken(member.id, member.password),
     companyId: (await services.members.create({ name: "Routes Marine AS", country: "NO" })).id,
+    registrationToken: await registrationToken(publicMeeting.id),
   };
 }
 

@@ -467,6 +467,7 @@ function loggingServices() {
   );
   const { config } = t.runtime;
   const services = createServices({
+    origin: config.baseUrl.origin,
     db: t.database.db,
     dialect: t.database.dialect,
     storage: localStorage(config.uploadsDir),

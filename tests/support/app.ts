@@ -66,6 +66,7 @@ export function buildRuntime(
     database,
     storage,
     services: createServices({
+      origin: config.baseUrl.origin,
       db: database.db,
       dialect: database.dialect,
       sqlite: database.sqlite,

@@ -18,6 +18,11 @@ describe("loggedPath", () => {
     ["/api/dashboard/news/..%2F..%2F..%2Fcalendar%2Fsecret-token.ics", "/calendar/[redacted].ics"],
     ["/api/dashboard/news/calendar%2Fsecret-token.ics", "/api/dashboard/news/calendar/[redacted].ics"],
     ["/calendar/./secret-token.ics", "/calendar/[redacted].ics"],
+    // A registrant's link to their registration (issue 32).
+    ["/registrations/secret-token", "/registrations/[redacted]"],
+    ["/Registrations/secret-token/", "/registrations/[redacted]"],
+    ["/%72egistrations/secret-token", "/registrations/[redacted]"],
+    ["//registrations//secret-token", "/registrations/[redacted]"],
   ])("%s is logged as %s", (path, logged) => {
     expect(loggedPath(path)).toBe(logged);
     expect(loggedPath(path)).not.toContain("secret");
@@ -31,6 +36,8 @@ describe("loggedPath", () => {
     "/api/dashboard/news/7",
     "/news/%E2%82%AC-prices",
     "/search/%2F",
+    "/registrations",
+    "/api/dashboard/meeting/7/registrations/12",
   ])("logs %s as it came", (path) => {
     expect(loggedPath(path)).toBe(path);
   });
