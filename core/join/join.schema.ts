@@ -313,6 +313,7 @@ export const joinRequestSchema = z
       .meta({ description: "A registration's state; null for the other kinds." }),
     note: z.string().nullable(),
     attended_at: z.string().nullable(),
+    user_id: z.number().int().nullable().meta({ description: "The signed-in sender, if any." }),
     mails: z.array(mailStatusSchema),
     history: z.array(joinRequestEventSchema).meta({
       description: "Approved or declined, by whom and when (its arrival is created_at; its mails are mails).",

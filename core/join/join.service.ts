@@ -408,7 +408,8 @@ export function createJoinService(deps: {
         repository.meetingsWithRequests(),
         repository.eventsFor(ids),
       ]);
-      const data = rows.map((row) => ({
+      // The folded address is the uniqueness key, not something to show.
+      const data = rows.map(({ registration_email: _key, ...row }) => ({
         ...row,
         mails: mails.filter((m) => m.join_request_id === row.id),
         history: events

@@ -7,9 +7,13 @@ import { REGISTRATION_STATUSES } from "./join.values";
 
 /** The admin's list of one meeting's registrations (decision 0052): a state, a search, a page. */
 export const registrationListQuerySchema = z.object({
-  status: z.preprocess(given, z.enum(REGISTRATION_STATUSES).optional().catch(undefined)).meta({
-    description: `One of: ${REGISTRATION_STATUSES.join(", ")}; every state without it.`,
-  }),
+  status: z
+    .enum(REGISTRATION_STATUSES)
+    .optional()
+    .catch(undefined)
+    .meta({
+      description: `One of: ${REGISTRATION_STATUSES.join(", ")}; every state without it.`,
+    }),
   search: listSearchSchema(),
   page: lenientPageSchema,
 });
@@ -34,7 +38,13 @@ export type Registration = z.output<typeof registrationSchema>;
 
 export const registrationPageSchema = pageSchema(registrationSchema).extend({
   counts: z
-    .record(z.enum(REGISTRATION_STATUSES), z.number().int())
+    .object({
+      pending: z.number().int(),
+      confirmed: z.number().int(),
+      waitlisted: z.number().int(),
+      declined: z.number().int(),
+      cancelled: z.number().int(),
+    })
     .meta({ description: "How many registrations (matching the search) are in each state." }),
   capacity: z.number().int().nullable(),
 });
@@ -43,27 +53,22 @@ export const registrationPageSchema = pageSchema(registrationSchema).extend({
  * A change to a registration (decision 0052): its new state (confirmed, declined, cancelled; pending
  * from the waiting list is a move up), an optional reason (a decline's, mailed), or `attended`.
  */
-export const registrationChangeSchema = z
-  .object({
-    status: z.preprocess(
-      given,
-      z
-        .enum(["pending", "confirmed", "declined", "cancelled"], {
-          error: "The state must be pending (moved up from the waiting list), confirmed, declined or cancelled.",
-        })
-        .optional(),
-    ),
-    reason: z.preprocess(
-      (v) => (typeof v === "string" ? v.replace(/\r\n?/g, "\n").trim() || undefined : given(v)),
-      z
-        .string()
-        .max(REASON_MAX, { error: `The reason may not be longer than ${REASON_MAX} characters.` })
-        .optional(),
-    ),
-    attended: z.preprocess(given, flagSchema("attended must be true or false.").optional()),
-  })
-  .refine((v) => v.status !== undefined || v.attended !== undefined, {
-    error: "Send a status, or attended.",
-    path: ["status"],
-  });
+export const registrationChangeSchema = z.object({
+  status: z.preprocess(
+    given,
+    z
+      .enum(["pending", "confirmed", "declined", "cancelled"], {
+        error: "The state must be pending (moved up from the waiting list), confirmed, declined or cancelled.",
+      })
+      .optional(),
+  ),
+  reason: z.preprocess(
+    (v) => (typeof v === "string" ? v.replace(/\r\n?/g, "\n").trim() || undefined : given(v)),
+    z
+      .string()
+      .max(REASON_MAX, { error: `The reason may not be longer than ${REASON_MAX} characters.` })
+      .optional(),
+  ),
+  attended: flagSchema("attended must be true or false.").optional(),
+});
 export type RegistrationChange = z.output<typeof registrationChangeSchema>;

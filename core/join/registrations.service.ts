@@ -254,6 +254,9 @@ export function createRegistrationsService(deps: {
       input: { status?: "pending" | "confirmed" | "declined" | "cancelled"; reason?: string; attended?: boolean },
       by: RegistrationActor,
     ): Promise<RegistrationRow> {
+      if (input.status === undefined && input.attended === undefined) {
+        throw invalidInput({ status: ["Send a status, or attended."] });
+      }
       let row: RegistrationRow | null = null;
       if (input.status === "confirmed") row = await change(meetingId, id, "confirm", by);
       if (input.status === "declined") row = await change(meetingId, id, "decline", by, input.reason ?? null);

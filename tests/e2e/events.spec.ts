@@ -292,7 +292,8 @@ test("a visitor opens the conference from the calendar, sees Add to calendar and
   await expect(page.getByRole("link", { name: /Download \.ics/ })).toHaveAttribute("download", "");
   await waitForHydration(page);
   await page.getByRole("link", { name: "Go to the registration form" }).click();
-  const contact = page.getByRole("region", { name: "Join the community" });
+  // On a meeting's page the form registers for it (issue 32).
+  const contact = page.getByRole("region", { name: /^Register for Annual Conference/ });
   await contact.getByLabel("Company Name").fill("Bothnia Marine Electronics Oy");
   await contact.getByLabel("Representative name").fill("Eero Laine");
   await contact.getByLabel("Email").fill(`eero-${Date.now()}@bothnia.example`);
@@ -310,7 +311,7 @@ test("a meeting that takes no registrations says so instead of showing the form"
     .click();
   await expect(section(page, "Register")).toContainText("Registration for this meeting is closed.");
   await expect(section(page, "Register").getByRole("link", { name: "Go to the registration form" })).toHaveCount(0);
-  const contact = page.getByRole("region", { name: "Join the community" });
+  const contact = page.getByRole("region", { name: /^Register for Joint Masthead–IALA expert meeting/ });
   await expect(contact).toContainText("Registration for this meeting is closed.");
   await expect(contact.getByRole("button", { name: "Send" })).toHaveCount(0);
   // No Register buttons either (the page's table of contents still leads to the block).

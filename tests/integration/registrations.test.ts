@@ -319,3 +319,64 @@ it("thanks with SPEC §8's registration wording on every meeting page, the waiti
   expect(thanksFor("/join")).toBe(JOIN_THANKS);
   expect(thanksFor("/events/radar-workshop", { status: "waitlisted" })).toBe(WAITLISTED_THANKS);
 });
+
+describe("the admin's API", () => {
+  it("lists with counts and next_page_url, changes state with _method=PATCH; 404 for another meeting's, 422 when impossible", async () => {
+    const admin = await signIn(t.runtime.services, "admin");
+    const member = await signIn(t.runtime.services, "member");
+    const m = await meeting({ capacity: 1 });
+    const other = await meeting({});
+    await register(m.path, { company_name: "Lagoon Coast", note: "Wheelchair" });
+    await register(m.path, { company_name: "Harbour Tech" });
+    const [a, b] = await rows(m.id);
+    const base = `/api/dashboard/meeting/${m.id}/registrations`;
+
+    expect((await call(t.app, "GET", base, { token: member.token })).status).toBe(403);
+    const list = await call(t.app, "GET", `${base}?status=waitlisted`, { token: admin.token });
+    expect(list.status, list.text).toBe(200);
+    expect(list.json).toMatchObject({
+      status: "success",
+      current_page: 1,
+      last_page: 1,
+      total: 1,
+      next_page_url: null,
+      counts: { pending: 1, waitlisted: 1, confirmed: 0, declined: 0, cancelled: 0 },
+      capacity: 1,
+      data: [
+        {
+          id: b.id,
+          meeting_id: m.id,
+          company_name: "Harbour Tech",
+          representative_name: PERSON.representative_name,
+          status: "waitlisted",
+          attended_at: null,
+          note: null,
+        },
+      ],
+    });
+    const patch = (id: number, form: Record<string, string>, meetingId = m.id) =>
+      call(t.app, "POST", `/api/dashboard/meeting/${meetingId}/registrations/${id}`, {
+        token: admin.token,
+        form: { _method: "PATCH", ...form },
+      });
+    const refused = await patch(b.id, { status: "confirmed" });
+    expect(refused.status).toBe(422);
+    expect(refused.json?.errors).toEqual({ status: [NO_SEAT_LEFT] });
+    expect((await patch(a.id, { status: "confirmed" }, other.id)).status).toBe(404);
+    const confirmed = await patch(a.id, { status: "confirmed" });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(confirmed.json).toMatchObject({ status: "success", registration: { id: a.id, status: "confirmed" } });
+    const declined = await patch(a.id, { status: "declined", reason: "Duplicate of another company's." });
+    expect(declined.json?.registration).toMatchObject({ status: "declined" });
+    // Its seat went to the waiting list.
+    expect(await statusesOf(m.id)).toEqual(["declined", "pending"]);
+    const checkedIn = await patch(b.id, { attended: "true" });
+    expect(checkedIn.json?.registration).toMatchObject({ status: "pending", attended_at: now.toISOString() });
+    const [decline] = (await eventsOf(a.id)).filter((e) => e.event === "registration_declined");
+    expect(decline).toEqual({
+      event: "registration_declined",
+      user_name: `${admin.user.first_name} ${admin.user.last_name}`,
+      reason: "Duplicate of another company's.",
+    });
+  });
+});

@@ -52,7 +52,11 @@ beforeAll(async () => {
   server = http.createServer((request, response) => {
     request.resume();
     request.on("end", () => {
-      const answer = ANSWERS[request.url ?? ""] ?? { status: 200, body: '{"status":"success"}' };
+      const answer =
+        ANSWERS[request.url ?? ""] ??
+        (request.url === "/waitlisted"
+          ? { status: 200, body: '{"status":"success","registration":{"status":"waitlisted"}}' }
+          : { status: 200, body: '{"status":"success"}' });
       response.writeHead(answer.status, answer.headers);
       response.end(answer.body);
     });
@@ -99,6 +103,11 @@ describe("the modal's words for the server's answer", () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     expect(await sendForm(`http://127.0.0.1:${port}/api/join`, {})).toMatchObject({ message: sendFailed() });
-    expect(await sendForm(`${base}/accepted`, { company_name: "x" })).toEqual({ sent: true });
+    expect(await sendForm(`${base}/accepted`, { company_name: "x" })).toEqual({ sent: true, registration: null });
+    // A meeting's registration says the state it arrived in: the modal tells a waitlisted sender (decision 0052).
+    expect(await sendForm(`${base}/waitlisted`, { company_name: "x" })).toEqual({
+      sent: true,
+      registration: { status: "waitlisted" },
+    });
   });
 });

@@ -82,7 +82,9 @@ describe("kind of request and the thank-you text (SPEC §8)", () => {
   it("thanks for a registration only where the path contains conference", () => {
     expect(thanksFor("/conference")).toBe(REGISTRATION_THANKS);
     expect(thanksFor("/events/annual-conference-2027")).toBe(REGISTRATION_THANKS);
-    expect(thanksFor("/workshop")).toBe(JOIN_THANKS);
+    // Every meeting page registers (issue 32), not only paths that contain "conference".
+    expect(thanksFor("/workshop")).toBe(REGISTRATION_THANKS);
+    expect(thanksFor("/join")).toBe(JOIN_THANKS);
     expect(thanksFor("/history")).toBe("Your message was sent successfully. We'll get in touch with you soon.");
   });
 });
