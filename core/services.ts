@@ -21,6 +21,7 @@ import { createApplicationsService } from "./join/applications.service";
 import { createJoinRepository } from "./join/join.repository";
 import { type CaptchaCheck, createJoinService } from "./join/join.service";
 import { createMeetingRemindersService } from "./join/meeting-reminders.service";
+import { createRegistrationInvitations } from "./join/registration-invitations";
 import { createRegistrationLinks } from "./join/registration-links";
 import { createRegistrationsService } from "./join/registrations.service";
 import { createLibraryRepository } from "./library/library.repository";
@@ -74,6 +75,8 @@ export function createServices(deps: {
   captcha?: CaptchaCheck;
   /** The site's public address (BASE_URL's origin): links in the mails services build are absolute. */
   origin: string;
+  /** MAIL_FROM: a calendar invitation's organizer when the site has no e-mail of its own. */
+  mailFrom?: string;
 }) {
   const clock = deps.clock ?? systemClock;
   /** One transaction for a service's writes: the repositories it makes from `trx` commit or roll back together. */
@@ -150,6 +153,13 @@ export function createServices(deps: {
   const joinRepository = createJoinRepository(deps.db);
   // Each mail to a registrant carries its own link to the registration, absolute from BASE_URL.
   const registrationLinks = createRegistrationLinks({ db: deps.db, clock, origin: deps.origin });
+  // A confirmation carries the meeting as a calendar invitation; a confirmed registration ended, its cancellation.
+  const registrationInvitations = createRegistrationInvitations({
+    entry: (meetingId, origin) => meetings.invitationEntry(meetingId, origin),
+    origin: deps.origin,
+    mailFrom: deps.mailFrom ?? "",
+    clock,
+  });
   const registrations = createRegistrationsService({
     db: deps.db,
     dialect: deps.dialect,
@@ -157,6 +167,7 @@ export function createServices(deps: {
     settings,
     clock,
     links: registrationLinks,
+    invitations: registrationInvitations,
     // A meeting's page shows its places: any registration's change moves it, whoever made it (decision 0052).
     published: () =>
       contentVersion.changed().catch((error: unknown) => {
@@ -250,6 +261,7 @@ export function createServices(deps: {
       meetingFor: (pagePath, viewer) => meetings.forRegistrationPath(pagePath, viewer),
       registrations,
       registrationLinks,
+      registrationInvitations,
     }),
     /** A meeting's registrations and their states (issue 32, decision 0052). */
     registrations,

@@ -246,6 +246,8 @@ export interface JoinRequestsTable {
   user_id: number | null;
   /** When the registrant was checked in at the door. */
   attended_at: Timestamp | null;
+  /** The SEQUENCE of the registration's latest calendar invitation (migration 0019): raised with each one sent. */
+  invitation_sequence: Generated<number>;
 }
 
 export type RegistrationStatus = "pending" | "confirmed" | "waitlisted" | "declined" | "cancelled";

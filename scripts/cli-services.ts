@@ -23,6 +23,7 @@ export async function openCliServices(
   }
   const storages = createStorages(config);
   const services = createServices({
+    mailFrom: config.mailFrom,
     origin: config.baseUrl.origin,
     db: database.db,
     dialect: database.dialect,

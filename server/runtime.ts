@@ -42,6 +42,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
         logger.info({ file, to: mail.to, subject: mail.subject }, "mail written to the outbox"),
     });
     const services = createServices({
+      mailFrom: config.mailFrom,
       origin: config.baseUrl.origin,
       db: database.db,
       dialect: database.dialect,

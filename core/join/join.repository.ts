@@ -4,7 +4,7 @@ import type { Database, JoinRequestEventsTable, JoinRequestsTable } from "../../
 import type { JoinListQuery } from "./join.schema";
 import { SEAT_HOLDING } from "./join.values";
 
-export type NewJoinRequest = Omit<Selectable<JoinRequestsTable>, "id" | "handled_at">;
+export type NewJoinRequest = Omit<Selectable<JoinRequestsTable>, "id" | "handled_at" | "invitation_sequence">;
 
 export function createJoinRepository(db: Kysely<Database>) {
   const filtered = (query: Omit<JoinListQuery, "page">) => {

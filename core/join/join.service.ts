@@ -5,6 +5,7 @@ import { isUniqueViolation } from "../../lib/db-errors";
 import { AppError } from "../../lib/errors";
 import { pageOf } from "../../lib/pagination";
 import { invalidInput } from "../../lib/validation";
+import type { NewMailAttachment } from "../mail/mail.schema";
 import type { MailService, NewMail } from "../mail/mail.service";
 import { registrationState } from "../meetings/meetings.schema";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
@@ -31,6 +32,7 @@ import {
   type RegistrationStatus,
   waitText,
 } from "./join.values";
+import type { RegistrationInvitations } from "./registration-invitations";
 import type { RegistrationLinks } from "./registration-links";
 import { NOT_QUOTED, registrationMails } from "./registration-mails";
 import type { RegistrationsService } from "./registrations.service";
@@ -98,6 +100,8 @@ export function createJoinService(deps: {
   registrations?: Pick<RegistrationsService, "place" | "arrived" | "published">;
   /** Issues the registrant's link that their mails carry (registration-links.ts). */
   registrationLinks?: Pick<RegistrationLinks, "issue">;
+  /** The calendar invitation in a registration's confirmation, when the meeting confirms at once. */
+  registrationInvitations?: Pick<RegistrationInvitations, "prepare" | "attachment">;
   captcha?: CaptchaCheck;
 }) {
   const { repository, mail, settings, clock } = deps;
@@ -216,7 +220,12 @@ export function createJoinService(deps: {
       const name = site["site.name"];
       const what =
         kind === "registration" ? `registration${meeting ? ` for ${meeting.title}` : ""}` : "membership request";
-      const mailsFor = (id: number, registration: RegistrationStatus | null, manageUrl: string | null) => {
+      const mailsFor = (
+        id: number,
+        registration: RegistrationStatus | null,
+        manageUrl: string | null,
+        invitation: NewMailAttachment | null,
+      ) => {
         const queued: NewMail[] = [];
         // A filled honeypot is a script's work: nobody is mailed on its word (the address may be anyone's).
         if (spam === "honeypot") return queued;
@@ -258,6 +267,7 @@ export function createJoinService(deps: {
             siteEmail: site["site.email"],
             receivedOn: date,
             manageUrl,
+            invitation,
           };
           const mailKind = registration === "confirmed" || registration === "waitlisted" ? registration : "received";
           queued.push(registrationMails[mailKind](context));
@@ -291,6 +301,11 @@ export function createJoinService(deps: {
         user_id: client.userId ?? null,
         attended_at: null,
       };
+      // A meeting that confirms at once sends its invitation with the confirmation: read before the transaction.
+      const calendar =
+        meeting?.registration_settings.auto_confirm && deps.registrationInvitations
+          ? await deps.registrationInvitations.prepare(meeting.id)
+          : null;
       const placed = await deps.transaction(async (trx) => {
         let registration: RegistrationStatus | null = null;
         if (meeting && deps.registrations) {
@@ -314,7 +329,17 @@ export function createJoinService(deps: {
           });
         }
         const manageUrl = registration ? ((await deps.registrationLinks?.issue(trx, id)) ?? null) : null;
-        await mail.enqueue(mailsFor(id, registration, manageUrl), trx);
+        const invitation =
+          registration === "confirmed" && spam !== "honeypot" && deps.registrationInvitations
+            ? await deps.registrationInvitations.attachment(
+                trx,
+                calendar,
+                { id, representative_name: fields.representative_name, email: fields.email },
+                "REQUEST",
+                site,
+              )
+            : null;
+        await mail.enqueue(mailsFor(id, registration, manageUrl, invitation), trx);
         return { id, registration };
       });
       if (placed.registration && deps.registrations) await deps.registrations.published();

@@ -1,3 +1,4 @@
+import type { NewMailAttachment } from "../mail/mail.schema";
 import type { NewMail } from "../mail/mail.service";
 
 /**
@@ -24,6 +25,8 @@ export type RegistrationMailContext = {
   reason?: string | null;
   /** The registrant's own link to see and cancel the registration (`/registrations/{token}`), when it has a meeting. */
   manageUrl?: string | null;
+  /** The calendar invitation (confirmed) or its cancellation (a confirmed registration ended), decision 0053. */
+  invitation?: NewMailAttachment | null;
 };
 
 /** The mails a registration's states send to the registrant (decision 0052). */
@@ -45,6 +48,7 @@ function mail(c: RegistrationMailContext, subject: string, body: string): NewMai
     reply_to: c.siteEmail || null,
     subject,
     body_text: `Hello,\n\n${body}${manageLine(c)}\n\n${closing(c)}`,
+    ...(c.invitation ? { attachments: [c.invitation] } : {}),
   };
 }
 

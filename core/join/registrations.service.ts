@@ -6,8 +6,10 @@ import { AppError } from "../../lib/errors";
 import { pageOf } from "../../lib/pagination";
 import { invalidInput } from "../../lib/validation";
 import type { MailService, NewMail } from "../mail/mail.service";
+import type { CalendarMeeting } from "../meetings/meetings.calendar";
 import type { SettingsService } from "../settings/settings.service";
 import { ALREADY_REGISTERED, type RegistrationStatus, type SpamReason } from "./join.values";
+import type { RegistrationInvitations } from "./registration-invitations";
 import type { RegistrationLinks } from "./registration-links";
 import { type RegistrationMailKind, registrationMails } from "./registration-mails";
 import {
@@ -62,6 +64,8 @@ export function createRegistrationsService(deps: {
   published?: () => Promise<void>;
   /** Issues the registrant's link that every mail carries (registration-links.ts). */
   links?: Pick<RegistrationLinks, "issue">;
+  /** Calendar invitations in the confirmed and cancelled mails (registration-invitations.ts). */
+  invitations?: Pick<RegistrationInvitations, "prepare" | "attachment">;
 }) {
   const { db, dialect, mail, clock } = deps;
   const repo = (trx: Kysely<Database>) => createRegistrationsRepository(trx, dialect);
@@ -71,18 +75,27 @@ export function createRegistrationsService(deps: {
     await deps.published?.().catch(() => {});
   }
 
-  /** The site's settings, read before a transaction opens (SQLite has one connection: never inside it). */
-  type Site = Awaited<ReturnType<SettingsService["getAll"]>>;
+  /**
+   * What a change's mails need, read before its transaction opens (SQLite has one connection: never
+   * inside it): the site's settings, and the meeting as a calendar invitation describes it.
+   */
+  type Site = Awaited<ReturnType<SettingsService["getAll"]>> & { calendar?: CalendarMeeting | null };
 
   async function mailTo(
     trx: Kysely<Database>,
     site: Site,
     kind: RegistrationMailKind,
-    row: Pick<RegistrationRow, "id" | "email" | "meeting_id">,
+    row: Pick<RegistrationRow, "id" | "email" | "meeting_id" | "representative_name">,
     meeting: Pick<Meeting, "title">,
-    extra: { reason?: string | null } = {},
+    extra: { reason?: string | null; invite?: "REQUEST" | "CANCEL" } = {},
   ): Promise<void> {
     const manageUrl = (await deps.links?.issue(trx, row.id)) ?? null;
+    // A confirmation invites to the meeting; a confirmed registration that ends withdraws the invitation.
+    const method = extra.invite ?? (kind === "confirmed" ? "REQUEST" : null);
+    const invitation =
+      method && deps.invitations
+        ? await deps.invitations.attachment(trx, site.calendar ?? null, row, method, site)
+        : null;
     const built: NewMail = registrationMails[kind]({
       registrationId: row.id,
       meetingId: row.meeting_id,
@@ -92,6 +105,7 @@ export function createRegistrationsService(deps: {
       siteEmail: site["site.email"],
       reason: extra.reason ?? null,
       manageUrl,
+      invitation,
     });
     await mail.enqueue([built], trx);
   }
@@ -157,7 +171,12 @@ export function createRegistrationsService(deps: {
     by: RegistrationActor,
     reason: string | null = null,
   ): Promise<RegistrationRow> {
-    const site = await deps.settings.getAll();
+    // The meeting as its calendar invitation describes it: a confirmation, or a confirmed one ended, carries it.
+    const [settings, calendar] = await Promise.all([
+      deps.settings.getAll(),
+      deps.invitations?.prepare(meetingId) ?? null,
+    ]);
+    const site: Site = { ...settings, calendar };
     const updated = await db.transaction().execute(async (trx) => {
       const { meeting, row } = await open(trx, meetingId, id);
       if (!FROM[what].includes(row.status)) throw invalidInput({ status: [CANNOT[what](row.status)] });
@@ -178,7 +197,10 @@ export function createRegistrationsService(deps: {
         const to: RegistrationStatus = what === "decline" ? "declined" : "cancelled";
         await r.setStatus(row.id, FROM[what], to);
         await record(trx, row.id, `registration_${to}`, by, reason);
-        await mailTo(trx, site, to, row, meeting, { reason });
+        await mailTo(trx, site, to, row, meeting, {
+          reason,
+          ...(row.status === "confirmed" ? { invite: "CANCEL" as const } : {}),
+        });
         if (row.status !== "waitlisted") await fillFreedSeat(trx, site, meeting);
       }
       return (await r.find(meetingId, id)) as RegistrationRow;

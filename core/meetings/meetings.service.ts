@@ -371,6 +371,14 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
       return toCalendarMeeting(meeting, html, meeting.schedules, `${origin}${meetingUrl(meeting.slug, area)}`);
     },
 
+    /** A meeting by its id as a calendar invitation describes it (its page in the area its visibility says), or null. */
+    async invitationEntry(meetingId: number, origin: string): Promise<CalendarMeeting | null> {
+      const row = await repository.findById(meetingId);
+      if (!row) return null;
+      const meeting = await full(row as FullRow);
+      return this.calendarEntry(meeting, origin, row.visibility === "members" ? "members" : "public");
+    },
+
     /** The meetings of a calendar feed: the last 12 months and everything to come, for this viewer. */
     async feedEntries(viewer: Viewer, origin: string): Promise<CalendarMeeting[]> {
       const now = clock();

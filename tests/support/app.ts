@@ -66,6 +66,7 @@ export function buildRuntime(
     database,
     storage,
     services: createServices({
+      mailFrom: config.mailFrom,
       origin: config.baseUrl.origin,
       db: database.db,
       dialect: database.dialect,
