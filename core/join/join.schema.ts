@@ -170,7 +170,8 @@ export const joinRequestEventSchema = z
   .object({
     id: z.number().int(),
     event: z.enum(JOIN_REQUEST_EVENTS).meta({
-      description: "approved, declined (an application); registration_<state> (a registration's state reached), registration_attended, registration_not_attended.",
+      description:
+        "approved, declined (an application); registration_<state> (a registration's state reached), registration_attended, registration_not_attended.",
     }),
     at: z.string(),
     by: z.string().meta({ description: "The administrator's name as it was then." }),
@@ -312,6 +313,7 @@ export const joinRequestSchema = z
       .meta({ description: "A registration's state; null for the other kinds." }),
     note: z.string().nullable(),
     attended_at: z.string().nullable(),
+    user_id: z.number().int().nullable().meta({ description: "The signed-in sender, if any." }),
     mails: z.array(mailStatusSchema),
     history: z.array(joinRequestEventSchema).meta({
       description: "Approved or declined, by whom and when (its arrival is created_at; its mails are mails).",

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/types";
 import type { Clock } from "../../lib/clock";
+import { isUniqueViolation } from "../../lib/db-errors";
 import { AppError } from "../../lib/errors";
 import { pageOf } from "../../lib/pagination";
 import { invalidInput } from "../../lib/validation";
@@ -10,7 +11,6 @@ import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { SettingsService } from "../settings/settings.service";
 import { captchaFaultOf } from "./captcha";
 import { readFormTime, signFormTime } from "./form-time";
-import { isUniqueViolation } from "../../lib/db-errors";
 import { createJoinRepository, type JoinRepository, type NewJoinRequest } from "./join.repository";
 import {
   type FormKind,
@@ -22,11 +22,11 @@ import {
   type SpamReason,
 } from "./join.schema";
 import {
+  ALREADY_REGISTERED,
   CAPTCHA_RETRY_SECONDS,
   captchaMisconfiguredText,
   captchaUnreachableText,
   FORM_KINDS,
-  ALREADY_REGISTERED,
   MIN_FILL_SECONDS,
   type RegistrationStatus,
   waitText,
@@ -403,7 +403,8 @@ export function createJoinService(deps: {
         repository.meetingsWithRequests(),
         repository.eventsFor(ids),
       ]);
-      const data = rows.map((row) => ({
+      // The folded address is the uniqueness key, not something to show.
+      const data = rows.map(({ registration_email: _key, ...row }) => ({
         ...row,
         mails: mails.filter((m) => m.join_request_id === row.id),
         history: events

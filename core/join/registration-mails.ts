@@ -28,8 +28,7 @@ export type RegistrationMailContext = {
 export type RegistrationMailKind = "received" | "confirmed" | "waitlisted" | "moved_up" | "declined" | "cancelled";
 
 const forMeeting = (c: RegistrationMailContext) => (c.meetingTitle ? ` for ${c.meetingTitle}` : "");
-const subjectOf = (c: RegistrationMailContext, what: string) =>
-  `${what}${c.meetingTitle ? `: ${c.meetingTitle}` : ""}`;
+const subjectOf = (c: RegistrationMailContext, what: string) => `${what}${c.meetingTitle ? `: ${c.meetingTitle}` : ""}`;
 const closing = (c: RegistrationMailContext) => `Kind regards,\n${c.siteName}`;
 
 function mail(c: RegistrationMailContext, subject: string, body: string): NewMail {

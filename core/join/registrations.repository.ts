@@ -62,6 +62,11 @@ export function createRegistrationsRepository(db: Kysely<Database>, dialect: Dia
       return query.executeTakeFirst();
     },
 
+    /** The meeting's capacity, unlocked (the admin's list). */
+    async meeting(meetingId: number) {
+      return db.selectFrom("meetings").select(["id", "capacity"]).where("id", "=", meetingId).executeTakeFirst();
+    },
+
     /** Registrations holding a seat: pending and confirmed (join_requests_registration_idx). */
     async seatsTaken(meetingId: number): Promise<number> {
       const row = await ofMeeting(meetingId)

@@ -74,14 +74,17 @@ export function createRegistrationsService(deps: {
     await deps.published?.().catch(() => {});
   }
 
+  /** The site's settings, read before a transaction opens (SQLite has one connection: never inside it). */
+  type Site = Awaited<ReturnType<SettingsService["getAll"]>>;
+
   async function mailTo(
     trx: Kysely<Database>,
+    site: Site,
     kind: RegistrationMailKind,
     row: Pick<RegistrationRow, "id" | "email" | "meeting_id">,
     meeting: Pick<Meeting, "title">,
     extra: { reason?: string | null } = {},
   ): Promise<void> {
-    const site = await deps.settings.getAll();
     const built: NewMail = registrationMails[kind]({
       registrationId: row.id,
       meetingId: row.meeting_id,
@@ -126,17 +129,23 @@ export function createRegistrationsService(deps: {
     meeting.capacity === null || (await repo(trx).seatsTaken(meeting.id)) < meeting.capacity;
 
   /** A seat freed: the oldest waitlisted registration moves up (confirmed when automatic) and is told. */
-  async function fillFreedSeat(trx: Kysely<Database>, meeting: Meeting): Promise<void> {
+  async function fillFreedSeat(trx: Kysely<Database>, site: Site, meeting: Meeting): Promise<void> {
     if (!(await hasSeat(trx, meeting))) return;
     const next = await repo(trx).firstWaitlisted(meeting.id);
-    if (next) await moveUpIn(trx, meeting, next, null);
+    if (next) await moveUpIn(trx, site, meeting, next, null);
   }
 
-  async function moveUpIn(trx: Kysely<Database>, meeting: Meeting, row: RegistrationRow, by: RegistrationActor) {
+  async function moveUpIn(
+    trx: Kysely<Database>,
+    site: Site,
+    meeting: Meeting,
+    row: RegistrationRow,
+    by: RegistrationActor,
+  ) {
     const to: RegistrationStatus = meeting.registration_auto_confirm === 1 ? "confirmed" : "pending";
     if (!(await repo(trx).setStatus(row.id, FROM.moveUp, to))) return false;
     await record(trx, row.id, `registration_${to}`, by, "Moved up from the waiting list.");
-    await mailTo(trx, to === "confirmed" ? "confirmed" : "moved_up", row, meeting);
+    await mailTo(trx, site, to === "confirmed" ? "confirmed" : "moved_up", row, meeting);
     return true;
   }
 
@@ -149,6 +158,7 @@ export function createRegistrationsService(deps: {
     by: RegistrationActor,
     reason: string | null = null,
   ): Promise<RegistrationRow> {
+    const site = await deps.settings.getAll();
     const updated = await db.transaction().execute(async (trx) => {
       const { meeting, row } = await open(trx, meetingId, id);
       if (!FROM[what].includes(row.status)) throw invalidInput({ status: [CANNOT[what](row.status)] });
@@ -159,18 +169,18 @@ export function createRegistrationsService(deps: {
           throw invalidInput({ status: [NO_SEAT_LEFT] });
         }
         if (what === "moveUp") {
-          await moveUpIn(trx, meeting, row, by);
+          await moveUpIn(trx, site, meeting, row, by);
         } else {
           await r.setStatus(row.id, FROM.confirm, "confirmed");
           await record(trx, row.id, "registration_confirmed", by);
-          await mailTo(trx, "confirmed", row, meeting);
+          await mailTo(trx, site, "confirmed", row, meeting);
         }
       } else {
         const to: RegistrationStatus = what === "decline" ? "declined" : "cancelled";
         await r.setStatus(row.id, FROM[what], to);
         await record(trx, row.id, `registration_${to}`, by, reason);
-        await mailTo(trx, to, row, meeting, { reason });
-        if (row.status !== "waitlisted") await fillFreedSeat(trx, meeting);
+        await mailTo(trx, site, to, row, meeting, { reason });
+        if (row.status !== "waitlisted") await fillFreedSeat(trx, site, meeting);
       }
       return (await r.find(meetingId, id)) as RegistrationRow;
     });
@@ -234,15 +244,46 @@ export function createRegistrationsService(deps: {
       return updated;
     },
 
-    /** The admin's list of one meeting's registrations: a page, and how many are in each state. */
+    /**
+     * The API's change (decision 0052): `status` confirmed, declined (with `reason`), cancelled, or
+     * pending (a move up from the waiting list; a pending one stays as it is); `attended` checks in or
+     * out. Both may come together: the state first.
+     */
+    async apply(
+      meetingId: number,
+      id: number,
+      input: { status?: "pending" | "confirmed" | "declined" | "cancelled"; reason?: string; attended?: boolean },
+      by: RegistrationActor,
+    ): Promise<RegistrationRow> {
+      if (input.status === undefined && input.attended === undefined) {
+        throw invalidInput({ status: ["Send a status, or attended."] });
+      }
+      let row: RegistrationRow | null = null;
+      if (input.status === "confirmed") row = await change(meetingId, id, "confirm", by);
+      if (input.status === "declined") row = await change(meetingId, id, "decline", by, input.reason ?? null);
+      if (input.status === "cancelled") row = await change(meetingId, id, "cancel", by);
+      if (input.status === "pending") {
+        const current = await repo(db).find(meetingId, id);
+        row = current?.status === "pending" ? current : await change(meetingId, id, "moveUp", by);
+      }
+      if (input.attended !== undefined) {
+        row = await this.setAttended(meetingId, id, input.attended, by);
+      }
+      if (!row) throw new AppError("not_found", REGISTRATION_NOT_FOUND);
+      return row;
+    },
+
+    /** The admin's list of one meeting's registrations: a page, how many are in each state, the capacity. */
     async list(meetingId: number, filter: RegistrationFilter, page: number) {
       const r = repo(db);
+      const meeting = await r.meeting(meetingId);
+      if (!meeting) throw new AppError("not_found", "Meeting not found.");
       const [rows, total, counts] = await Promise.all([
         r.list(meetingId, filter, (page - 1) * REGISTRATIONS_PER_PAGE, REGISTRATIONS_PER_PAGE),
         r.count(meetingId, filter),
         r.countsByStatus(meetingId, filter.search),
       ]);
-      return { ...pageOf(rows, page, REGISTRATIONS_PER_PAGE, total), counts };
+      return { ...pageOf(rows, page, REGISTRATIONS_PER_PAGE, total), counts, capacity: meeting.capacity };
     },
 
     get: async (meetingId: number, id: number) => {

@@ -94,7 +94,9 @@ export function createMeetingsRepository(db: Executor) {
       let query = db.selectFrom("meetings");
       if (matching) query = query.where("id", "in", matching);
       return query
-        .select([...SUMMARY, "registration_open",
+        .select([
+          ...SUMMARY,
+          "registration_open",
           "registration_closes_on",
           "capacity",
           "registration_auto_confirm",

@@ -136,7 +136,8 @@ export const registrationSettingsSchema = z
       .boolean()
       .meta({ description: "New registrations are confirmed at once while seats remain (decision 0052)." }),
     waitlist: z.boolean().meta({
-      description: "With a capacity: a full meeting puts new registrations on its waiting list instead of refusing them.",
+      description:
+        "With a capacity: a full meeting puts new registrations on its waiting list instead of refusing them.",
     }),
   })
   .meta({ id: "RegistrationSettings" });

@@ -312,14 +312,18 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
     async forRegistrationPath(
       pagePath: string,
       viewer: Viewer,
-    ): Promise<{
-      id: number;
-      title: string;
-      registration_settings: RegistrationSettings;
-      start_date: string;
-      end_date: string | null;
-      timezone: string;
-    } | "members-only" | null> {
+    ): Promise<
+      | {
+          id: number;
+          title: string;
+          registration_settings: RegistrationSettings;
+          start_date: string;
+          end_date: string | null;
+          timezone: string;
+        }
+      | "members-only"
+      | null
+    > {
       const featuredType = pagePath === "/conference" ? "conference" : pagePath === "/workshop" ? "workshop" : null;
       let row: FullRow | undefined;
       if (featuredType) {

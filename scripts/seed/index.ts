@@ -700,6 +700,9 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
             handled_at: decidedAt ?? (r.handled ? addDays(created, 1).toISOString() : null),
             created_at: created.toISOString(),
             status: r.kind === "join" ? (r.decision?.status ?? "new") : null,
+            // Registrations arrive pending (decision 0052); one per address and meeting.
+            registration_status: r.kind === "registration" ? "pending" : null,
+            registration_email: r.kind === "registration" ? r.email.trim().toLowerCase() : null,
           })
           .returning("id")
           .executeTakeFirstOrThrow();

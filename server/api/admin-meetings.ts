@@ -1,4 +1,12 @@
 import { z } from "@hono/zod-openapi";
+import type { RegistrationRow } from "../../core/join/registrations.repository";
+import {
+  registrationChangeSchema,
+  registrationListQuerySchema,
+  registrationPageSchema,
+  registrationSchema,
+} from "../../core/join/registrations.schema";
+import { REGISTRATION_NOT_FOUND } from "../../core/join/registrations.service";
 import {
   type Meeting,
   meetingImageSchema,
@@ -16,7 +24,7 @@ import { imageTextSchema } from "../../lib/image-text";
 import type { Runtime } from "../env";
 import { fileField } from "./admin-media";
 import { apiRouter, declare, pageAnswer, success } from "./contract";
-import { access, idParam, ok, uploadedImage, uploadedImages } from "./http";
+import { access, currentAuth, idParam, ok, uploadedImage, uploadedImages } from "./http";
 
 const MEETING_NOT_FOUND = "Meeting not found.";
 
@@ -313,5 +321,81 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     },
   );
 
+  const registrations = "Registrations (admin)";
+  const registrationParams = z.object({ id: idText, rid: idText });
+
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/dashboard/meeting/:id/registrations",
+      access: access.admin,
+      tag: registrations,
+      summary: "A meeting's registrations (state, search, page), with counts per state",
+      description:
+        "Newest first. `search` looks in the company, the attendee's name and the e-mail. `counts` says how many " +
+        "registrations matching the search are in each state; pending and confirmed ones hold a seat against `capacity`.",
+      params: meetingParams,
+      query: registrationListQuerySchema,
+      response: { schema: success({ ...registrationPageSchema.shape, next_page_url: z.string().nullable() }) },
+      errors: [404],
+    },
+    async (c, { query }) => {
+      const meetingId = idParam(c, MEETING_NOT_FOUND);
+      const page = await services.registrations.list(meetingId, query, query.page);
+      let next: string | null = null;
+      if (page.current_page < page.last_page) {
+        const params = new URLSearchParams({ page: String(page.current_page + 1) });
+        if (query.status) params.set("status", query.status);
+        if (query.search) params.set("search", query.search);
+        next = `/api/dashboard/meeting/${meetingId}/registrations?${params}`;
+      }
+      return ok(c, { ...page, data: page.data.map(registrationOf), next_page_url: next });
+    },
+  );
+
+  declare(
+    api,
+    {
+      method: "patch",
+      path: "/dashboard/meeting/:id/registrations/:rid",
+      access: access.admin,
+      tag: registrations,
+      summary: "Confirm, decline, cancel, move up or check in a registration",
+      description:
+        "`status`: confirmed, declined (with an optional `reason`, mailed), cancelled, or pending (moved up from the " +
+        "waiting list). `attended`: true checks the attendee in now, false undoes it. Each change mails the " +
+        "registrant; a seat freed goes to the oldest registration on the waiting list. 422 with the reason for an " +
+        "impossible move (confirming past the capacity, cancelling a declined one); 404 for another meeting's registration.",
+      params: registrationParams,
+      body: { schema: registrationChangeSchema },
+      response: { schema: success({ registration: registrationSchema }) },
+      errors: [404],
+    },
+    async (c, { body }) => {
+      const meetingId = idParam(c, MEETING_NOT_FOUND);
+      const id = idParam(c, REGISTRATION_NOT_FOUND, "rid");
+      const { user } = currentAuth(c);
+      const by = { id: user.id, name: `${user.first_name} ${user.last_name}`.trim() || "An administrator" };
+      return ok(c, { registration: registrationOf(await services.registrations.apply(meetingId, id, body, by)) });
+    },
+  );
+
   return api;
+}
+
+/** A registration as the API answers it (the row's other columns left out). */
+function registrationOf(row: RegistrationRow) {
+  return {
+    id: row.id,
+    meeting_id: Number(row.meeting_id),
+    company_name: row.company_name,
+    representative_name: row.representative_name,
+    email: row.email,
+    phone_number: row.phone_number,
+    note: row.note,
+    status: row.status ?? "pending",
+    attended_at: row.attended_at,
+    created_at: row.created_at,
+  };
 }

@@ -35,7 +35,13 @@ type Event = {
   images: Image[];
   schedules: { id: number; meeting_date: string; start: string | null }[];
   sponsors: { id: number; name: string; link: string | null; image: string | null }[];
-  registration_settings: { open: boolean; closes_on: string | null; capacity: number | null };
+  registration_settings: {
+    open: boolean;
+    closes_on: string | null;
+    capacity: number | null;
+    auto_confirm: boolean;
+    waitlist: boolean;
+  };
   sequence: number;
 };
 
@@ -80,7 +86,7 @@ describe("admin meetings API", () => {
       visibility: "public",
       schedules: [],
       sponsors: [],
-      registration_settings: { open: true, closes_on: null, capacity: null },
+      registration_settings: { open: true, closes_on: null, capacity: null, auto_confirm: false, waitlist: true },
     });
     expect(event.content).toBe("<p>Three days on <strong>connected ships</strong>.</p>");
     expect(event.images).toHaveLength(2);
@@ -148,7 +154,15 @@ describe("admin meetings API", () => {
     const res = await call(t.app, "POST", `/api/dashboard/meeting/${event.id}`, {
       token: admin,
       body: meetingForm(
-        { ...BASE, title: "Technical Workshop 2027", type: "workshop", visibility: "members", capacity: "40" },
+        {
+          ...BASE,
+          title: "Technical Workshop 2027",
+          type: "workshop",
+          visibility: "members",
+          capacity: "40",
+          auto_confirm: "1",
+          waitlist: "0",
+        },
         [file(photo, "b.jpg", "image/jpeg")],
         "PATCH",
       ),
@@ -160,8 +174,10 @@ describe("admin meetings API", () => {
       slug: event.slug,
       title: "Technical Workshop 2027",
       visibility: "members",
-      registration_settings: { open: true, capacity: 40 },
+      registration_settings: { open: true, capacity: 40, auto_confirm: true, waitlist: false },
     });
+    // Created without them: confirmed by the secretariat, with a waiting list (decision 0052).
+    expect(event.registration_settings).toMatchObject({ auto_confirm: false, waitlist: true });
     expect(updated.images).toHaveLength(2);
     expect(updated.sequence).toBeGreaterThan(event.sequence);
   });

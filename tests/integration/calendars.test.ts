@@ -217,11 +217,13 @@ describe("registrations", () => {
       start_date: "2026-12-01",
       capacity: "1",
       registration_closes_on: "2026-11-20",
+      // Without its waiting list (decision 0052): a full meeting refuses.
+      waitlist: "0",
     });
-    const register = () =>
-      call(t.app, "POST", "/api/join", { json: { ...VALID, page_path: `/events/${meeting.slug}` } });
+    const register = (email = VALID.email) =>
+      call(t.app, "POST", "/api/join", { json: { ...VALID, email, page_path: `/events/${meeting.slug}` } });
     expect((await register()).status).toBe(200);
-    const full = await register();
+    const full = await register("someone.else@nordic-radio.example");
     expect(full.status).toBe(422);
     expect((full.json as { errors: Record<string, string[]> }).errors.page_path).toEqual([
       "This meeting is full: registration is closed.",

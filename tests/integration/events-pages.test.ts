@@ -44,6 +44,8 @@ function meeting(slug: string, start: string, end: string | null, extra: Partial
     registration_open: 1,
     registration_closes_on: null,
     capacity: null,
+    registration_auto_confirm: 0,
+    registration_waitlist: 1,
     created_at: STAMP,
     updated_at: STAMP,
     ...extra,
@@ -69,7 +71,7 @@ beforeAll(async () => {
       location: "Online",
       timezone: "America/New_York",
     }),
-    meeting("full-meeting", "2026-11-10", null, { capacity: 2 }),
+    meeting("full-meeting", "2026-11-10", null, { capacity: 2, registration_waitlist: 0 }),
     meeting("closed-meeting", "2026-11-12", null, { registration_open: 0 }),
     meeting("old-meeting", "2025-03-01", null),
   ];
@@ -110,18 +112,18 @@ beforeAll(async () => {
       created_at: STAMP,
     })
     .execute();
-  const full = ids.get("full-meeting") as number;
   await db
     .insertInto("join_requests")
     .values(
-      [1, 2].map((n) => ({
+      ["full-meeting", "full-meeting"].map((slug, n) => ({
         kind: "registration" as const,
-        meeting_id: full,
+        registration_status: "pending" as const,
+        meeting_id: ids.get(slug) as number,
         company_name: `Company ${n}`,
         representative_name: `Person ${n}`,
         email: `person${n}@example.com`,
         phone_number: "+31 10 123 4567",
-        page_path: "/events/full-meeting",
+        page_path: `/events/${slug}`,
         ip: null,
         handled_at: null,
         created_at: STAMP,
@@ -387,7 +389,19 @@ describe("a meeting page's view", () => {
       if (page instanceof Response) throw new Error("page expected");
       return page.view.registration;
     };
-    expect(await stateOf("dst-workshop")).toEqual({ open: true });
+    expect(await stateOf("dst-workshop")).toEqual({ open: true, places: null, waitlist: false });
+    // Places left with a capacity; full with a waiting list still takes registrations, onto the list (decision 0052).
+    const full = ids.get("full-meeting") as number;
+    const set = (values: { capacity?: number; registration_waitlist?: number }) =>
+      t.database.db.updateTable("meetings").set(values).where("id", "=", full).execute();
+    try {
+      await set({ capacity: 14 });
+      expect(await stateOf("full-meeting")).toEqual({ open: true, places: 12, waitlist: false });
+      await set({ capacity: 2, registration_waitlist: 1 });
+      expect(await stateOf("full-meeting")).toEqual({ open: true, places: 0, waitlist: true });
+    } finally {
+      await set({ capacity: 2, registration_waitlist: 0 });
+    }
     expect(await stateOf("closed-meeting")).toMatchObject({ open: false, reason: "closed" });
     expect(await stateOf("full-meeting")).toMatchObject({
       open: false,

@@ -19,6 +19,8 @@ export type SessionTime = {
 };
 
 export type MeetingView = {
+  /** The meeting's title: the registration form's heading names it. */
+  title: string;
   /** The meeting's IANA zone and its short name at the start of the programme. */
   zone: { name: string; abbreviation: string };
   /** Keyed by schedule id. */

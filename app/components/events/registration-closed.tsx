@@ -16,12 +16,24 @@ export function RegistrationClosed({ message, className = "mt-6" }: { message: s
   );
 }
 
-/** The registration state of the meeting page being shown (its loader's `view`), or null elsewhere. */
-export function useRegistrationState(): RegistrationState | null {
+/** The meeting page being shown (its loader's `view`), or null elsewhere. */
+export function useMeetingView(): MeetingView | null {
   const matches = useMatches();
   for (let i = matches.length - 1; i >= 0; i--) {
     const view = (matches[i].loaderData as { view?: MeetingView } | undefined)?.view;
-    if (view?.registration) return view.registration;
+    if (view?.registration) return view;
   }
   return null;
+}
+
+/** The registration state of the meeting page being shown, or null elsewhere. */
+export function useRegistrationState(): RegistrationState | null {
+  return useMeetingView()?.registration ?? null;
+}
+
+/** "12 places left", "1 place left", "Full: join the waiting list"; null without a capacity (issue 32). */
+export function placesText(state: RegistrationState): string | null {
+  if (!state.open || state.places === null) return null;
+  if (state.waitlist) return "Full: join the waiting list";
+  return `${state.places} ${state.places === 1 ? "place" : "places"} left`;
 }

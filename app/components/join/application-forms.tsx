@@ -254,6 +254,19 @@ export function DeclineForm({
 
 const WHEN = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
+/** What each history row says (a registration's states: decision 0052). */
+const EVENT_LABELS: Record<JoinRequest["history"][number]["event"], string> = {
+  approved: "Approved",
+  declined: "Declined",
+  registration_pending: "Registered (pending)",
+  registration_confirmed: "Confirmed",
+  registration_waitlisted: "Put on the waiting list",
+  registration_declined: "Declined",
+  registration_cancelled: "Cancelled",
+  registration_attended: "Checked in",
+  registration_not_attended: "Check-in undone",
+};
+
 /** Received, then approved or declined by whom and when (the mails follow in the row). */
 export function History({ row }: { row: JoinRequest }) {
   return (
@@ -266,8 +279,7 @@ export function History({ row }: { row: JoinRequest }) {
         </li>
         {row.history.map((event) => (
           <li key={event.id}>
-            {event.event === "approved" ? "Approved" : "Declined"} by {event.by} on {WHEN.format(new Date(event.at))}{" "}
-            UTC
+            {EVENT_LABELS[event.event]} by {event.by} on {WHEN.format(new Date(event.at))} UTC
             {event.company_name ? `: representative of ${event.company_name}` : ""}
             {event.reason ? (
               <>

@@ -3,6 +3,7 @@ import {
   JOIN_CAPTCHA_ACTION,
   KEPT_IN_FORM,
   REGISTRATION_REFUSED,
+  type RegistrationStatus,
   SERVER_FAILED,
   sendFailed,
 } from "../../../core/join/join.values";
@@ -13,7 +14,10 @@ import { CAPTCHA_VERSION, captchaToken } from "../../lib/third-party";
  * and the fields to correct. The confirm modal opens before the answer (SPEC §4) and shows this
  * instead of the thanks when the server refuses.
  */
-export type SendOutcome = { sent: true } | { sent: false; message: string; fields: Record<string, string> };
+export type SendOutcome =
+  /** `registration`: the state a meeting's registration arrived in (decision 0052: waitlisted is said so). */
+  | { sent: true; registration?: { status: RegistrationStatus } | null }
+  | { sent: false; message: string; fields: Record<string, string> };
 
 type ErrorAnswer = { message?: unknown; errors?: Record<string, unknown> };
 
@@ -50,7 +54,14 @@ export async function sendForm(url: string, fields: Record<string, string>): Pro
     console.error("Form not sent", error);
     return { sent: false, message: sendFailed(), fields: {} };
   }
-  if (response.ok) return { sent: true };
+  if (response.ok) {
+    const answer = (await response.json().catch(() => ({}))) as { registration?: { status?: unknown } };
+    const status = answer.registration?.status;
+    return {
+      sent: true,
+      registration: status === "pending" || status === "confirmed" || status === "waitlisted" ? { status } : null,
+    };
+  }
   const answer = (await response.json().catch(() => ({}))) as ErrorAnswer;
   console.error("Form not accepted", response.status, answer);
   const message = typeof answer.message === "string" && answer.message ? answer.message : null;

@@ -7,6 +7,7 @@ import {
   JOIN_SUMMARY,
   JOIN_THANKS,
   MESSAGE_MAX_LENGTHS,
+  type RegistrationStatus,
   thanksFor,
 } from "../../../core/join/join.values";
 import { useCloseOnNavigation } from "../../lib/use-close-on-navigation";
@@ -49,7 +50,7 @@ type FormSpec = {
   submit: string;
   idPrefix: string;
   /** The confirm modal's thanks for the page the form was sent from. */
-  thanks: (pagePath: string) => string;
+  thanks: (pagePath: string, registration?: { status: RegistrationStatus } | null) => string;
   /** The fields a signed-in person's record fills in (SPEC §3). */
   prefill: (user: PublicUser) => Values;
 };
@@ -369,7 +370,7 @@ function PublicForm({
           <ThanksDialog
             open={open}
             onOpenChange={setOpen}
-            text={spec.thanks(pagePath)}
+            text={spec.thanks(pagePath, outcome?.sent ? outcome.registration : null)}
             outcome={outcome}
             onCloseAutoFocus={focusRefusedField}
           />

@@ -5,7 +5,7 @@ import { ABOUT_PAGES, SERVICES_PAGES } from "../../../core/pages/fixed-pages";
 import type { SiteSettings } from "../../../core/settings/settings.schema";
 import { Island } from "../../islands/island";
 import { MEETINGS_PAGES } from "../../lib/site-map";
-import { RegistrationClosed, useRegistrationState } from "../events/registration-closed";
+import { placesText, RegistrationClosed, useMeetingView } from "../events/registration-closed";
 import { CONTACT_SECTION_ID, ContactFormLink, contactFormTarget } from "./contact-form-link";
 import { Logo } from "./logo";
 import { PrivacyDialog } from "./privacy-dialog";
@@ -36,8 +36,12 @@ export function PublicFooter({ settings }: { settings: SiteSettings }) {
   const { pathname } = useLocation();
   const registration = requestKindOf(pathname) === "registration";
   // A meeting that takes no more registrations says so instead of offering the form.
-  const state = useRegistrationState();
+  const view = useMeetingView();
+  const state = view?.registration ?? null;
   const closed = registration && state && !state.open ? state.message : null;
+  // On a meeting's page the form registers for it (issue 32); elsewhere it is the join form.
+  const meetingTitle = registration && view ? view.title : null;
+  const places = registration && state ? placesText(state) : null;
   const email = settings["site.email"];
   const phone = settings["site.phone"];
   return (
@@ -53,10 +57,20 @@ export function PublicFooter({ settings }: { settings: SiteSettings }) {
         >
           <div className="mx-auto grid max-w-7xl gap-8 px-4 py-14 sm:px-6 lg:grid-cols-2 lg:items-center">
             <div>
-              <p className="text-sm font-semibold tracking-widest text-sea-600 uppercase">Membership</p>
+              <p className="text-sm font-semibold tracking-widest text-sea-600 uppercase">
+                {meetingTitle ? "Registration" : "Membership"}
+              </p>
               <h2 id="contact-us-title" className="mt-2 font-display text-3xl font-bold text-navy-900 sm:text-4xl">
-                Join the community
+                {meetingTitle ? `Register for ${meetingTitle}` : "Join the community"}
               </h2>
+              {places && !closed ? (
+                <p
+                  data-places-left=""
+                  className="mt-3 inline-flex rounded-full bg-sea-100 px-3 py-1 text-sm font-semibold text-navy-900"
+                >
+                  {places}
+                </p>
+              ) : null}
               <p className="mt-4 max-w-xl text-slate-700">
                 {closed
                   ? "This meeting takes no more registrations. Questions about it can be sent to the secretariat by e-mail or phone."

@@ -57,6 +57,8 @@ const TEXT_FIELDS = [
   "registration_status",
   "registration_closes_on",
   "capacity",
+  "auto_confirm",
+  "waitlist",
   "content_title",
   "content",
   "information",
@@ -93,6 +95,8 @@ function valuesOf(meeting: Meeting | null, defaultTimeZone: string): MeetingValu
     registration_status: meeting && !meeting.registration_settings.open ? "closed" : "open",
     registration_closes_on: meeting?.registration_settings.closes_on ?? "",
     capacity: meeting?.registration_settings.capacity ? String(meeting.registration_settings.capacity) : "",
+    auto_confirm: meeting?.registration_settings.auto_confirm ? "1" : "0",
+    waitlist: meeting && !meeting.registration_settings.waitlist ? "0" : "1",
     content_title: meeting?.content_title ?? "",
     content: meeting?.content ?? "",
     information: meeting?.information ?? "",
@@ -533,6 +537,28 @@ export default function EditMeeting({ loaderData, actionData }: Route.ComponentP
                   hint="Places (optional)."
                   defaultValue={values.capacity}
                   error={err("capacity")}
+                />
+                <SelectField
+                  id="auto_confirm"
+                  name="auto_confirm"
+                  label="Confirmation"
+                  defaultValue={values.auto_confirm}
+                  error={err("auto_confirm")}
+                  options={[
+                    ["0", "By the secretariat"],
+                    ["1", "Automatic while places remain"],
+                  ]}
+                />
+                <SelectField
+                  id="waitlist"
+                  name="waitlist"
+                  label="When full"
+                  defaultValue={values.waitlist}
+                  error={err("waitlist")}
+                  options={[
+                    ["1", "Waiting list"],
+                    ["0", "Refuse registrations"],
+                  ]}
                 />
               </div>
               <RichTextEditor

@@ -88,6 +88,7 @@ export async function meetingView(
   const opening = meeting.schedules.find((s) => s.start) ?? { meeting_date: meeting.start_date, start: "12:00" };
   const entry = services.meetings.calendarEntry(meeting, origin, options.area);
   return {
+    title: meeting.title,
     zone: {
       name: meeting.timezone,
       abbreviation: zoneAbbreviation(

@@ -12,7 +12,12 @@ export const handle = SERVED_AS_ISLANDS;
 export function loader({ url }: Route.LoaderArgs) {
   const back = safeRedirectPath(url.searchParams.get("from"), "/");
   const message = (MESSAGE_FORM_PAGES as readonly string[]).includes(back);
-  return { back, text: thanksFor(back), eyebrow: message ? "Contact" : "Membership" };
+  const waitlisted = url.searchParams.get("waitlisted") === "1";
+  return {
+    back,
+    text: thanksFor(back, waitlisted ? { status: "waitlisted" } : null),
+    eyebrow: message ? "Contact" : "Membership",
+  };
 }
 
 export const meta: Route.MetaFunction = () => [
