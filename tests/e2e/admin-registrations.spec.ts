@@ -21,7 +21,9 @@ test("the secretariat confirms a registration and checks the attendee in on a ph
   expect(registered.status()).toBe(200);
   await page.goto("/login?redirect=%2Fmanage-events");
   await signIn(page, ADMIN);
-  const inbox = await page.request.get(`/api/dashboard/join-requests?kind=registration&search=${encodeURIComponent(NAME)}`);
+  const inbox = await page.request.get(
+    `/api/dashboard/join-requests?kind=registration&search=${encodeURIComponent(NAME)}`,
+  );
   const meetingId = ((await inbox.json()) as { data: { meeting_id: number }[] }).data[0]?.meeting_id;
   expect(meetingId).toBeTruthy();
 
