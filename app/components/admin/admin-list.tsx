@@ -210,7 +210,7 @@ export function AdminList<T extends { id: number }>({
         {showAll && filtered ? (
           <>
             {" · "}
-            <Link to={path} className="text-sea-600 hover:underline">
+            <Link to={path} className="text-sea-600 underline hover:no-underline">
               Show all
             </Link>
           </>
@@ -223,7 +223,7 @@ export function AdminList<T extends { id: number }>({
             // A page past the last one (an old link, rows deleted since): the list is not empty.
             <>
               {`Page ${page.current_page} is past the end of the list. `}
-              <Link to={firstHref} className="text-sea-600 hover:underline">
+              <Link to={firstHref} className="text-sea-600 underline hover:no-underline">
                 Back to the first page
               </Link>
             </>

@@ -111,7 +111,7 @@ export default function CheckIn({ loaderData, actionData }: Route.ComponentProps
       ) : null}
       {search ? (
         <p className="mt-3 text-sm">
-          <Link to={`${path}/check-in`} className="text-sea-600 hover:underline">
+          <Link to={`${path}/check-in`} className="text-sea-600 underline hover:no-underline">
             Show everyone
           </Link>
         </p>
