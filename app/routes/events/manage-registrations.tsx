@@ -300,7 +300,7 @@ export default function ManageRegistrations({ loaderData, actionData }: Route.Co
                   name="reason"
                   maxLength={REASON_MAX}
                   placeholder="Reason for declining (optional)"
-                  className="field-input py-1.5 text-sm"
+                  className="field-input w-72 max-w-full py-1.5 text-sm"
                 />
               </div>
               <button type="submit" name="intent" value="bulk-decline" className="btn-outline py-1.5 text-sm">
