@@ -74,6 +74,17 @@ export default [
     route("manage-events", "routes/events/manage-events.tsx"),
     route("manage-events/new", "routes/events/manage-event-edit.tsx", { id: "manage-event-new" }),
     route("manage-events/:id/edit", "routes/events/manage-event-edit.tsx", { id: "manage-event-edit" }),
+    route("manage-events/:id/registrations", "routes/events/manage-registrations.tsx"),
+    route("manage-events/:id/registrations/check-in", "routes/events/registrations-check-in.tsx"),
+    route("manage-events/:id/registrations/export.csv", "routes/events/registrations-files.ts", {
+      id: "registrations-csv",
+    }),
+    route("manage-events/:id/registrations/attendees.pdf", "routes/events/registrations-files.ts", {
+      id: "registrations-attendees-pdf",
+    }),
+    route("manage-events/:id/registrations/badges.pdf", "routes/events/registrations-files.ts", {
+      id: "registrations-badges-pdf",
+    }),
     route("manager/library", "routes/library/manage-library.tsx"),
     route("manager/library/:id", "routes/library/manage-papers.tsx"),
   ]),

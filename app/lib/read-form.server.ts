@@ -36,6 +36,22 @@ export async function readFormWithFiles(
   return { form: lastValues(body, list), files, lists };
 }
 
+/** The submitted form, as readForm gives it, and every value of the list fields named (a bulk action's checked rows). */
+export async function readFormWithLists(
+  request: Request,
+  lists: string[],
+): Promise<{ form: Record<string, FormDataEntryValue>; lists: Record<string, string[]> }> {
+  const { body } = await parseBody(request, ["urlencoded", "multipart"]);
+  const found: Record<string, string[]> = {};
+  for (const name of lists) {
+    const values = body[name];
+    found[name] = (Array.isArray(values) ? values : values === undefined ? [] : [values]).filter(
+      (v): v is string => typeof v === "string",
+    );
+  }
+  return { form: lastValues(body), lists: found };
+}
+
 function lastValues(body: Body, skip?: string): Record<string, FormDataEntryValue> {
   const form: Record<string, FormDataEntryValue> = {};
   for (const [name, value] of Object.entries(body)) {

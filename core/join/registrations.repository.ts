@@ -164,6 +164,22 @@ export function createRegistrationsRepository(db: Kysely<Database>, dialect: Dia
       for (const row of rows) if (row.registration_status) counts[row.registration_status] = Number(row.n);
       return counts;
     },
+
+    /**
+     * Every registration of the meeting in these states (matching the search), sorted by name then
+     * e-mail: the exports, the printed list and badges, the door's list. A meeting's registrations
+     * are bounded by its size; `limit` bounds them again where a page shows them.
+     */
+    async allOf(meetingId: number, statuses: readonly RegistrationStatus[], search = "", limit?: number) {
+      let q = filtered(meetingId, { search })
+        .select(COLUMNS)
+        .where("registration_status", "in", statuses)
+        .orderBy("representative_name")
+        .orderBy("email")
+        .orderBy("id");
+      if (limit !== undefined) q = q.limit(limit);
+      return q.execute();
+    },
   };
 }
 export type RegistrationsRepository = ReturnType<typeof createRegistrationsRepository>;

@@ -8,7 +8,13 @@ import { invalidInput } from "../../lib/validation";
 import type { MailService, NewMail } from "../mail/mail.service";
 import type { CalendarMeeting } from "../meetings/meetings.calendar";
 import type { SettingsService } from "../settings/settings.service";
-import { ALREADY_REGISTERED, type RegistrationStatus, type SpamReason } from "./join.values";
+import {
+  ALREADY_REGISTERED,
+  REGISTRATION_STATUSES,
+  type RegistrationStatus,
+  SEAT_HOLDING,
+  type SpamReason,
+} from "./join.values";
 import type { RegistrationInvitations } from "./registration-invitations";
 import type { RegistrationLinks } from "./registration-links";
 import { type RegistrationMailKind, registrationMails } from "./registration-mails";
@@ -312,6 +318,20 @@ export function createRegistrationsService(deps: {
       if (!row) throw new AppError("not_found", REGISTRATION_NOT_FOUND);
       return row;
     },
+
+    /**
+     * All of a meeting's registrations in these states (every state by default), by name: the
+     * CSV export, the printed attendee list and badges (decision 0055).
+     */
+    all: (meetingId: number, statuses: readonly RegistrationStatus[] = REGISTRATION_STATUSES) =>
+      repo(db).allOf(meetingId, statuses),
+
+    /** How many of the meeting's registrations are in each state, every state named. */
+    counts: (meetingId: number) => repo(db).countsByStatus(meetingId, ""),
+
+    /** The door's list (check-in): pending and confirmed registrations matching the search, by name, at most `limit`. */
+    atTheDoor: (meetingId: number, search: string, limit: number) =>
+      repo(db).allOf(meetingId, SEAT_HOLDING, search, limit),
 
     /** Seats taken (pending and confirmed) per meeting, for pages and the admin's lists. */
     seatsTaken: (meetingIds: number[]) => repo(db).seatsTakenBy(meetingIds),

@@ -67,12 +67,14 @@ export function FilterSelect({
  */
 export function AdminList<T extends { id: number }>({
   title,
+  trail,
   newLink,
   headerAction,
   description,
   notice = null,
   notices = [],
   beforeFilters,
+  beforeRows,
   search,
   filters,
   params,
@@ -88,6 +90,8 @@ export function AdminList<T extends { id: number }>({
   pagerLabels,
 }: {
   title: string;
+  /** The breadcrumbs above the title, when the list lives under another screen (a meeting's registrations). */
+  trail?: { label: string; to: string }[];
   newLink?: { to: string; label: string };
   /** Beside the title instead of (or after) "New …". */
   headerAction?: ReactNode;
@@ -99,6 +103,8 @@ export function AdminList<T extends { id: number }>({
   notices?: ListNotice[];
   /** Between the notices and the filters: e.g. the users' invitation form. */
   beforeFilters?: ReactNode;
+  /** Between the count line and the rows: e.g. the bulk actions' bar. */
+  beforeRows?: ReactNode;
   /** The search field: its id is `${id}-search`; its value is the URL's `search`. */
   search: { id: string; label: string };
   /** The filter bar around the search; without it the search is a plain search form. */
@@ -156,7 +162,14 @@ export function AdminList<T extends { id: number }>({
   }, [query]);
   return (
     <div>
-      <ListHeader title={title} newLink={newLink} action={headerAction} description={description} notice={notice} />
+      <ListHeader
+        title={title}
+        trail={trail}
+        newLink={newLink}
+        action={headerAction}
+        description={description}
+        notice={notice}
+      />
       {notices.map((item, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list for one render, never reordered
         <Notice key={index} tone={item.tone} className="mt-4">
@@ -197,19 +210,20 @@ export function AdminList<T extends { id: number }>({
         {showAll && filtered ? (
           <>
             {" · "}
-            <Link to={path} className="text-sea-600 hover:underline">
+            <Link to={path} className="text-sea-600 underline hover:no-underline">
               Show all
             </Link>
           </>
         ) : null}
       </p>
+      {beforeRows}
       {items.length === 0 ? (
         <p className="mt-3 rounded-xl bg-white p-6 text-slate-700 ring-1 ring-slate-200">
           {page.total > 0 ? (
             // A page past the last one (an old link, rows deleted since): the list is not empty.
             <>
               {`Page ${page.current_page} is past the end of the list. `}
-              <Link to={firstHref} className="text-sea-600 hover:underline">
+              <Link to={firstHref} className="text-sea-600 underline hover:no-underline">
                 Back to the first page
               </Link>
             </>

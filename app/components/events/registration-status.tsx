@@ -8,9 +8,9 @@ const LOOK = {
   over: { label: "Closed: meeting over", className: "bg-slate-100 text-slate-700 ring-slate-500/30" },
 } as const;
 
-/** The inbox's export of one meeting's registrations (CSV). */
+/** One meeting's registrations as CSV, with their states, notes and check-in times (decision 0055). */
 export function registrationsExportUrl(meetingId: number): string {
-  return `/api/dashboard/join-requests/export?kind=registration&meeting=${meetingId}`;
+  return `/manage-events/${meetingId}/registrations/export.csv`;
 }
 
 /** "12 / 40 registered", or "12 registered" without a capacity. */

@@ -14,6 +14,7 @@ export function ListHeader({
   action,
   description,
   notice = null,
+  trail = [{ label: "Manager", to: "/manager" }],
 }: {
   title: string;
   newLink?: { to: string; label: string };
@@ -21,11 +22,13 @@ export function ListHeader({
   action?: ReactNode;
   description?: ReactNode;
   notice?: string | null;
+  /** The breadcrumbs above the title: the manager's home by default. */
+  trail?: { label: string; to: string }[];
 }) {
   const heading = <h1 className="font-display text-4xl font-bold text-navy-900">{title}</h1>;
   return (
     <>
-      <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current={title} />
+      <Breadcrumbs trail={trail} current={title} />
       <div className="mt-2 flex flex-wrap items-end justify-between gap-4">
         {description ? (
           <div>

@@ -1,4 +1,4 @@
-import { Download, ExternalLink, Inbox } from "lucide-react";
+import { Download, ExternalLink, Inbox, Users } from "lucide-react";
 import type { ReactNode } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import {
@@ -286,6 +286,10 @@ function RegistrationsPanel({
       </p>
       {registrations.state.open ? null : <p className="mt-2 text-sm text-slate-600">{registrations.state.message}</p>}
       <div className="mt-4 flex flex-col gap-2">
+        <Link to={`/manage-events/${meeting.id}/registrations`} className="btn-primary justify-start py-2">
+          <Users className="h-4 w-4" aria-hidden="true" />
+          Manage registrations
+        </Link>
         <Link
           to={`/manager/requests?kind=registration&meeting=${meeting.id}`}
           className="btn-outline justify-start py-2"

@@ -1,4 +1,4 @@
-import { CalendarDays, Download, ExternalLink, FilePenLine, Globe2, MapPin } from "lucide-react";
+import { CalendarDays, Download, ExternalLink, FilePenLine, Globe2, MapPin, Users } from "lucide-react";
 import { data, Link } from "react-router";
 import { meetingsAdminQuerySchema } from "../../../core/meetings/meetings.schema";
 import { meetingTypeLabel, meetingUrl } from "../../../core/meetings/meetings.values";
@@ -114,6 +114,10 @@ export default function ManageEvents({ loaderData }: Route.ComponentProps) {
               <Link to={`/manage-events/${meeting.id}/edit`} className="btn-outline py-1.5">
                 <FilePenLine className="h-4 w-4" aria-hidden="true" />
                 Edit<span className="sr-only"> {meeting.title}</span>
+              </Link>
+              <Link to={`/manage-events/${meeting.id}/registrations`} className="btn-outline py-1.5">
+                <Users className="h-4 w-4" aria-hidden="true" />
+                Registrations<span className="sr-only"> for {meeting.title}</span>
               </Link>
               <a href={view} className="btn-ghost px-2.5 py-1.5">
                 <ExternalLink className="h-4 w-4" aria-hidden="true" />
