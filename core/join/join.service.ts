@@ -433,8 +433,8 @@ export function createJoinService(deps: {
         repository.meetingsWithRequests(),
         repository.eventsFor(ids),
       ]);
-      // The folded address is the uniqueness key, not something to show.
-      const data = rows.map(({ registration_email: _key, ...row }) => ({
+      // The folded address is the uniqueness key and the sequence the calendar invitation's: neither is shown.
+      const data = rows.map(({ registration_email: _key, invitation_sequence: _sequence, ...row }) => ({
         ...row,
         mails: mails.filter((m) => m.join_request_id === row.id),
         history: events

@@ -338,3 +338,5 @@ export function createRegistrationsService(deps: {
   };
 }
 export type RegistrationsService = ReturnType<typeof createRegistrationsService>;
+/** A registration as the service answers it (the screens' row). */
+export type { RegistrationRow };

@@ -2,7 +2,7 @@ import { Badge, CalendarDays, Download, FileText, MapPin, ScanLine } from "lucid
 import { data, Form, Link } from "react-router";
 import { REASON_MAX } from "../../../core/join/join.schema";
 import { REGISTRATION_STATUSES, type RegistrationStatus } from "../../../core/join/join.values";
-import type { RegistrationRow } from "../../../core/join/registrations.repository";
+import type { RegistrationRow } from "../../../core/join/registrations.service";
 import { parseId } from "../../../lib/ids";
 import { AdminList, type FilterSelects, filterParams, RowActionForm } from "../../components/admin/admin-list";
 import { formatDateRange } from "../../components/events/format";
