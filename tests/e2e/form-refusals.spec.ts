@@ -67,10 +67,15 @@ test("a registration for a meeting that filled up meanwhile: the modal says it i
   request,
 }) => {
   const token = await adminToken(request);
-  const meeting = await createMeeting(request, token, MEETING(`Full meeting ${Date.now()}`, { capacity: "1" }));
+  // Without a waiting list (on by default since issue 32), a full meeting refuses.
+  const meeting = await createMeeting(
+    request,
+    token,
+    MEETING(`Full meeting ${Date.now()}`, { capacity: "1", waitlist: "off" }),
+  );
   await page.setExtraHTTPHeaders({ "X-Forwarded-For": ownAddress() });
   await page.goto(`/events/${meeting.slug}`);
-  const band = page.getByRole("region", { name: "Join the community" });
+  const band = page.getByRole("region", { name: /^Register for / });
   await fillJoinForm(band, "Solent Sonar Ltd", "rita@solent-sonar.example");
   // Someone else takes the last seat while the visitor types.
   const other = await postAsVisitor({
@@ -101,7 +106,7 @@ test("a registration closed by the secretariat meanwhile: the modal says so", as
   const meeting = await createMeeting(request, token, body);
   await page.setExtraHTTPHeaders({ "X-Forwarded-For": ownAddress() });
   await page.goto(`/events/${meeting.slug}`);
-  const band = page.getByRole("region", { name: "Join the community" });
+  const band = page.getByRole("region", { name: /^Register for / });
   await fillJoinForm(band, "Humber Helm AB", "helm@humber.example");
   const closed = await request.patch(`/api/dashboard/meeting/${meeting.id}`, {
     data: { ...body, registration_status: "closed" },
@@ -242,7 +247,11 @@ test("without JavaScript a full meeting's refusal comes back on /join, never the
   request,
 }) => {
   const token = await adminToken(request);
-  const meeting = await createMeeting(request, token, MEETING(`No-JS full ${Date.now()}`, { capacity: "1" }));
+  const meeting = await createMeeting(
+    request,
+    token,
+    MEETING(`No-JS full ${Date.now()}`, { capacity: "1", waitlist: "off" }),
+  );
   const context = await browser.newContext({
     javaScriptEnabled: false,
     extraHTTPHeaders: { "X-Forwarded-For": ownAddress() },
