@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { isUniqueViolation } from "../../lib/db-errors";
-import { AppError } from "../../lib/errors";
+import { AppError, isAppError } from "../../lib/errors";
 import { pageOf } from "../../lib/pagination";
 import { invalidInput } from "../../lib/validation";
 import type { NewMailAttachment } from "../mail/mail.schema";
@@ -24,6 +24,8 @@ import {
 } from "./join.schema";
 import {
   ALREADY_REGISTERED,
+  ALREADY_REGISTERED_MAILED,
+  ALREADY_REGISTERED_YOURS,
   CAPTCHA_RETRY_SECONDS,
   captchaMisconfiguredText,
   captchaUnreachableText,
@@ -52,6 +54,10 @@ export type JoinOutcome = {
   spam: SpamReason | null;
   registration?: { status: RegistrationStatus } | null;
 };
+
+/** The refusal `place` gives an address that holds a registration of the meeting already. */
+const isAlreadyRegistered = (error: unknown) =>
+  isAppError(error) && error.details.errors?.email?.[0] === ALREADY_REGISTERED;
 
 /** Finds the meeting a registration page is about, as this sender may see it (the meetings area supplies it). */
 export type MeetingLookup = (
@@ -97,7 +103,7 @@ export function createJoinService(deps: {
   formKey: () => Promise<Buffer>;
   meetingFor?: MeetingLookup;
   /** A meeting's seats and states (decision 0052). */
-  registrations?: Pick<RegistrationsService, "place" | "arrived" | "published">;
+  registrations?: Pick<RegistrationsService, "place" | "arrived" | "published" | "alreadyRegistered">;
   /** Issues the registrant's link that their mails carry (registration-links.ts). */
   registrationLinks?: Pick<RegistrationLinks, "issue">;
   /** The calendar invitation in a registration's confirmation, when the meeting confirms at once. */
@@ -306,42 +312,53 @@ export function createJoinService(deps: {
         meeting?.registration_settings.auto_confirm && deps.registrationInvitations
           ? await deps.registrationInvitations.prepare(meeting.id)
           : null;
-      const placed = await deps.transaction(async (trx) => {
-        let registration: RegistrationStatus | null = null;
-        if (meeting && deps.registrations) {
-          const seat = await deps.registrations.place(trx, meeting.id, fields.email, spam);
-          registration = seat.status;
-          row.registration_status = seat.status;
-          row.registration_email = seat.email;
-        }
-        let id: number;
-        try {
-          id = await createJoinRepository(trx).insert(row);
-        } catch (error) {
-          // Only a race the meeting's lock did not cover (none known) gets here: the same answer.
-          if (isUniqueViolation(error)) throw invalidInput({ email: [ALREADY_REGISTERED] });
+      const placed = await deps
+        .transaction(async (trx) => {
+          let registration: RegistrationStatus | null = null;
+          if (meeting && deps.registrations) {
+            const seat = await deps.registrations.place(trx, meeting.id, fields.email, spam);
+            registration = seat.status;
+            row.registration_status = seat.status;
+            row.registration_email = seat.email;
+          }
+          let id: number;
+          try {
+            id = await createJoinRepository(trx).insert(row);
+          } catch (error) {
+            // Only a race the meeting's lock did not cover (none known) gets here: the same answer.
+            if (isUniqueViolation(error)) throw invalidInput({ email: [ALREADY_REGISTERED] });
+            throw error;
+          }
+          if (registration && deps.registrations) {
+            await deps.registrations.arrived(trx, id, registration, {
+              id: client.userId ?? null,
+              name: fields.representative_name,
+            });
+          }
+          const manageUrl = registration ? ((await deps.registrationLinks?.issue(trx, id)) ?? null) : null;
+          const invitation =
+            registration === "confirmed" && spam !== "honeypot" && deps.registrationInvitations
+              ? await deps.registrationInvitations.attachment(
+                  trx,
+                  calendar,
+                  { id, representative_name: fields.representative_name, email: fields.email },
+                  "REQUEST",
+                  site,
+                )
+              : null;
+          await mail.enqueue(mailsFor(id, registration, manageUrl, invitation), trx);
+          return { id, registration };
+        })
+        .catch(async (error: unknown) => {
+          // The address holds a registration already: point to it (decision 0060), never a second seat.
+          if (!meeting || !deps.registrations || !isAlreadyRegistered(error)) throw error;
+          const where = spam
+            ? null
+            : await deps.registrations.alreadyRegistered(meeting.id, fields.email, client.userId ?? null);
+          if (where === "yours") throw invalidInput({ email: [ALREADY_REGISTERED_YOURS] });
+          if (where === "mailed") throw invalidInput({ email: [ALREADY_REGISTERED_MAILED] });
           throw error;
-        }
-        if (registration && deps.registrations) {
-          await deps.registrations.arrived(trx, id, registration, {
-            id: client.userId ?? null,
-            name: fields.representative_name,
-          });
-        }
-        const manageUrl = registration ? ((await deps.registrationLinks?.issue(trx, id)) ?? null) : null;
-        const invitation =
-          registration === "confirmed" && spam !== "honeypot" && deps.registrationInvitations
-            ? await deps.registrationInvitations.attachment(
-                trx,
-                calendar,
-                { id, representative_name: fields.representative_name, email: fields.email },
-                "REQUEST",
-                site,
-              )
-            : null;
-        await mail.enqueue(mailsFor(id, registration, manageUrl, invitation), trx);
-        return { id, registration };
-      });
+        });
       if (placed.registration && deps.registrations) await deps.registrations.published();
       else mail.deliverSoon();
       return {

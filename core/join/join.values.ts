@@ -130,5 +130,11 @@ export const REGISTRATION_EVENTS = [
 export const JOIN_REQUEST_EVENTS = ["approved", "declined", ...REGISTRATION_EVENTS] as const;
 export const NOTE_MAX = 1000;
 export const ALREADY_REGISTERED = "You are already registered for this meeting.";
+/** The refusal of a second registration from an address, when the link to manage the first was mailed to it (decision 0060). */
+export const ALREADY_REGISTERED_MAILED = `${ALREADY_REGISTERED} We have sent the link to manage it to this address.`;
+/** The refusal when the signed-in person's own registration is the one: it is in their members' area. */
+export const ALREADY_REGISTERED_YOURS = `${ALREADY_REGISTERED} You can see it and cancel it under My registrations in the members' area.`;
+/** Where a signed-in person's registrations are. */
+export const MY_REGISTRATIONS_PATH = "/dashboard/registrations";
 export const WAITLISTED_THANKS =
   "The meeting is full: you are on its waiting list. An email will arrive shortly from our postmaster address; please check your junk folder if you do not see it. We will write to you as soon as a place is free for you.";

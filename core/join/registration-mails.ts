@@ -30,7 +30,14 @@ export type RegistrationMailContext = {
 };
 
 /** The mails a registration's states send to the registrant (decision 0052). */
-export type RegistrationMailKind = "received" | "confirmed" | "waitlisted" | "moved_up" | "declined" | "cancelled";
+export type RegistrationMailKind =
+  | "received"
+  | "confirmed"
+  | "waitlisted"
+  | "moved_up"
+  | "declined"
+  | "cancelled"
+  | "already_registered";
 
 const forMeeting = (c: RegistrationMailContext) => (c.meetingTitle ? ` for ${c.meetingTitle}` : "");
 const subjectOf = (c: RegistrationMailContext, what: string) => `${what}${c.meetingTitle ? `: ${c.meetingTitle}` : ""}`;
@@ -94,5 +101,12 @@ export const registrationMails: Record<RegistrationMailKind, (c: RegistrationMai
       c,
       subjectOf(c, "Registration cancelled"),
       `Your registration${forMeeting(c)} is cancelled. If you did not ask for this, reply to this e-mail.`,
+    ),
+  /** The form was sent again from an address that is registered already: its link, nothing changed (decision 0060). */
+  already_registered: (c) =>
+    mail(
+      c,
+      subjectOf(c, "Your registration"),
+      `Someone, perhaps you, has just tried to register this address again${forMeeting(c)}. You are already registered, so nothing has changed and no second place was taken.\n\n${NOT_QUOTED}`,
     ),
 };

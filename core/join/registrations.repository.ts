@@ -180,7 +180,42 @@ export function createRegistrationsRepository(db: Kysely<Database>, dialect: Dia
       if (limit !== undefined) q = q.limit(limit);
       return q.execute();
     },
+
+    /**
+     * A person's registrations for meetings not yet over ('My registrations'): those made while
+     * signed in (user_id), and those sent from their address while signed out that still hold or
+     * wait for a seat (registration_email, the folded address). Soonest meeting first.
+     */
+    async ofPerson(userId: number, folded: string, today: string) {
+      return db
+        .selectFrom("join_requests as r")
+        .innerJoin("meetings as m", "m.id", "r.meeting_id")
+        .select([
+          "r.id",
+          "r.meeting_id",
+          "r.representative_name",
+          "r.company_name",
+          "r.email",
+          "r.note",
+          "r.registration_status as status",
+          "r.created_at",
+          "m.slug",
+          "m.title",
+          "m.start_date",
+          "m.end_date",
+          "m.location",
+          "m.visibility",
+        ])
+        .where("r.kind", "=", "registration")
+        .where((eb) => eb.or([eb("r.user_id", "=", userId), eb("r.registration_email", "=", folded)]))
+        .where((eb) => eb(eb.fn.coalesce("m.end_date", "m.start_date"), ">=", today))
+        .orderBy("m.start_date")
+        .orderBy("r.id")
+        .limit(100)
+        .execute();
+    },
   };
 }
 export type RegistrationsRepository = ReturnType<typeof createRegistrationsRepository>;
 export type RegistrationRow = NonNullable<Awaited<ReturnType<RegistrationsRepository["find"]>>>;
+export type PersonRegistration = Awaited<ReturnType<RegistrationsRepository["ofPerson"]>>[number];

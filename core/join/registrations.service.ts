@@ -4,9 +4,11 @@ import type { Database } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { pageOf } from "../../lib/pagination";
+import { dateIn } from "../../lib/time-zones";
 import { invalidInput } from "../../lib/validation";
 import type { MailService, NewMail } from "../mail/mail.service";
 import type { CalendarMeeting } from "../meetings/meetings.calendar";
+import { addDays } from "../members/members.values";
 import type { SettingsService } from "../settings/settings.service";
 import {
   ALREADY_REGISTERED,
@@ -20,6 +22,7 @@ import type { RegistrationLinks } from "./registration-links";
 import { type RegistrationMailKind, registrationMails } from "./registration-mails";
 import {
   createRegistrationsRepository,
+  type PersonRegistration,
   type RegistrationFilter,
   type RegistrationRow,
 } from "./registrations.repository";
@@ -29,6 +32,9 @@ export const REGISTRATION_NOT_FOUND = "Registration not found.";
 export const MEETING_FULL = "This meeting is full: registration is closed.";
 export const NO_SEAT_LEFT = "The meeting is full: no place is free for this registration.";
 
+/** A signed-in person, as 'My registrations' knows them. */
+export type Person = { id: number; email: string; name: string };
+
 /** Whoever changes a registration: an administrator, the registrant, or null for the site itself. */
 export type RegistrationActor = { id: number | null; name: string } | null;
 
@@ -36,6 +42,9 @@ export type RegistrationActor = { id: number | null; name: string } | null;
 export const foldEmail = (email: string) => email.trim().toLowerCase();
 
 type Meeting = NonNullable<Awaited<ReturnType<ReturnType<typeof createRegistrationsRepository>["lockMeeting"]>>>;
+
+/** The states in which an address holds its key (registration_email): it may not register again. */
+const SEAT_HOLDING_OR_WAITING: readonly RegistrationStatus[] = ["pending", "confirmed", "waitlisted"];
 
 /** Where a registration may go from, per change (decision 0052). */
 const FROM: Record<"confirm" | "decline" | "cancel" | "moveUp", readonly RegistrationStatus[]> = {
@@ -242,6 +251,32 @@ export function createRegistrationsService(deps: {
       throw invalidInput({ page_path: [MEETING_FULL] });
     },
 
+    /**
+     * A registration refused because its address holds one already (decision 0060): the signed-in
+     * person's own is in their members' area ("yours"); otherwise its link is mailed to that address
+     * ("mailed"), never shown to whoever typed it. Null when it is gone meanwhile.
+     */
+    async alreadyRegistered(
+      meetingId: number,
+      email: string,
+      userId: number | null,
+    ): Promise<"yours" | "mailed" | null> {
+      const found = await repo(db).findActiveByEmail(meetingId, foldEmail(email));
+      if (!found) return null;
+      if (userId !== null && found.user_id === userId) return "yours";
+      const site: Site = await deps.settings.getAll();
+      const mailed = await db.transaction().execute(async (trx) => {
+        const meeting = await repo(trx).lockMeeting(meetingId);
+        const row = await repo(trx).find(meetingId, found.id);
+        if (!meeting || !row?.status || !SEAT_HOLDING_OR_WAITING.includes(row.status)) return false;
+        await mailTo(trx, site, "already_registered", row, meeting);
+        return true;
+      });
+      if (!mailed) return null;
+      mail.deliverSoon();
+      return "mailed";
+    },
+
     /** Records the state a new registration arrived in (its history's first row), in its transaction. */
     arrived: (trx: Kysely<Database>, id: number, status: RegistrationStatus, by: RegistrationActor) =>
       record(trx, id, `registration_${status}`, by),
@@ -335,8 +370,27 @@ export function createRegistrationsService(deps: {
 
     /** Seats taken (pending and confirmed) per meeting, for pages and the admin's lists. */
     seatsTaken: (meetingIds: number[]) => repo(db).seatsTakenBy(meetingIds),
+
+    /**
+     * 'My registrations' (issue 32): the signed-in person's registrations for meetings not yet
+     * over, by their account or by their address. The day is UTC's less one, so that a meeting
+     * still running in a zone west of UTC is kept.
+     */
+    mine: (person: Person) =>
+      repo(db).ofPerson(person.id, foldEmail(person.email), addDays(dateIn(clock(), "UTC"), -1)),
+
+    /**
+     * The person cancels one of their own registrations, as their link would (the freed seat goes to
+     * the waiting list in the same transaction). Another person's registration is not found (404).
+     */
+    async cancelMine(person: Person, id: number): Promise<RegistrationRow & { meeting_title: string }> {
+      const own = (await this.mine(person)).find((r) => r.id === id);
+      if (!own || own.meeting_id === null) throw new AppError("not_found", REGISTRATION_NOT_FOUND);
+      const row = await change(own.meeting_id, id, "cancel", { id: person.id, name: person.name });
+      return { ...row, meeting_title: own.title };
+    },
   };
 }
 export type RegistrationsService = ReturnType<typeof createRegistrationsService>;
 /** A registration as the service answers it (the screens' row). */
-export type { RegistrationRow };
+export type { PersonRegistration, RegistrationRow };

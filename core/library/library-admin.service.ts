@@ -41,7 +41,7 @@ import {
 import { PAPER_HEAD_BYTES, paperTypeOf } from "./paper-type";
 
 /** Category slugs taken by the members' area's own pages (/dashboard/{slug}). */
-const RESERVED_SLUGS = ["user-settings", "events", "library"];
+const RESERVED_SLUGS = ["user-settings", "events", "library", "company", "registrations"];
 
 const FILE_FIELD = "uploaded_file";
 

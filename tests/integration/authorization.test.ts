@@ -183,6 +183,7 @@ const PAGE_ACCESS: Record<string, Access> = {
   "/dashboard/events": "member",
   "/dashboard/events/:slug": "member",
   "/dashboard/company": "member",
+  "/dashboard/registrations": "member",
   "/dashboard/:slug": "member",
   // The admin layout.
   "/manager": "admin",

@@ -144,7 +144,12 @@ describe("the category tree", () => {
     expect(events.slug).toBe("events-2");
     const again = await createCategory({ name: "Navigation", parent_id: String(standards.id) });
     expect(again.slug).toBe("navigation-2");
-    for (const c of [events, again]) {
+    // /dashboard/company and /dashboard/registrations are pages of the members' area too.
+    const company = await createCategory({ name: "Company", parent_id: String(standards.id) });
+    expect(company.slug).toBe("company-2");
+    const registrations = await createCategory({ name: "Registrations", parent_id: String(standards.id) });
+    expect(registrations.slug).toBe("registrations-2");
+    for (const c of [events, again, company, registrations]) {
       const res = await call(t.app, "POST", `/api/dashboard/papers-categories-delete/${c.id}`, { token: admin });
       expect(res.status).toBe(200);
     }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LINK_INVALID } from "../../app/routes/events/registration";
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
+import { createUser, PASSWORD, signIn } from "../support/factories";
 import { formTimeAt } from "../support/form-time";
 import { pagesApp, pageText } from "../support/pages";
 
@@ -52,10 +53,11 @@ async function meeting(capacity: number | null, start = "2026-12-10") {
 }
 
 let people = 0;
-async function register(path: string) {
+async function register(path: string, as: { email?: string; token?: string } = {}) {
   people += 1;
-  const email = `linked${people}@example.org`;
+  const email = as.email ?? `linked${people}@example.org`;
   const res = await call(t.app, "POST", "/api/join", {
+    token: as.token,
     json: {
       company_name: "Baltic Bridge Sp. z o.o.",
       representative_name: `Person ${people}`,
@@ -195,5 +197,116 @@ describe("a registrant's link", () => {
     expect(forged.status).toBeGreaterThanOrEqual(400);
     expect(forged.status).toBeLessThan(500);
     expect(await statusOf(email)).toBe("pending");
+  });
+});
+
+/**
+ * 'Signed-in members see My registrations on /dashboard/events, with the same cancel': their
+ * registrations by account or by address, on /dashboard/registrations and as an island of the
+ * shared /dashboard/events; nobody else's, and nobody else's cancel.
+ */
+describe("My registrations", () => {
+  const personal = async (path: string, cookie: string, form?: Record<string, string>) => {
+    const answer = form
+      ? await call(pages, "POST", `${ORIGIN}${path}`, { cookie, form })
+      : await call(pages, "GET", `${ORIGIN}${path}`, { cookie });
+    return { ...answer, page: pageText(answer.text) };
+  };
+  const idOf = async (email: string) =>
+    (await t.database.db.selectFrom("join_requests").select("id").where("email", "=", email).executeTakeFirstOrThrow())
+      .id;
+
+  it("lists a member's registrations, by account and by address, only theirs, never cached", async () => {
+    const { user } = await createUser(t.runtime.services, { email: "mine@example.org" });
+    const session = await t.runtime.services.auth.login(
+      { email: user.email, password: PASSWORD },
+      { ip: "203.0.113.9" },
+    );
+    const cookie = `auth.session=${session.token}`;
+    const signedOut = await meeting(10);
+    const signedIn = await meeting(10);
+    const someoneElses = await meeting(10);
+    const over = await meeting(10, "2026-11-01");
+    // Sent signed out from the member's address (upper case: the key is folded), and signed in with another one.
+    await register(signedOut.path, { email: "Mine@Example.org" });
+    await register(signedIn.path, { email: "attendee-of-mine@example.org", token: session.token });
+    await register(someoneElses.path);
+    await t.database.db
+      .insertInto("join_requests")
+      .values({
+        kind: "registration",
+        meeting_id: over.id,
+        company_name: "Old",
+        representative_name: "Past Me",
+        email: "mine@example.org",
+        phone_number: "1",
+        page_path: over.path,
+        registration_status: "confirmed",
+        registration_email: "mine@example.org",
+        user_id: user.id,
+        created_at: "2026-10-01T00:00:00Z",
+        status: "new",
+      })
+      .execute();
+
+    const mine = await personal("/dashboard/registrations", cookie);
+    expect(mine.status, mine.page.slice(0, 300)).toBe(200);
+    expect(mine.headers.get("cache-control")).toContain("no-store");
+    const titles = [...mine.text.matchAll(/>(Linked Meeting \d+)</g)].map((m) => m[1]);
+    expect(titles.sort()).toEqual([`Linked Meeting ${slugs - 3}`, `Linked Meeting ${slugs - 2}`].sort());
+    expect(mine.page).toContain("Received, to be confirmed");
+    expect(mine.page).not.toContain("Past Me");
+
+    // Another member sees none of them; the shared /dashboard/events names nobody's registrations.
+    const other = (await signIn(t.runtime.services, "member")).cookie;
+    const theirs = await personal("/dashboard/registrations", other);
+    expect(theirs.page).toContain("You have no registrations for coming meetings.");
+    expect(theirs.page).not.toContain("Linked Meeting");
+    const events = await personal("/dashboard/events", cookie);
+    expect(events.status).toBe(200);
+    expect(events.page).toContain("My registrations");
+    expect(events.text).toContain('href="/dashboard/registrations"');
+    expect(events.page).not.toContain("Received, to be confirmed");
+    expect(events.page).not.toContain("Cancel…");
+    // Signed out: the members' area's sign-in.
+    const anonymous = await call(pages, "GET", `${ORIGIN}/dashboard/registrations`);
+    expect(anonymous.status).toBe(302);
+  });
+
+  it("cancels one after a confirmation, the seat going to the waiting list; another's is not found", async () => {
+    const { cookie, user, token } = await signIn(t.runtime.services, "member");
+    const m = await meeting(1);
+    await register(m.path, { email: user.email, token });
+    const waiting = await register(m.path);
+    expect(await statusOf(waiting)).toBe("waitlisted");
+    const id = await idOf(user.email);
+
+    const asked = await personal(`/dashboard/registrations?cancel=${id}`, cookie);
+    expect(asked.page).toContain("Yes, cancel my registration");
+    expect(await statusOf(user.email)).toBe("pending");
+
+    const other = (await signIn(t.runtime.services, "member")).cookie;
+    const forged = await personal("/dashboard/registrations", other, { intent: "cancel", id: String(id) });
+    expect(forged.status).toBe(404);
+    expect(forged.page).toContain("Registration not found.");
+    expect(await statusOf(user.email)).toBe("pending");
+    const notANumber = await personal("/dashboard/registrations", cookie, { intent: "cancel", id: "1 or 1=1" });
+    expect(notANumber.status).toBe(400);
+
+    const done = await personal("/dashboard/registrations", cookie, { intent: "cancel", id: String(id) });
+    expect(done.status, done.page.slice(0, 300)).toBe(200);
+    expect(done.page).toContain(`Your registration for Linked Meeting ${slugs} is cancelled.`);
+    expect(await statusOf(user.email)).toBe("cancelled");
+    expect(await statusOf(waiting)).toBe("pending");
+    const [mail] = await t.database.db
+      .selectFrom("mail_queue")
+      .select("subject")
+      .where("to_address", "=", user.email)
+      .orderBy("id", "desc")
+      .execute();
+    expect(mail.subject).toContain("Registration cancelled");
+    const twice = await personal("/dashboard/registrations", cookie, { intent: "cancel", id: String(id) });
+    expect(twice.status).toBe(422);
+    expect(twice.page).toContain("A cancelled registration cannot be cancelled.");
   });
 });

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   ALREADY_REGISTERED,
+  ALREADY_REGISTERED_MAILED,
+  ALREADY_REGISTERED_YOURS,
   JOIN_THANKS,
   REGISTRATION_THANKS,
   thanksFor,
@@ -147,7 +149,21 @@ describe("submitting a registration", () => {
     expect((await register(m.path, { email: "Ingrid@NordicBridge.example" })).status).toBe(200);
     const again = await register(m.path, { email: "ingrid@nordicbridge.EXAMPLE" });
     expect(again.status).toBe(422);
-    expect(again.json?.errors).toEqual({ email: [ALREADY_REGISTERED] });
+    // The link to manage it goes to the address, never to whoever typed it (decision 0060).
+    expect(again.json?.errors).toEqual({ email: [ALREADY_REGISTERED_MAILED] });
+    expect(ALREADY_REGISTERED_MAILED.startsWith(ALREADY_REGISTERED)).toBe(true);
+    expect(again.text).not.toContain("/registrations/");
+    const [first] = await rows(m.id);
+    const told = await mailsTo(first.id);
+    expect(told.map((x) => x.subject)).toEqual([
+      `Your registration: Meeting ${slugs - 1}`,
+      `Your registration: Meeting ${slugs - 1}`,
+    ]);
+    const [received, reminder] = told;
+    expect(reminder.body_text).toContain("You are already registered, so nothing has changed");
+    const linkIn = (text: string) => text.match(/\/registrations\/([A-Za-z0-9_-]{43})/)?.[1];
+    expect(linkIn(reminder.body_text)).toBeTruthy();
+    expect(linkIn(reminder.body_text)).not.toBe(linkIn(received.body_text));
     // Another meeting is another registration.
     expect((await register(other.path, { email: "ingrid@nordicbridge.example" })).status).toBe(200);
     expect(await statusesOf(m.id)).toEqual(["pending"]);
@@ -164,6 +180,12 @@ describe("submitting a registration", () => {
     const admin = await signIn(t.runtime.services, "admin");
     expect((await register(m.path, {}, { token: admin.token })).status).toBe(200);
     expect((await rows(m.id)).map((r) => r.user_id)).toEqual([admin.user.id]);
+    // Sent again by the same person signed in: their own registration is under My registrations, nothing mailed.
+    const mailsBefore = (await mailsTo((await rows(m.id))[0].id)).length;
+    const again = await register(m.path, { email: (await rows(m.id))[0].email }, { token: admin.token });
+    expect(again.status).toBe(422);
+    expect(again.json?.errors).toEqual({ email: [ALREADY_REGISTERED_YOURS] });
+    expect((await mailsTo((await rows(m.id))[0].id)).length).toBe(mailsBefore);
   });
 
   it("moves the content version, so that the meeting's page shows the new places on the next request", async () => {

@@ -309,7 +309,7 @@ export function MeetingPage({
               <RegistrationClosed message={registration.message} />
             ) : inlineForm ? (
               <div className="mt-8 max-w-3xl">
-                <JoinForm user={user} idPrefix="register" />
+                <JoinForm user={user} idPrefix="register" registering />
               </div>
             ) : (
               // One form per page: the footer's contact form registers for this meeting on public pages.

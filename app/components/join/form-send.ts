@@ -1,7 +1,10 @@
 import {
+  ALREADY_REGISTERED,
+  ALREADY_REGISTERED_YOURS,
   FIX_FIELDS,
   JOIN_CAPTCHA_ACTION,
   KEPT_IN_FORM,
+  MY_REGISTRATIONS_PATH,
   REGISTRATION_REFUSED,
   type RegistrationStatus,
   SERVER_FAILED,
@@ -17,7 +20,7 @@ import { CAPTCHA_VERSION, captchaToken } from "../../lib/third-party";
 export type SendOutcome =
   /** `registration`: the state a meeting's registration arrived in (decision 0052: waitlisted is said so). */
   | { sent: true; registration?: { status: RegistrationStatus } | null }
-  | { sent: false; message: string; fields: Record<string, string> };
+  | { sent: false; message: string; fields: Record<string, string>; link?: { to: string; label: string } };
 
 type ErrorAnswer = { message?: unknown; errors?: Record<string, unknown> };
 
@@ -71,6 +74,16 @@ export async function sendForm(url: string, fields: Record<string, string>): Pro
   const { page_path, captcha_token, ...fieldErrors } = firstOfEach(answer.errors);
   // A meeting that takes no more registrations: why, and where to turn instead.
   if (page_path) return { sent: false, message: `${page_path} ${REGISTRATION_REFUSED}`, fields: {} };
+  // Registered already: nothing to correct; where the registration is, or that its link was mailed (decision 0060).
+  if (fieldErrors.email?.startsWith(ALREADY_REGISTERED)) {
+    const yours = fieldErrors.email === ALREADY_REGISTERED_YOURS;
+    return {
+      sent: false,
+      message: fieldErrors.email,
+      fields: {},
+      ...(yours ? { link: { to: MY_REGISTRATIONS_PATH, label: "Open My registrations" } } : {}),
+    };
+  }
   if (captcha_token) return { sent: false, message: `${captcha_token} ${KEPT_IN_FORM}`, fields: {} };
   if (Object.keys(fieldErrors).length > 0) return { sent: false, message: FIX_FIELDS, fields: fieldErrors };
   // The rate limit (with the wait), a body too large, a full disk…: the server's own words.

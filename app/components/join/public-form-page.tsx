@@ -49,7 +49,12 @@ export function PublicFormPage({ kind, shown }: { kind: FormKind; shown?: Shown 
           className="scroll-mt-32 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 focus:outline-none"
         >
           {kind === "join" ? (
-            <Island name="join-page-form" component={JoinForm} props={{ ...props, idPrefix: "join-page" }} />
+            <Island
+              name="join-page-form"
+              component={JoinForm}
+              // A registration shown again keeps its note field (and what was typed in it).
+              props={{ ...props, idPrefix: "join-page", registering: shown?.values?.note !== undefined }}
+            />
           ) : (
             <Island name="message-page-form" component={MessageForm} props={props} />
           )}

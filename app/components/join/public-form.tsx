@@ -7,6 +7,7 @@ import {
   JOIN_SUMMARY,
   JOIN_THANKS,
   MESSAGE_MAX_LENGTHS,
+  NOTE_MAX,
   type RegistrationStatus,
   thanksFor,
 } from "../../../core/join/join.values";
@@ -98,6 +99,25 @@ const JOIN_FORM: FormSpec = {
   prefill: (user) => ({ representative_name: nameOf(user), email: user.email, phone_number: user.phone_number ?? "" }),
 };
 
+/**
+ * The join form as a meeting's registration form (issue 32): the spec's four fields and an
+ * optional note for the organisers (dietary needs, accessibility), which the API takes as `note`.
+ */
+const REGISTRATION_FORM: FormSpec = {
+  ...JOIN_FORM,
+  fields: [
+    ...JOIN_FORM.fields,
+    {
+      name: "note",
+      label: "Note for the organisers (optional): dietary needs, accessibility",
+      maxLength: NOTE_MAX,
+      autoComplete: "off",
+      multiline: true,
+      wide: true,
+    },
+  ],
+};
+
 /** The contact form of /contact and /feedback-forum (decision 0039). */
 const MESSAGE_FORM: FormSpec = {
   kind: "message",
@@ -144,8 +164,8 @@ type FormProps = {
 };
 
 /** SPEC §4 'Contact form', §5 'Join / registration form': the join form, in every public page's footer. */
-export function JoinForm(props: FormProps) {
-  return <PublicForm spec={JOIN_FORM} {...props} />;
+export function JoinForm({ registering = false, ...props }: FormProps & { registering?: boolean }) {
+  return <PublicForm spec={registering ? REGISTRATION_FORM : JOIN_FORM} {...props} />;
 }
 
 /** The message form of the pages that promise a contact form (decision 0039). */

@@ -53,6 +53,14 @@ export default function ThanksDialog({
             <Dialog.Description asChild>
               <div role="alert" className="mt-3 text-slate-700">
                 <p>{refused.message}</p>
+                {refused.link ? (
+                  <p className="mt-3">
+                    {/* A plain link: the dialog is also an island's, outside the router (decision 0033). */}
+                    <a href={refused.link.to} className="font-semibold text-sea-700 underline hover:text-sea-600">
+                      {refused.link.label}
+                    </a>
+                  </p>
+                ) : null}
                 {fieldMessages.length > 0 ? (
                   <ul className="mt-3 list-inside list-disc text-left text-sm text-red-800">
                     {fieldMessages.map((message) => (

@@ -83,7 +83,7 @@ export function PublicFooter({ settings }: { settings: SiteSettings }) {
               {closed ? (
                 <RegistrationClosed message={closed} className="" />
               ) : (
-                <Island name="join-form" component={JoinFormIsland} props={{}} />
+                <Island name="join-form" component={JoinFormIsland} props={{ registering: Boolean(meetingTitle) }} />
               )}
             </div>
           </div>

@@ -13,8 +13,9 @@ export function HeaderIsland({ settings }: { settings: SiteSettings }) {
   return <SiteHeader settings={settings} user={useSignedInUser()} />;
 }
 
-export function JoinFormIsland() {
-  return <JoinForm user={useSignedInUser()} />;
+/** `registering`: the form registers for the page's meeting, with its note field (issue 32). */
+export function JoinFormIsland({ registering = false }: { registering?: boolean }) {
+  return <JoinForm user={useSignedInUser()} registering={registering} />;
 }
 
 export function MessageFormIsland() {

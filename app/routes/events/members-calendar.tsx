@@ -1,6 +1,7 @@
 import { viewerOf } from "../../../core/access/access";
 import { meetingUrl } from "../../../core/meetings/meetings.values";
 import { CalendarView } from "../../components/events/calendar-view";
+import { MyRegistrationsSection } from "../../components/events/my-registrations";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { getRequestContext } from "../../context";
 import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
@@ -32,6 +33,7 @@ export default function MembersCalendar({ loaderData }: Route.ComponentProps) {
       <p className="mt-3 max-w-2xl text-slate-600">
         Every meeting of the association, with the working group and board meetings open to members only.
       </p>
+      <MyRegistrationsSection className="mt-8 max-w-3xl" />
       <CalendarView
         data={loaderData}
         base="/dashboard/events"

@@ -43,9 +43,11 @@ export async function publicFormAction(kind: FormKind, request: Request, context
   const sentFrom = safeRedirectPath(form.page_path, "/");
   const shown = {
     pagePath: sentFrom === "/" ? undefined : sentFrom,
-    values: Object.fromEntries(
-      FIELDS[kind].map((field) => [field, typeof form[field] === "string" ? (form[field] as string) : ""]),
-    ),
+    values: Object.fromEntries([
+      ...FIELDS[kind].map((field) => [field, typeof form[field] === "string" ? (form[field] as string) : ""]),
+      // A registration's note, when its form had one: shown again with the rest, never dropped.
+      ...(kind === "join" && typeof form.note === "string" ? [["note", form.note]] : []),
+    ]),
     startedAt: typeof form.started_at === "string" ? form.started_at.slice(0, 200) : undefined,
   };
   // A lapsed company's representative registers as a visitor would (decision 0044).
