@@ -126,17 +126,18 @@ export function createMeetingsAdminService(deps: {
   async function changing<T>(id: number, stored: StoredImage[], write: (trx: Executor) => Promise<T>): Promise<T> {
     const updates = deps.invitationUpdates;
     const send = updates ? await updates.prepare() : null;
+    let queued = 0;
     const result = await committing(stored, async (trx) => {
       const before = send ? await calendarIn(trx, id, true) : null;
       const written = await write(trx);
       const after = before ? await calendarIn(trx, id, false) : null;
       const change = before && after ? comparable(before, after) : null;
-      if (send && after && change && !isOver(before as CalendarMeeting) && !isOver(after)) {
-        await send(trx, after, change);
+      if (send && before && after && change && !isOver(before) && !isOver(after)) {
+        queued = await send(trx, after, change);
       }
       return written;
     });
-    updates?.committed();
+    if (queued > 0) updates?.committed();
     return result;
   }
 
