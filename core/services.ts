@@ -159,6 +159,7 @@ export function createServices(deps: {
     origin: deps.origin,
     mailFrom: deps.mailFrom ?? "",
     clock,
+    logger: deps.logger,
   });
   const registrations = createRegistrationsService({
     db: deps.db,
@@ -219,6 +220,10 @@ export function createServices(deps: {
       clock,
       defaultTimeZone: async () => (await settings.getAll())["site.timezone"],
       read: (row) => meetings.whole(row),
+      dialect: deps.dialect,
+      origin: deps.origin,
+      // A confirmed meeting moved in time or place: its confirmed attendees get the updated invitation (decision 0058).
+      invitationUpdates: registrations.invitationUpdates,
     }),
     members,
     companiesCsv: createCompaniesCsvService({ db: deps.db, dialect: deps.dialect, members }),

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/types";
 import type { Clock } from "../../lib/clock";
+import type { Logger } from "../../lib/logger";
 import type { NewMailAttachment } from "../mail/mail.schema";
 import { invitationAttachment } from "../meetings/invitation";
 import type { CalendarMeeting } from "../meetings/meetings.calendar";
@@ -26,6 +27,8 @@ export function createRegistrationInvitations(deps: {
   /** MAIL_FROM: the organizer's address when the site has no e-mail of its own (setting site.email). */
   mailFrom: string;
   clock: Clock;
+  /** Where a mail that goes without its invitation is told (one warning per mail). */
+  logger?: Pick<Logger, "warn">;
 }) {
   const origin = deps.origin.replace(/\/+$/, "");
   const host = new URL(origin).hostname;
@@ -50,8 +53,15 @@ export function createRegistrationInvitations(deps: {
         .executeTakeFirst();
       if (!row) return null;
       const organizer = site["site.email"] || addressOf(deps.mailFrom);
-      // Without an address to send it from (no site e-mail, no MAIL_FROM) there is no invitation: the mail goes without it.
-      if (!organizer.includes("@")) return null;
+      // Without an address to send it from (no site e-mail, no MAIL_FROM) there is no invitation: the
+      // mail goes without it, and the operator hears why, once per mail.
+      if (!organizer.includes("@")) {
+        deps.logger?.warn(
+          { registration: invitee.id, meeting: calendar.id, method },
+          "calendar invitation not attached: no organizer address (set site.email or MAIL_FROM)",
+        );
+        return null;
+      }
       try {
         return invitationAttachment(
           calendar,
@@ -64,8 +74,12 @@ export function createRegistrationInvitations(deps: {
             now: deps.clock(),
           },
         );
-      } catch {
+      } catch (error) {
         // An address the calendar format cannot carry (quotes, spaces): the mail goes without the invitation.
+        deps.logger?.warn(
+          { err: error, registration: invitee.id, meeting: calendar.id, method },
+          "calendar invitation not attached: an address the calendar cannot carry",
+        );
         return null;
       }
     },

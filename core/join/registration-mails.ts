@@ -27,6 +27,8 @@ export type RegistrationMailContext = {
   manageUrl?: string | null;
   /** The calendar invitation (confirmed) or its cancellation (a confirmed registration ended), decision 0053. */
   invitation?: NewMailAttachment | null;
+  /** What changed of a confirmed meeting, in plain words (the updated mail, decision 0058). */
+  change?: { when?: string; where?: string };
 };
 
 /** The mails a registration's states send to the registrant (decision 0052). */
@@ -37,7 +39,8 @@ export type RegistrationMailKind =
   | "moved_up"
   | "declined"
   | "cancelled"
-  | "already_registered";
+  | "already_registered"
+  | "updated";
 
 const forMeeting = (c: RegistrationMailContext) => (c.meetingTitle ? ` for ${c.meetingTitle}` : "");
 const subjectOf = (c: RegistrationMailContext, what: string) => `${what}${c.meetingTitle ? `: ${c.meetingTitle}` : ""}`;
@@ -46,6 +49,13 @@ const closing = (c: RegistrationMailContext) => `Kind regards,\n${c.siteName}`;
 /** Every mail to a registrant says where to see the registration and cancel it, without an account. */
 const manageLine = (c: RegistrationMailContext) =>
   c.manageUrl ? `\n\nTo see your registration or cancel it: ${c.manageUrl}` : "";
+
+/** The new time and place, each on its own line, where they changed. */
+const changeLines = (c: RegistrationMailContext) =>
+  [
+    c.change?.when ? `\n\nNew date and time: ${c.change.when}` : "",
+    c.change?.where ? `${c.change?.when ? "\n" : "\n\n"}New place: ${c.change.where}` : "",
+  ].join("");
 
 function mail(c: RegistrationMailContext, subject: string, body: string): NewMail {
   return {
@@ -95,6 +105,13 @@ export const registrationMails: Record<RegistrationMailKind, (c: RegistrationMai
       c,
       subjectOf(c, "Your registration"),
       `We are sorry: your registration${forMeeting(c)} was declined.${c.reason ? `\n\nReason: ${c.reason}` : ""}\n\nIf you have questions, reply to this e-mail.`,
+    ),
+  /** A confirmed meeting moved in time or place (decision 0058): the new values, and the updated invitation. */
+  updated: (c) =>
+    mail(
+      c,
+      subjectOf(c, "Updated"),
+      `The meeting${c.meetingTitle ? ` ${c.meetingTitle}` : ""} you are registered for has changed.${changeLines(c)}\n\nYour registration stays confirmed.${c.invitation ? " The attached invitation updates the meeting in your calendar." : ""} If you can no longer come, please tell us, so that your place can go to someone on the waiting list.\n\n${NOT_QUOTED}`,
     ),
   cancelled: (c) =>
     mail(

@@ -99,6 +99,17 @@ export function createRegistrationsRepository(db: Kysely<Database>, dialect: Dia
       return ofMeeting(meetingId).select(COLUMNS).where("id", "=", id).executeTakeFirst();
     },
 
+    /** The meeting's confirmed registrations after `afterId`, by id, a page at a time (join_requests_registration_idx). */
+    async confirmedAfter(meetingId: number, afterId: number, limit: number) {
+      return ofMeeting(meetingId)
+        .select(COLUMNS)
+        .where("registration_status", "=", "confirmed")
+        .where("id", ">", afterId)
+        .orderBy("id")
+        .limit(limit)
+        .execute();
+    },
+
     /** The oldest registration on the waiting list: the next to move up. */
     async firstWaitlisted(meetingId: number) {
       return ofMeeting(meetingId)

@@ -7,7 +7,9 @@ import { pageOf } from "../../lib/pagination";
 import { dateIn } from "../../lib/time-zones";
 import { invalidInput } from "../../lib/validation";
 import type { MailService, NewMail } from "../mail/mail.service";
+import type { InvitationChange } from "../meetings/invitation";
 import type { CalendarMeeting } from "../meetings/meetings.calendar";
+import type { InvitationUpdates } from "../meetings/meetings-admin.service";
 import { addDays } from "../members/members.values";
 import type { SettingsService } from "../settings/settings.service";
 import {
@@ -31,6 +33,8 @@ export const REGISTRATIONS_PER_PAGE = 50;
 export const REGISTRATION_NOT_FOUND = "Registration not found.";
 export const MEETING_FULL = "This meeting is full: registration is closed.";
 export const NO_SEAT_LEFT = "The meeting is full: no place is free for this registration.";
+/** Confirmed registrations read at a time when a meeting's invitations are sent again. */
+const UPDATE_BATCH = 200;
 
 /** A signed-in person, as 'My registrations' knows them. */
 export type Person = { id: number; email: string; name: string };
@@ -102,7 +106,7 @@ export function createRegistrationsService(deps: {
     kind: RegistrationMailKind,
     row: Pick<RegistrationRow, "id" | "email" | "meeting_id" | "representative_name">,
     meeting: Pick<Meeting, "title">,
-    extra: { reason?: string | null; invite?: "REQUEST" | "CANCEL" } = {},
+    extra: { reason?: string | null; invite?: "REQUEST" | "CANCEL"; change?: InvitationChange } = {},
   ): Promise<void> {
     const manageUrl = (await deps.links?.issue(trx, row.id)) ?? null;
     // A confirmation invites to the meeting; a confirmed registration that ends withdraws the invitation.
@@ -121,6 +125,7 @@ export function createRegistrationsService(deps: {
       reason: extra.reason ?? null,
       manageUrl,
       invitation,
+      change: extra.change,
     });
     await mail.enqueue([built], trx);
   }
@@ -280,6 +285,33 @@ export function createRegistrationsService(deps: {
     /** Records the state a new registration arrived in (its history's first row), in its transaction. */
     arrived: (trx: Kysely<Database>, id: number, status: RegistrationStatus, by: RegistrationActor) =>
       record(trx, id, `registration_${status}`, by),
+
+    /**
+     * A confirmed meeting moved in time or place (decision 0058): the meetings admin service's save
+     * calls the step `prepare` gives inside its transaction, and every confirmed registration gets
+     * the updated invitation (METHOD:REQUEST, its UID, its SEQUENCE raised) in a mail that says
+     * what changed. Pending, waitlisted, declined and cancelled ones hold no invitation: nothing.
+     */
+    invitationUpdates: {
+      async prepare() {
+        // Read before the save's transaction: on SQLite its one connection is the transaction's.
+        const settings = await deps.settings.getAll();
+        return async (trx: Kysely<Database>, calendar: CalendarMeeting, change: InvitationChange) => {
+          const site: Site = { ...settings, calendar };
+          let sent = 0;
+          for (let after = 0; ; ) {
+            const rows = await repo(trx).confirmedAfter(calendar.id, after, UPDATE_BATCH);
+            for (const row of rows) {
+              await mailTo(trx, site, "updated", row, calendar, { invite: "REQUEST", change });
+              sent += 1;
+            }
+            if (rows.length < UPDATE_BATCH) return sent;
+            after = rows[rows.length - 1].id;
+          }
+        };
+      },
+      committed: () => mail.deliverSoon(),
+    } satisfies InvitationUpdates,
 
     /** After a submission's commit: mails go and the meeting's page shows the new places. */
     published: publish,

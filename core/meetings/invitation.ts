@@ -131,6 +131,62 @@ export function invitationChanged(before: CalendarMeeting, after: CalendarMeetin
   return invitationKey(before) !== invitationKey(after);
 }
 
+/** What of an invitation changed, in plain words for the mail: the new time, the new place; absent when unchanged. */
+export type InvitationChange = { when?: string; where?: string };
+
+/** "Tuesday 8 December 2026", built from its parts: ICU versions differ on the comma after the weekday. */
+const dayWords = (zone: string) => {
+  const format = new Intl.DateTimeFormat("en-GB", {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: zone,
+  });
+  return {
+    format(instant: Date): string {
+      const part = Object.fromEntries(format.formatToParts(instant).map((p) => [p.type, p.value]));
+      return `${part.weekday} ${part.day} ${part.month} ${part.year}`;
+    },
+  };
+};
+const timeWords = (zone: string) =>
+  new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: zone });
+
+/** "Tuesday 8 December 2026 to Wednesday 9 December 2026", or with times: "…, 09:00 to 17:00 (Europe/Warsaw time)". */
+export function invitationWhen(meeting: CalendarMeeting): string {
+  const span = spanOf(meeting);
+  if (span.allDay) {
+    const days = dayWords("UTC");
+    const first = new Date(`${span.first}T00:00:00Z`);
+    const last = new Date(Date.parse(`${span.afterLast}T00:00:00Z`) - 86_400_000);
+    return last > first ? `${days.format(first)} to ${days.format(last)}` : days.format(first);
+  }
+  const zone = zoneOf(meeting).name;
+  const days = dayWords(zone);
+  const times = timeWords(zone);
+  const startDay = days.format(span.start);
+  const endDay = days.format(span.end);
+  const end = endDay === startDay ? times.format(span.end) : `${endDay}, ${times.format(span.end)}`;
+  return `${startDay}, ${times.format(span.start)} to ${end} (${zone} time)`;
+}
+
+/**
+ * What an edit changed of the invitations, in plain words (the new values), or null when nothing an
+ * invitation shows changed (invitationChanged).
+ */
+export function invitationChanges(before: CalendarMeeting, after: CalendarMeeting): InvitationChange | null {
+  if (!invitationChanged(before, after)) return null;
+  const change: InvitationChange = {};
+  const when = invitationWhen(after);
+  // A new zone alone moves the instants: it counts as a new time.
+  if (invitationWhen(before) !== when || before.timezone !== after.timezone) change.when = when;
+  const place = placeOf(after);
+  if (placeOf(before) !== place) change.where = place ?? "no place is given any more";
+  if (!change.when && !change.where) change.when = when;
+  return change;
+}
+
 /** The invitation as a queued mail's attachment (NewMail.attachments), sent as nodemailer's icalEvent. */
 export function invitationAttachment(
   meeting: CalendarMeeting,

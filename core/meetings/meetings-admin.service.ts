@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import type { Dialect } from "../../db/connect";
 import type { Database, Executor } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { isUniqueViolation } from "../../lib/db-errors";
@@ -10,8 +11,11 @@ import { type StoredImage, storeImage } from "../../lib/images";
 import { type Page, pageOf } from "../../lib/pagination";
 import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
 import type { FileStorage } from "../../lib/storage";
+import { dateIn, isTimeZone } from "../../lib/time-zones";
 import { invalidInput } from "../../lib/validation";
 import type { SearchService } from "../search/search.service";
+import { type InvitationChange, invitationChanges } from "./invitation";
+import type { CalendarMeeting } from "./meetings.calendar";
 import { createMeetingsRepository, type MeetingsRepository } from "./meetings.repository";
 import {
   MEETINGS_PER_PAGE,
@@ -27,6 +31,7 @@ import {
   type SponsorData,
 } from "./meetings.schema";
 import {
+  calendarOfRow,
   registrationSettingsOf,
   richText,
   toMeetingImage,
@@ -43,6 +48,16 @@ export type AdminMeetingSummary = MeetingSummary & { registration_settings: Meet
 const NOT_FOUND = "Meeting not found.";
 
 /**
+ * Confirmed attendees' updated calendar invitations (decision 0058), kept by the registrations
+ * (registrations.service): `prepare` reads what the mails need before a write's transaction opens
+ * (SQLite has one connection) and gives the step that queues them inside it; `committed` sends them soon.
+ */
+export type InvitationUpdates = {
+  prepare(): Promise<(trx: Executor, meeting: CalendarMeeting, change: InvitationChange) => Promise<number>>;
+  committed(): void;
+};
+
+/**
  * The admin side of meetings (issue 13): meetings with their images, programme and sponsors.
  * Every write is one transaction with its search entry; image files are written before it and
  * removed if it fails, files of removed images only after it has committed.
@@ -56,9 +71,16 @@ export function createMeetingsAdminService(deps: {
   defaultTimeZone: () => Promise<string>;
   /** The whole meeting as members read it (the read service), after a write. */
   read: (row: Row) => Promise<Meeting>;
+  /** Locks the meeting row while an edit compares it (PostgreSQL). */
+  dialect?: Dialect;
+  /** The site's public address (BASE_URL's origin): an updated invitation links the meeting's page. */
+  origin?: string;
+  /** Sends confirmed attendees the updated invitation when an edit moves the meeting's time or place. */
+  invitationUpdates?: InvitationUpdates;
 }) {
   const { db, search, storage, clock } = deps;
   const repository = createMeetingsRepository(db);
+  const origin = (deps.origin ?? "").replace(/\/+$/, "");
 
   async function removeFiles(keys: (string | null)[]) {
     const files = keys.flatMap((key) => (key ? imageFiles(key) : []));
@@ -73,6 +95,50 @@ export function createMeetingsAdminService(deps: {
       await removeFiles(stored.map((s) => s.key));
       throw error;
     }
+  }
+
+  /** The meeting as its invitations describe it, read in the write's transaction (locked when `lock`). */
+  async function calendarIn(trx: Executor, id: number, lock: boolean): Promise<CalendarMeeting | null> {
+    const meetings = createMeetingsRepository(trx);
+    const row = await meetings.findForChange(id, lock && deps.dialect === "postgres");
+    if (!row) return null;
+    return calendarOfRow(row, await meetings.schedulesOf([id]), origin);
+  }
+
+  /** Over: its last day has ended where it takes place. An invitation to it is history, not news. */
+  function isOver(meeting: CalendarMeeting): boolean {
+    const last = meeting.end_date && meeting.end_date > meeting.start_date ? meeting.end_date : meeting.start_date;
+    return dateIn(clock(), isTimeZone(meeting.timezone) ? meeting.timezone : "UTC") > last;
+  }
+
+  /** What changed of the invitations; none for a stored zone the calendar cannot read (it never was sent). */
+  function comparable(before: CalendarMeeting, after: CalendarMeeting): InvitationChange | null {
+    if (!isTimeZone(before.timezone) || !isTimeZone(after.timezone)) return null;
+    return invitationChanges(before, after);
+  }
+
+  /**
+   * A write that may move the meeting's time or place (its dates, zone and location, or its
+   * programme's times), in one transaction with what it owes confirmed attendees: when what an
+   * invitation shows changed, and the meeting is not over, each gets the updated invitation
+   * (decision 0058), queued with the save so that neither commits without the other.
+   */
+  async function changing<T>(id: number, stored: StoredImage[], write: (trx: Executor) => Promise<T>): Promise<T> {
+    const updates = deps.invitationUpdates;
+    const send = updates ? await updates.prepare() : null;
+    let queued = 0;
+    const result = await committing(stored, async (trx) => {
+      const before = send ? await calendarIn(trx, id, true) : null;
+      const written = await write(trx);
+      const after = before ? await calendarIn(trx, id, false) : null;
+      const change = before && after ? comparable(before, after) : null;
+      if (send && before && after && change && !isOver(before) && !isOver(after)) {
+        queued = await send(trx, after, change);
+      }
+      return written;
+    });
+    if (queued > 0) updates?.committed();
+    return result;
   }
 
   /** Stores uploaded images one after another; if one is refused, those already stored go. */
@@ -260,7 +326,7 @@ export function createMeetingsAdminService(deps: {
       const values = await columns(data);
       const texts = textsOf(data, images.length);
       const stored = await storeAll(images, "meetings", "images");
-      const row = await committing(stored, async (trx) => {
+      const row = await changing(id, stored, async (trx) => {
         const meetings = createMeetingsRepository(trx);
         const updated = await meetings.update(id, values, clock().toISOString());
         if (!updated) throw new AppError("not_found", NOT_FOUND);
@@ -314,7 +380,7 @@ export function createMeetingsAdminService(deps: {
 
     async addSchedule(meetingId: number, data: ScheduleData): Promise<Schedule> {
       checkDay(await existing(meetingId), data);
-      const row = await committing([], async (trx) => {
+      const row = await changing(meetingId, [], async (trx) => {
         const meetings = createMeetingsRepository(trx);
         const inserted = await meetings.insertSchedule({
           ...data,
@@ -329,7 +395,7 @@ export function createMeetingsAdminService(deps: {
 
     async updateSchedule(meetingId: number, id: number, data: ScheduleData): Promise<Schedule> {
       checkDay(await existing(meetingId), data);
-      const row = await committing([], async (trx) => {
+      const row = await changing(meetingId, [], async (trx) => {
         const meetings = createMeetingsRepository(trx);
         const updated = await meetings.updateSchedule(meetingId, id, { ...data, is_evening: data.is_evening ? 1 : 0 });
         if (!updated) throw new AppError("not_found", "Schedule not found.");
@@ -341,7 +407,7 @@ export function createMeetingsAdminService(deps: {
 
     async removeSchedule(meetingId: number, id: number): Promise<void> {
       await existing(meetingId);
-      await committing([], async (trx) => {
+      await changing(meetingId, [], async (trx) => {
         const meetings = createMeetingsRepository(trx);
         if (!(await meetings.removeSchedule(meetingId, id))) throw new AppError("not_found", "Schedule not found.");
         await meetings.touch(meetingId, clock().toISOString());

@@ -157,6 +157,14 @@ export function createMeetingsRepository(db: Executor) {
     async findById(id: number) {
       return db.selectFrom("meetings").selectAll().where("id", "=", id).executeTakeFirst();
     },
+    /**
+     * The meeting, locked until its write's transaction ends where rows are locked (PostgreSQL;
+     * SQLite's one writer is alone already): an edit compares it before and after, unraced.
+     */
+    async findForChange(id: number, lock: boolean) {
+      const query = db.selectFrom("meetings").selectAll().where("id", "=", id);
+      return (lock ? query.forUpdate() : query).executeTakeFirst();
+    },
     async slugsLike(base: string): Promise<string[]> {
       const rows = await db
         .selectFrom("meetings")

@@ -176,6 +176,20 @@ function toCalendarMeeting(
   };
 }
 
+/**
+ * A stored meeting with its programme as a calendar invitation describes it: its text, and its page
+ * in the area its visibility says. Pure, so that a write can read the rows in its own transaction.
+ */
+export function calendarOfRow(row: FullRow, schedules: ScheduleRow[], origin: string): CalendarMeeting {
+  const area = row.visibility === "members" ? "members" : "public";
+  return toCalendarMeeting(
+    row,
+    richText(row.content) ?? richText(row.information),
+    schedules.map(toSchedule),
+    `${origin}${meetingUrl(row.slug, area)}`,
+  );
+}
+
 /** Meetings as visitors and members read them (SPEC §3 'Meeting/event', §7 'Meetings'). */
 export function createMeetingsService(deps: { repository: MeetingsRepository; clock: Clock }) {
   const { repository, clock } = deps;
@@ -375,8 +389,7 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
     async invitationEntry(meetingId: number, origin: string): Promise<CalendarMeeting | null> {
       const row = await repository.findById(meetingId);
       if (!row) return null;
-      const meeting = await full(row as FullRow);
-      return this.calendarEntry(meeting, origin, row.visibility === "members" ? "members" : "public");
+      return calendarOfRow(row, await repository.schedulesOf([row.id]), origin);
     },
 
     /** The meetings of a calendar feed: the last 12 months and everything to come, for this viewer. */
