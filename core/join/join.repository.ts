@@ -2,7 +2,6 @@ import type { Kysely, Selectable } from "kysely";
 import { containsText } from "../../db/queries";
 import type { Database, JoinRequestEventsTable, JoinRequestsTable } from "../../db/types";
 import type { JoinListQuery } from "./join.schema";
-import { SEAT_HOLDING } from "./join.values";
 
 export type NewJoinRequest = Omit<Selectable<JoinRequestsTable>, "id" | "handled_at" | "invitation_sequence">;
 
@@ -51,23 +50,6 @@ export function createJoinRepository(db: Kysely<Database>) {
         .select((eb) => eb.fn.countAll<number>().as("n"))
         .executeTakeFirst();
       return Number(row?.n ?? 0);
-    },
-    /**
-     * Registrations holding a seat (pending and confirmed; decision 0052) per meeting, against its
-     * capacity (join_requests_registration_idx). Probable spam counts too: its sender was told they
-     * are registered, so it holds its seat until the secretariat deletes it (decision 0039).
-     */
-    async countsForMeetings(meetingIds: number[]): Promise<Map<number, number>> {
-      if (meetingIds.length === 0) return new Map();
-      const rows = await db
-        .selectFrom("join_requests")
-        .select(["meeting_id", (eb) => eb.fn.countAll<number>().as("n")])
-        .where("meeting_id", "in", meetingIds)
-        .where("kind", "=", "registration")
-        .where("registration_status", "in", SEAT_HOLDING)
-        .groupBy("meeting_id")
-        .execute();
-      return new Map(rows.map((r) => [Number(r.meeting_id), Number(r.n)]));
     },
     /** The meetings that have registrations, for the inbox's filter. */
     async meetingsWithRequests() {

@@ -470,9 +470,6 @@ export function createJoinService(deps: {
       return { ...pageOf(data, query.page, PER_PAGE, total), query, meetings };
     },
 
-    /** How many registrations hold a seat (pending, confirmed) at each meeting (meetings without any are left out). */
-    registrationCounts: (meetingIds: number[]) => repository.countsForMeetings(meetingIds),
-
     /** Requests not yet handled, for the admin home. */
     countOpen: () => repository.count({ status: "open", search: "" }),
 

@@ -76,7 +76,11 @@ export function createRegistrationsRepository(db: Kysely<Database>, dialect: Dia
       return Number(row?.n ?? 0);
     },
 
-    /** Seats taken by each meeting (those without any are left out). */
+    /**
+     * Seats taken by each meeting (those without any are left out), against its capacity
+     * (join_requests_registration_idx). Probable spam counts too: its sender was told they are
+     * registered, so it holds its seat until the secretariat deletes it (decision 0039).
+     */
     async seatsTakenBy(meetingIds: number[]): Promise<Map<number, number>> {
       if (meetingIds.length === 0) return new Map();
       const rows = await db

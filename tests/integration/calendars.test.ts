@@ -251,7 +251,7 @@ describe("registrations", () => {
     expect((refused.json as { errors: Record<string, string[]> }).errors.page_path).toEqual([
       "Registration for this meeting is closed.",
     ]);
-    const counts = await t.runtime.services.join.registrationCounts([meeting.id, closing.id]);
+    const counts = await t.runtime.services.registrations.seatsTaken([meeting.id, closing.id]);
     expect(counts.get(meeting.id)).toBe(1);
     expect(counts.get(closing.id)).toBeUndefined();
   });

@@ -774,7 +774,7 @@ describe("a registration the meeting no longer takes", () => {
       const [held] = await requests();
       expect(held).toMatchObject({ kind: "registration", spam_reason: "too_fast" });
       // The admin's list of meetings counts it too.
-      expect(await t.runtime.services.join.registrationCounts([rows[0].id])).toEqual(new Map([[rows[0].id, 1]]));
+      expect(await t.runtime.services.registrations.seatsTaken([rows[0].id])).toEqual(new Map([[rows[0].id, 1]]));
       // It was told "registered": its acknowledgement went out (quoting nothing it typed), marked for the
       // secretariat.
       await t.runtime.services.mail.deliverDue();

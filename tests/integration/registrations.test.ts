@@ -122,7 +122,7 @@ describe("submitting a registration", () => {
       { event: "registration_waitlisted", user_name: PERSON.representative_name, reason: null },
     ]);
     // The meeting's page: full, with its waiting list.
-    expect(await t.runtime.services.join.registrationCounts([m.id])).toEqual(new Map([[m.id, 2]]));
+    expect(await t.runtime.services.registrations.seatsTaken([m.id])).toEqual(new Map([[m.id, 2]]));
   });
 
   it("is confirmed at once when the meeting confirms automatically; probable spam stays pending", async () => {

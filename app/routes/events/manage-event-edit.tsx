@@ -111,7 +111,7 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
   const defaultTimeZone = (await services.settings.getAll())["site.timezone"];
   let registrations = null;
   if (meeting) {
-    const count = (await services.join.registrationCounts([meeting.id])).get(meeting.id) ?? 0;
+    const count = (await services.registrations.seatsTaken([meeting.id])).get(meeting.id) ?? 0;
     registrations = { count, state: services.meetings.registrationState(meeting, count) };
   }
   const flash = takeFlash(request, { token: sessionToken, secure: secureCookies });

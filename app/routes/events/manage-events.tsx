@@ -30,7 +30,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
         page: url.searchParams.get("page") ?? undefined,
       }),
     );
-    const counts = await services.join.registrationCounts(page.data.map((m) => m.id));
+    const counts = await services.registrations.seatsTaken(page.data.map((m) => m.id));
     const rows = page.data.map((meeting) => {
       const registrations = counts.get(meeting.id) ?? 0;
       return { ...meeting, registrations, state: services.meetings.registrationState(meeting, registrations) };

@@ -81,7 +81,7 @@ export async function meetingView(
   const { services, origin } = context;
   const [settings, counts] = await Promise.all([
     services.settings.getAll(),
-    services.join.registrationCounts([meeting.id]),
+    services.registrations.seatsTaken([meeting.id]),
   ]);
   const times: Record<number, SessionTime> = {};
   for (const session of meeting.schedules) times[session.id] = sessionTime(session, meeting.timezone);
