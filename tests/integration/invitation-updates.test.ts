@@ -1,8 +1,8 @@
 import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type MeetingInput, meetingInputSchema, scheduleInputSchema } from "../../core/meetings/meetings.schema";
-import { call, createTestContext, type TestContext } from "../support/app";
-import { formTimeAt } from "../support/form-time";
+import { createTestContext, type TestContext } from "../support/app";
+import { registerThroughForm } from "../support/registrations";
 import { mailText, mimeParts, startSmtpServer } from "../support/smtp";
 
 /**
@@ -54,28 +54,8 @@ async function meeting() {
 }
 
 let people = 0;
-async function register(path: string, context = t) {
-  people += 1;
-  const email = `moved${people}@example.org`;
-  const res = await call(context.app, "POST", "/api/join", {
-    json: {
-      company_name: "Baltic Bridge Sp. z o.o.",
-      representative_name: `Lucja Attendee ${people}`,
-      email,
-      phone_number: "+48 58 000 00 00",
-      page_path: path,
-      started_at: await formTimeAt(context.database.db, "join", now.getTime() - 20_000),
-    },
-    headers: { "x-forwarded-for": `198.51.100.${people}` },
-  });
-  expect(res.status, res.text).toBe(200);
-  const row = await context.database.db
-    .selectFrom("join_requests")
-    .select("id")
-    .where("email", "=", email)
-    .executeTakeFirstOrThrow();
-  return { id: row.id, email };
-}
+const register = (path: string, context = t) =>
+  registerThroughForm(context, path, { now, email: `moved${++people}@example.org`, name: `Lucja Attendee ${people}` });
 
 /** The messages the SMTP server received for an address, in order: subject, text, calendar part parsed. */
 async function mails(email: string) {

@@ -1,7 +1,7 @@
 import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTestContext, type TestContext } from "../support/app";
-import { formTimeAt } from "../support/form-time";
+import { createTestContext, type TestContext } from "../support/app";
+import { registerThroughForm } from "../support/registrations";
 import { mimeParts, startSmtpServer } from "../support/smtp";
 
 /**
@@ -52,28 +52,8 @@ async function meeting(autoConfirm = false) {
 }
 
 let people = 0;
-async function register(path: string) {
-  people += 1;
-  const email = `invited${people}@example.org`;
-  const res = await call(t.app, "POST", "/api/join", {
-    json: {
-      company_name: "Baltic Bridge Sp. z o.o.",
-      representative_name: `Łucja Invitee ${people}`,
-      email,
-      phone_number: "+48 58 000 00 00",
-      page_path: path,
-      started_at: await formTimeAt(t.database.db, "join", now.getTime() - 20_000),
-    },
-    headers: { "x-forwarded-for": `198.51.100.${people}` },
-  });
-  expect(res.status, res.text).toBe(200);
-  const row = await t.database.db
-    .selectFrom("join_requests")
-    .select("id")
-    .where("email", "=", email)
-    .executeTakeFirstOrThrow();
-  return { id: row.id, email };
-}
+const register = (path: string) =>
+  registerThroughForm(t, path, { now, email: `invited${++people}@example.org`, name: `Łucja Invitee ${people}` });
 
 /** The calendar parts of the messages the SMTP server received for an address, in order. */
 async function invitations(email: string) {

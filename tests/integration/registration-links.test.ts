@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LINK_INVALID } from "../../app/routes/events/registration";
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
 import { createUser, PASSWORD, signIn } from "../support/factories";
-import { formTimeAt } from "../support/form-time";
 import { pagesApp, pageText } from "../support/pages";
+import { registerThroughForm } from "../support/registrations";
 
 /**
  * Issue 32, "Cancelling without an account": every registrant mail has a link to manage the
@@ -56,19 +56,7 @@ let people = 0;
 async function register(path: string, as: { email?: string; token?: string } = {}) {
   people += 1;
   const email = as.email ?? `linked${people}@example.org`;
-  const res = await call(t.app, "POST", "/api/join", {
-    token: as.token,
-    json: {
-      company_name: "Baltic Bridge Sp. z o.o.",
-      representative_name: `Person ${people}`,
-      email,
-      phone_number: "+48 58 000 00 00",
-      page_path: path,
-      started_at: await formTimeAt(t.database.db, "join", now.getTime() - 20_000),
-    },
-    headers: { "x-forwarded-for": `198.51.100.${people}` },
-  });
-  expect(res.status, res.text).toBe(200);
+  await registerThroughForm(t, path, { now, email, name: `Person ${people}`, token: as.token });
   return email;
 }
 
