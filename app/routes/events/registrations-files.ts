@@ -55,35 +55,37 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   }
   const badges = file === "badges.pdf";
   if (!badges && file !== "attendees.pdf") throw data("This page could not be found", { status: 404 });
+  // The check and the slot (or the place in line) are taken in one step, with nothing awaited in
+  // between: otherwise requests that arrive together all pass the check before any holds the slot.
   if (pdfSlots.busy > 0 && pdfSlots.waiting >= PDF_MAX_WAITING) {
     return new Response(PDF_BUSY, {
       status: 503,
       headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "5", "Cache-Control": "no-store" },
     });
   }
-  const [rows, site] = await Promise.all([
-    services.registrations.all(meeting.id, badges ? SEAT_HOLDING : LISTED),
-    services.settings.getAll(),
-  ]);
-  const about = {
-    title: meeting.title,
-    dates: formatDateRange(meeting.start_date, meeting.end_date),
-    place: meeting.location,
-    timeZone: meeting.timezone,
-    capacity: meeting.registration_settings.capacity,
-  };
-  const attendees = rows.map((r) => ({
-    name: r.representative_name || r.email,
-    company: r.company_name,
-    email: r.email,
-    status: r.status as (typeof LISTED)[number],
-    attended_at: r.attended_at,
-  }));
-  const bytes = await pdfSlots.run(() =>
-    badges
+  const bytes = await pdfSlots.run(async () => {
+    const [rows, site] = await Promise.all([
+      services.registrations.all(meeting.id, badges ? SEAT_HOLDING : LISTED),
+      services.settings.getAll(),
+    ]);
+    const about = {
+      title: meeting.title,
+      dates: formatDateRange(meeting.start_date, meeting.end_date),
+      place: meeting.location,
+      timeZone: meeting.timezone,
+      capacity: meeting.registration_settings.capacity,
+    };
+    const attendees = rows.map((r) => ({
+      name: r.representative_name || r.email,
+      company: r.company_name,
+      email: r.email,
+      status: r.status as (typeof LISTED)[number],
+      attended_at: r.attended_at,
+    }));
+    return badges
       ? badgesPdf({ meeting: about, siteName: site["site.name"], attendees })
-      : attendeeListPdf({ meeting: about, siteName: site["site.name"], generatedAt: new Date(), attendees }),
-  );
+      : attendeeListPdf({ meeting: about, siteName: site["site.name"], generatedAt: new Date(), attendees });
+  });
   return new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]), {
     headers: {
       "Content-Type": "application/pdf",
