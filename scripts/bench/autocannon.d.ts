@@ -11,7 +11,14 @@ declare module "autocannon" {
     headers?: Record<string, string>;
     body?: string | Buffer;
     /** Requests each connection sends in turn, instead of the one above. */
-    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer }[];
+    requests?: {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string | Buffer;
+      /** Changes the request before each sending (autocannon's request hook). */
+      setupRequest?: (request: { body?: string | Buffer }) => { body?: string | Buffer };
+    }[];
     connections?: number;
     /** Seconds. */
     duration?: number;

@@ -1,6 +1,6 @@
 import http from "node:http";
 import net from "node:net";
-import type { BenchRequest } from "./targets";
+import { type BenchRequest, bodyToSend } from "./targets";
 
 export type RawResponse = {
   status: number;
@@ -16,7 +16,8 @@ export type RawResponse = {
 export function rawRequest(origin: string, request: BenchRequest, timeoutMs = 10_000): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...request.headers };
-    if (request.body !== undefined) headers["Content-Length"] = String(Buffer.byteLength(request.body));
+    const body = bodyToSend(request);
+    if (body !== undefined) headers["Content-Length"] = String(Buffer.byteLength(body));
     const outgoing = http.request(new URL(request.path, origin), { method: request.method, headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -27,7 +28,7 @@ export function rawRequest(origin: string, request: BenchRequest, timeoutMs = 10
     });
     outgoing.setTimeout(timeoutMs, () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     outgoing.on("error", reject);
-    outgoing.end(request.body);
+    outgoing.end(body);
   });
 }
 

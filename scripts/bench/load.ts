@@ -1,7 +1,7 @@
 import autocannon, { type Instance } from "autocannon";
 import { rawRequest } from "./http";
 import type { ServerProcess } from "./servers";
-import type { BenchRequest } from "./targets";
+import { type BenchRequest, bodyToSend } from "./targets";
 import { ensureWrk, runWrk, stopWrk, type WrkResult, wrkVersion } from "./wrk";
 
 /**
@@ -90,8 +90,14 @@ async function runAutocannon(spec: RunSpec): Promise<LoadRun> {
     method: first.method,
     headers: first.headers,
     ...(first.body === undefined ? {} : { body: first.body }),
-    // A mix: each connection sends these in turn.
-    ...(rest.length === 0 ? {} : { requests: spec.requests }),
+    // A mix: each connection sends these in turn; a numbered body gets its number on each sending.
+    ...(rest.length === 0 && !first.numbered
+      ? {}
+      : {
+          requests: spec.requests.map((r) =>
+            r.numbered ? { ...r, setupRequest: (sent: object) => ({ ...sent, body: bodyToSend(r) }) } : r,
+          ),
+        }),
     connections: spec.connections,
     duration: spec.durationSeconds,
     timeout: spec.timeoutSeconds,

@@ -281,6 +281,7 @@ npm run bench -- --duration 5              # shorter runs
 npm run bench -- --no-build                # reuse build/ as it is
 npm run bench -- --only home --only news   # only the targets whose name or path contains one of these
 npm run bench -- --only "5 000 companies"  # the membership rows (issue 31) alone
+npm run bench -- --only "5 000 registrations"  # the registration rows (issue 32) alone
 npm run bench -- --compare 9f1f4bd         # also build that commit and measure it beside this checkout
 npm run bench -- --soak                    # 10 minutes of mixed load at 200 connections, RSS every 5 s
 npm run bench -- --soak --soak-minutes 30  # a longer soak
@@ -300,7 +301,10 @@ What a run does:
 2. Builds the app (\`npm run build\`) and seeds a fresh \`tmp/bench-data\`: the demo content plus
    \`EXTRA_DATA\` (scripts/bench/seed.ts): 10 000 news posts, 1 000 meetings, two library categories
    of 10 000 papers, 5 000 member companies (about 18 000 product tags, 650 not current, 2 500
-   representatives).
+   representatives), a meeting with 5 000 registrations in every state (full at 4 226 places, 258 on
+   its waiting list) and a meeting with room for a million, which the registration row
+   (\`POST /api/join\`) fills: each of its requests carries an address of its own (the body's \`{n}\`,
+   numbered by wrk's Lua script), or the one-per-address rule would refuse it.
 3. With \`--compare <rev>\`: checks that commit out as a git worktree in \`tmp/bench-before\`
    (node_modules linked to this checkout's when package-lock.json is identical, else \`npm ci\` there),
    builds it, and gives it an identical copy of the seeded data in \`tmp/bench-data-before\` (or, when
@@ -308,7 +312,8 @@ What a run does:
    removed when the bench ends.
 4. Starts each app server exactly as its \`npm start\` does: package.json's start script is read
    (\`NODE_ENV=production node [flags] build/server.js\`) and run with the same node flags, plus the
-   bench's settings (HOST, PORT, DATA_DIR, LOG_LEVEL=warn, the bench admin).
+   bench's settings (HOST, PORT, DATA_DIR, LOG_LEVEL=warn, the bench admin, and JOIN_RATE_LIMIT at its
+   highest, 100 000 an hour, so that the registration row is not refused with 429 from one address).
 5. Signs in for a Bearer token, requests every row once and checks it answers 200 (a br row must
    answer with \`Content-Encoding: br\`), then starts the baseline, \`scripts/bench/static-server.mjs\`,
    with the captured identity bytes; it compresses each page's bytes once at start (brotli quality 11)

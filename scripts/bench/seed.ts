@@ -3,12 +3,13 @@ import type { Kysely } from "kysely";
 import { companySearchEntry } from "../../core/members/search-entry";
 import { openDatabase } from "../../db/connect";
 import { migrateToLatest } from "../../db/migrate";
-import type { Database } from "../../db/types";
+import type { Database, RegistrationStatus } from "../../db/types";
 import { countryName } from "../../lib/countries";
 import { loadConfig } from "../../lib/env";
 import { escapeHtml, excerptOf, htmlToText } from "../../lib/html";
 import { slugify } from "../../lib/slug";
 import { seedDemoContent } from "../seed/index";
+import { BENCH_OPEN_MEETING_SLUG, BENCH_REGISTRATIONS_MEETING_ID } from "./targets";
 
 export type DataContext = { db: Kysely<Database>; uploadsDir: string };
 
@@ -158,6 +159,10 @@ export const EXTRA_DATA: DataStep[] = [
   {
     name: "5 000 member companies with products and representatives",
     run: seedCompanies,
+  },
+  {
+    name: "5 000 registrations for one meeting, and a meeting open to registrations",
+    run: seedRegistrations,
   },
 ];
 
@@ -383,6 +388,143 @@ async function seedCompanies({ db }: DataContext): Promise<void> {
       )
       .execute();
   }
+}
+
+/** The bench's meetings for registrations, with fixed ids so that the targets can name them. */
+/** Its capacity is set to the seats its registrations hold (full, with a waiting list). */
+export const BENCH_REGISTRATIONS_MEETING = {
+  id: BENCH_REGISTRATIONS_MEETING_ID,
+  slug: "bench-registrations-5000",
+  capacity: null,
+};
+export const BENCH_OPEN_MEETING = { id: 9102, slug: BENCH_OPEN_MEETING_SLUG, capacity: 1_000_000 };
+/** How many registrations the list's meeting has (issue 32: the admin's list at scale). */
+export const BENCH_REGISTRATIONS = 5000;
+const REGISTRATION_BATCH = 250;
+
+/**
+ * Two meetings in 2031, after the bench's thousand (so no list's first page changes): one with
+ * 5 000 registrations, as the registrations service leaves them (decision 0052): full at its 4 226
+ * places (3 453 confirmed, 773 pending), 258 on its waiting list, 258 declined and 258 cancelled,
+ * each with the history of the states it reached; the other with room for a million, for the
+ * registration row (POST /api/join). Registrants of the bench's companies, names from a small set
+ * (so a search finds a few dozen), an address each.
+ */
+async function seedRegistrations({ db }: DataContext): Promise<void> {
+  const now = new Date();
+  const nowIso = now.toISOString();
+  for (const [meeting, title, day] of [
+    [BENCH_REGISTRATIONS_MEETING, "Bench conference with 5 000 registrations", "2031-03-10"],
+    [BENCH_OPEN_MEETING, "Bench workshop open for registration", "2031-04-14"],
+  ] as const) {
+    await db
+      .insertInto("meetings")
+      .values({
+        id: meeting.id,
+        slug: meeting.slug,
+        title,
+        type: "meeting",
+        meeting_type: "In person",
+        organization: "Masthead",
+        start_date: day,
+        end_date: day,
+        location: "Rotterdam, Netherlands",
+        content: `<p>${escapeHtml(title)} on GMDSS, ECDIS and radar.</p>`,
+        timezone: "Europe/Amsterdam",
+        visibility: "public",
+        capacity: meeting.capacity,
+        created_at: nowIso,
+        updated_at: nowIso,
+      } as never)
+      .execute();
+  }
+  const states = (n: number): RegistrationStatus => {
+    // Not n % 20 alone: the companies repeat every 100, and a search would find one state only.
+    const k = (n * 7 + Math.floor(n / 97)) % 20;
+    return k === 0 ? "waitlisted" : k === 1 ? "declined" : k === 2 ? "cancelled" : k < 6 ? "pending" : "confirmed";
+  };
+  let held = 0;
+  for (let start = 0; start < BENCH_REGISTRATIONS; start += REGISTRATION_BATCH) {
+    const batch = Array.from({ length: Math.min(REGISTRATION_BATCH, BENCH_REGISTRATIONS - start) }, (_, i) => {
+      const n = start + i;
+      const company = benchCompany(n % BENCH_COMPANIES);
+      const status = states(n);
+      const email = `attendee${n}@${company.slug}.example`;
+      // Spread over the 120 days before the seed, oldest first.
+      const created = new Date(now.getTime() - (BENCH_REGISTRATIONS - n) * 2_073_600);
+      return {
+        n,
+        status,
+        created,
+        row: {
+          kind: "registration" as const,
+          meeting_id: BENCH_REGISTRATIONS_MEETING.id,
+          company_name: company.name,
+          representative_name: `${FIRST_NAMES[n % FIRST_NAMES.length]} ${LAST_NAMES[(n * 7) % LAST_NAMES.length]}`,
+          email,
+          phone_number: `+31 10 555 ${String(n).padStart(4, "0")}`,
+          page_path: `/events/${BENCH_REGISTRATIONS_MEETING.slug}`,
+          ip: null,
+          handled_at: null,
+          created_at: created.toISOString(),
+          subject: null,
+          message: null,
+          spam_reason: null,
+          status: null,
+          registration_status: status,
+          registration_email: status === "declined" || status === "cancelled" ? null : email,
+          note: n % 25 === 3 ? "Vegetarian meals, please." : null,
+          user_id: null,
+          attended_at: null,
+        },
+      };
+    });
+    const inserted = await db
+      .insertInto("join_requests")
+      .values(batch.map((b) => b.row))
+      .returning(["id", "email"])
+      .execute();
+    const ids = new Map(inserted.map((r) => [r.email, r.id]));
+    await db
+      .insertInto("join_request_events")
+      .values(
+        batch.flatMap(({ row, status, created }) => {
+          const id = ids.get(row.email) as number;
+          const at = (hours: number) => new Date(created.getTime() + hours * 3_600_000).toISOString();
+          const event = (
+            name: `registration_${RegistrationStatus}`,
+            when: string,
+            by: string,
+            reason: string | null,
+          ) => ({
+            join_request_id: id,
+            event: name,
+            user_id: null,
+            user_name: by,
+            company_id: null,
+            company_name: null,
+            reason,
+            created_at: when,
+          });
+          const arrived = event(
+            status === "waitlisted" ? "registration_waitlisted" : "registration_pending",
+            row.created_at,
+            row.representative_name,
+            null,
+          );
+          if (status === "pending" || status === "waitlisted") return [arrived];
+          if (status === "declined") {
+            return [arrived, event("registration_declined", at(20), "The secretariat", "Registered twice.")];
+          }
+          const confirmed = event("registration_confirmed", at(20), "The secretariat", null);
+          if (status === "confirmed") return [arrived, confirmed];
+          return [arrived, confirmed, event("registration_cancelled", at(100), row.representative_name, null)];
+        }),
+      )
+      .execute();
+    held += batch.filter((b) => b.status === "pending" || b.status === "confirmed").length;
+  }
+  await db.updateTable("meetings").set({ capacity: held }).where("id", "=", BENCH_REGISTRATIONS_MEETING.id).execute();
 }
 
 /**

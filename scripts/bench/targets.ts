@@ -32,6 +32,12 @@ export type BenchTarget = {
   headers?: Record<string, string>;
   /** Request body, sent as is (set Content-Type in `headers`). */
   body?: string;
+  /**
+   * Each request's body gets a number of its own where NUMBER_MARK stands (wrk's Lua script, the
+   * checks before and after a run): a registration needs an address of its own every time, or the
+   * one-per-address rule refuses it.
+   */
+  numbered?: boolean;
   /** Connections for this target instead of --connections (see "Reading the figures"). */
   connections?: number;
   /** An API call in the `--soak` mix (pages and signed-in pages always are). */
@@ -39,6 +45,13 @@ export type BenchTarget = {
 };
 
 export type TargetKind = "page" | "signed-in" | "api-list" | "other";
+
+/** Where a `numbered` body takes its request's number. */
+export const NUMBER_MARK = "{n}";
+
+/** The bench's meetings for registrations (EXTRA_DATA): 5 000 registrations, and room for a million. */
+export const BENCH_REGISTRATIONS_MEETING_ID = 9101;
+export const BENCH_OPEN_MEETING_SLUG = "bench-registration-open";
 
 /** Connections for the signed-in rows (see "Reading the figures"). */
 export const RENDERED_CONNECTIONS = 10;
@@ -215,6 +228,50 @@ export const TARGETS: BenchTarget[] = [
   },
   // The header's search box (SPEC §7: GET /search with search_query): news, meetings, pages and papers.
   { name: "Site search API", kind: "api-list", path: "/api/search?search_query=radar", soak: true },
+  // With a meeting of 5 000 registrations (EXTRA_DATA, issue 32): the secretariat's list searched
+  // (about fifty match 'nordic') and its first page, and its screen, with ten connections as the
+  // companies' rows. Then registrations sent to another meeting with room for a million, each with
+  // an address of its own, from one address with the rate limit lifted (scripts/bench.ts): last,
+  // because every registration moves the content version and so empties the page cache.
+  // `--only "5 000 registrations"` measures these alone.
+  {
+    name: "Registrations API (admin), searched, 5 000 registrations",
+    kind: "api-list",
+    path: `/api/dashboard/meeting/${BENCH_REGISTRATIONS_MEETING_ID}/registrations?search=nordic`,
+    auth: "bearer",
+    connections: RENDERED_CONNECTIONS,
+  },
+  {
+    name: "Registrations API (admin), first page, 5 000 registrations",
+    kind: "api-list",
+    path: `/api/dashboard/meeting/${BENCH_REGISTRATIONS_MEETING_ID}/registrations`,
+    auth: "bearer",
+    connections: RENDERED_CONNECTIONS,
+  },
+  {
+    name: "Registrations screen, searched, 5 000 registrations, signed in as admin",
+    // Rendered each time, as the companies' screen: no goal of its own.
+    kind: "other",
+    path: `/manage-events/${BENCH_REGISTRATIONS_MEETING_ID}/registrations?search=nordic`,
+    auth: "bearer",
+    connections: RENDERED_CONNECTIONS,
+  },
+  {
+    name: "Registration sent (POST /api/join), beside the 5 000 registrations",
+    kind: "other",
+    method: "POST",
+    path: "/api/join",
+    connections: RENDERED_CONNECTIONS,
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      company_name: "Bench Marine Electronics Ltd",
+      representative_name: "Bench Registrant",
+      email: `bench-${NUMBER_MARK}@registrations.example`,
+      phone_number: "+31 10 555 0100",
+      page_path: `/events/${BENCH_OPEN_MEETING_SLUG}`,
+    }),
+    numbered: true,
+  },
 ];
 
 /** A target with everything resolved: the request both servers receive. */
@@ -223,7 +280,20 @@ export type BenchRequest = {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** See BenchTarget.numbered. */
+  numbered?: boolean;
 };
+
+/** Numbers of this process's requests: unique to the process, and so never met in an earlier run on the same data. */
+const RUN_TAG = `${Date.now().toString(36)}${process.pid.toString(36)}`;
+let numberedSent = 0;
+
+/** The body as sent: a numbered one with a number no other request of any run had. */
+export function bodyToSend(request: Pick<BenchRequest, "body" | "numbered">): string | undefined {
+  if (!request.numbered || request.body === undefined) return request.body;
+  numberedSent += 1;
+  return request.body.replaceAll(NUMBER_MARK, `${RUN_TAG}-${numberedSent}`);
+}
 
 /** How a row asks for its response: as is, or compressed the way browsers ask. */
 export type Encoding = "identity" | "br";
@@ -254,7 +324,13 @@ export function resolveTarget(
   const headers: Record<string, string> = { ...target.headers };
   if (target.auth === "bearer") headers.Authorization = `Bearer ${session.token}`;
   if (encoding === "br") headers["Accept-Encoding"] = BROWSER_ACCEPT_ENCODING;
-  return { method: target.method ?? "GET", path: target.path, headers, body: target.body };
+  return {
+    method: target.method ?? "GET",
+    path: target.path,
+    headers,
+    body: target.body,
+    ...(target.numbered ? { numbered: true } : {}),
+  };
 }
 
 export function describeTarget(target: BenchTarget): string {

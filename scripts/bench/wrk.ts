@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { installDebianPackage } from "../debian-package";
-import type { BenchRequest } from "./targets";
+import { type BenchRequest, NUMBER_MARK } from "./targets";
 
 /**
  * wrk, the C load generator (https://github.com/wg/wrk), found on the machine or
@@ -143,6 +143,11 @@ export function luaString(value: string): string {
   return `${out}"`;
 }
 
+/** A Lua pattern that matches `text` literally. */
+function luaPattern(text: string): string {
+  return text.replace(/[\^$()%.[\]*+\-?]/g, "%$&");
+}
+
 function luaTable(headers: Record<string, string>): string {
   const entries = Object.entries(headers).map(([name, value]) => `[${luaString(name)}] = ${luaString(value)}`);
   return `{ ${entries.join(", ")} }`;
@@ -156,6 +161,18 @@ function luaTable(headers: Record<string, string>): string {
 export function luaScript(requests: BenchRequest[]): string {
   const [first] = requests;
   if (!first) throw new Error("wrk needs at least one request");
+  // A numbered body (BenchTarget.numbered) is built for each request, its mark replaced by this
+  // script's tag and a count: one thread (-t1), one count; a new tag for every run.
+  const numbering = requests.some((r) => r.numbered && r.body !== undefined)
+    ? [
+        `local tag = ${luaString(`w${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 4).toString(36)}`)}`,
+        "local sent = 0",
+        "local function numbered(body)",
+        "  sent = sent + 1",
+        `  return (string.gsub(body, ${luaString(luaPattern(NUMBER_MARK))}, tag .. "-" .. sent))`,
+        "end",
+      ]
+    : [];
   const setup =
     requests.length === 1
       ? [
@@ -163,13 +180,24 @@ export function luaScript(requests: BenchRequest[]): string {
           ...Object.entries(first.headers).map(
             ([name, value]) => `wrk.headers[${luaString(name)}] = ${luaString(value)}`,
           ),
-          first.body === undefined ? "" : `wrk.body = ${luaString(first.body)}`,
+          ...(first.body === undefined
+            ? []
+            : first.numbered
+              ? [
+                  ...numbering,
+                  `local template = ${luaString(first.body)}`,
+                  "function request()",
+                  "  return wrk.format(nil, nil, nil, numbered(template))",
+                  "end",
+                ]
+              : [`wrk.body = ${luaString(first.body)}`]),
         ]
       : [
+          ...numbering,
           "local mix = {",
           ...requests.map(
             (r) =>
-              `  { ${luaString(r.method)}, ${luaString(r.path)}, ${luaTable(r.headers)}, ${r.body === undefined ? "nil" : luaString(r.body)} },`,
+              `  { ${luaString(r.method)}, ${luaString(r.path)}, ${luaTable(r.headers)}, ${r.body === undefined ? "nil" : luaString(r.body)}, ${r.numbered && r.body !== undefined ? "true" : "false"} },`,
           ),
           "}",
           "local prebuilt = {}",
@@ -179,6 +207,8 @@ export function luaScript(requests: BenchRequest[]): string {
           "end",
           "function request()",
           "  turn = turn % #prebuilt + 1",
+          "  local r = mix[turn]",
+          "  if r[5] then return wrk.format(r[1], r[2], r[3], numbered(r[4])) end",
           "  return prebuilt[turn]",
           "end",
         ];

@@ -34,6 +34,7 @@ import {
 } from "./members";
 import { NEWS, type NewsContext, type When } from "./news";
 import { buildPapers, type CategorySeed, LIBRARY, type PaperSeed } from "./papers";
+import { conferenceRegistrations, workshopRegistrations } from "./registrations";
 import { addDays, atTime, chunk, dateRange, mapLimit, monthStart, paragraphs, slugify, stripHtml } from "./util";
 
 /**
@@ -706,6 +707,22 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
           })
           .returning("id")
           .executeTakeFirstOrThrow();
+        if (r.kind === "registration") {
+          // Its arrival, as the registrations service records it (decision 0052).
+          await trx
+            .insertInto("join_request_events")
+            .values({
+              join_request_id: id,
+              event: "registration_pending",
+              user_id: null,
+              user_name: r.representative_name,
+              company_id: null,
+              company_name: null,
+              reason: null,
+              created_at: created.toISOString(),
+            })
+            .execute();
+        }
         if (!r.decision || !decidedAt) continue;
         const companyId = r.decision.status === "approved" ? (companyIds.get(r.company_name) ?? null) : null;
         await trx
@@ -745,6 +762,74 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
             created_at: decidedAt,
           })
           .execute();
+      }
+
+      // The featured conference's and workshop's registrations (issue 32), as the registrations service leaves them.
+      const userIds = new Map(
+        (await trx.selectFrom("users").select(["id", "email"]).execute()).map((u) => [u.email, u.id]),
+      );
+      const featured = [
+        {
+          meetingId: conferenceId,
+          path: "/conference",
+          rows: conferenceRegistrations(
+            now,
+            JOIN_REQUESTS.filter((r) => r.kind === "registration").map((r) => r.email),
+          ),
+        },
+        {
+          meetingId: idOf(plan.nextWorkshop.slug),
+          path: "/workshop",
+          rows: workshopRegistrations(now, plan.meetings.find((m) => m.slug === plan.nextWorkshop.slug)?.capacity ?? 0),
+        },
+      ];
+      for (const { meetingId, path, rows } of featured) {
+        for (const [i, r] of rows.entries()) {
+          const userId = r.userEmail ? (userIds.get(r.userEmail) ?? null) : null;
+          const { id } = await trx
+            .insertInto("join_requests")
+            .values({
+              kind: "registration",
+              meeting_id: meetingId,
+              company_name: r.company_name,
+              representative_name: r.representative_name,
+              email: r.email,
+              phone_number: r.phone_number,
+              page_path: path,
+              ip: `198.51.100.${1 + ((i * 37) % 250)}`,
+              handled_at: null,
+              created_at: r.created.toISOString(),
+              subject: null,
+              message: null,
+              spam_reason: null,
+              status: null,
+              registration_status: r.status,
+              // The key to one registration per address is let go on decline and cancel (decision 0052).
+              registration_email:
+                r.status === "declined" || r.status === "cancelled" ? null : r.email.trim().toLowerCase(),
+              note: r.note,
+              user_id: userId,
+              attended_at: null,
+            })
+            .returning("id")
+            .executeTakeFirstOrThrow();
+          await trx
+            .insertInto("join_request_events")
+            .values(
+              r.events.map((e) => ({
+                join_request_id: id,
+                event: e.event,
+                // The registrant's own steps carry their account when they were signed in.
+                user_id: e.by === r.representative_name ? userId : null,
+                user_name: e.by ?? "Automatic",
+                company_id: null,
+                company_name: null,
+                reason: e.reason,
+                created_at: e.at.toISOString(),
+              })),
+            )
+            .execute();
+        }
       }
 
       await insertSearch(trx, search);

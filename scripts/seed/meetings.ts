@@ -1,4 +1,5 @@
 import type { SceneName } from "./assets";
+import { CONFERENCE_CAPACITY } from "./registrations";
 import { addDays, dateRange, isoDate, monthStart, nthWeekday, slugify, toMidweek } from "./util";
 
 /**
@@ -336,7 +337,8 @@ function conference(edition: Edition, now: Date, upcoming: boolean): MeetingSeed
     visibility: "public",
     registration_open: true,
     registration_closes_on: null,
-    capacity: null,
+    // The demo's registrations fill most of it, with a waiting list (registrations.ts).
+    capacity: upcoming ? CONFERENCE_CAPACITY : null,
   };
 }
 

@@ -268,4 +268,70 @@ describe("demo content (npm run db:seed)", () => {
       else expect(event?.reason).toBeTruthy();
     }
   });
+
+  it("has the conference's 60 registrations in every state with a waiting list and places left, the workshop full with three waitlisted", async () => {
+    const { db } = database;
+    const featured = async (type: "conference" | "workshop") => {
+      const meeting = await db
+        .selectFrom("meetings")
+        .select(["id", "capacity", "registration_waitlist"])
+        .where("type", "=", type)
+        .where("start_date", ">=", now.toISOString().slice(0, 10))
+        .orderBy("start_date")
+        .executeTakeFirstOrThrow();
+      const rows = await db
+        .selectFrom("join_requests")
+        .selectAll()
+        .where("kind", "=", "registration")
+        .where("meeting_id", "=", meeting.id)
+        .execute();
+      const count = (status: string) => rows.filter((r) => r.registration_status === status).length;
+      const events = await db
+        .selectFrom("join_request_events")
+        .select(["join_request_id", "event", "reason"])
+        .where(
+          "join_request_id",
+          "in",
+          rows.map((r) => r.id),
+        )
+        .execute();
+      return { meeting, rows, count, events };
+    };
+
+    const conference = await featured("conference");
+    expect(conference.rows).toHaveLength(60);
+    const held = conference.count("pending") + conference.count("confirmed");
+    expect(conference.meeting.capacity).toBe(50);
+    // Places left, so that /conference takes a pending registration (the end-to-end tests send three).
+    expect(held).toBeLessThanOrEqual(46);
+    for (const status of ["pending", "confirmed", "waitlisted", "declined", "cancelled"]) {
+      expect(conference.count(status), status).toBeGreaterThanOrEqual(4);
+    }
+    expect(conference.rows.filter((r) => r.note).length).toBeGreaterThanOrEqual(3);
+    expect(conference.rows.some((r) => r.user_id !== null)).toBe(true);
+
+    const workshop = await featured("workshop");
+    expect(workshop.meeting.registration_waitlist).toBe(1);
+    expect(workshop.count("pending") + workshop.count("confirmed")).toBe(workshop.meeting.capacity);
+    expect(workshop.count("waitlisted")).toBe(3);
+
+    for (const { rows, events } of [conference, workshop]) {
+      for (const r of rows) {
+        // As the service leaves them: the address's key held while a seat is held or awaited, one event per state.
+        const active = r.registration_status !== "declined" && r.registration_status !== "cancelled";
+        expect(r.registration_email).toBe(active ? r.email.toLowerCase() : null);
+        expect(r.attended_at).toBeNull();
+        const own = events.filter((e) => e.join_request_id === r.id).map((e) => e.event);
+        expect(own.at(-1)).toBe(`registration_${r.registration_status}`);
+        if (r.registration_status === "declined") {
+          expect(
+            events.find((e) => e.join_request_id === r.id && e.event === "registration_declined")?.reason,
+          ).toBeTruthy();
+        }
+      }
+      expect(new Set(rows.map((r) => r.registration_email).filter(Boolean)).size).toBe(
+        rows.filter((r) => r.registration_email).length,
+      );
+    }
+  });
 });
