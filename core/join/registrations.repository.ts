@@ -162,13 +162,6 @@ export function createRegistrationsRepository(db: Kysely<Database>, dialect: Dia
         .execute();
     },
 
-    async count(meetingId: number, filter: RegistrationFilter): Promise<number> {
-      const row = await filtered(meetingId, filter)
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
-    },
-
     /** How many registrations the meeting has in each state (matching the search), every state named. */
     async countsByStatus(meetingId: number, search: string): Promise<Record<RegistrationStatus, number>> {
       const rows = await filtered(meetingId, { search })

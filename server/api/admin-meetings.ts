@@ -339,6 +339,10 @@ export function adminMeetingsRoutes(runtime: Runtime) {
       query: registrationListQuerySchema,
       response: { schema: success({ ...registrationPageSchema.shape, next_page_url: z.string().nullable() }) },
       errors: [404],
+      // Kept per content version as the companies' list is: every change to a registration moves it
+      // (an admin's by contentChanges; a registration, a registrant's or member's cancel by the
+      // registrations service's `published`).
+      cache: "content",
     },
     async (c, { query }) => {
       const meetingId = idParam(c, MEETING_NOT_FOUND);

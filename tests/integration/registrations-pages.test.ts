@@ -306,6 +306,28 @@ describe("check-in at the door", () => {
     expect(untapped.page).toContain("Check-in of Mary Jackson undone.");
     expect((await t.runtime.services.registrations.get(meeting.id, ids["Mary Jackson"])).attended_at).toBeNull();
   });
+
+  it("is seen at once by the registrations API, whose answers are kept per content version", async () => {
+    const { token } = await signIn(t.runtime.services, "admin");
+    const api = `/api/dashboard/meeting/${meeting.id}/registrations?search=wind`;
+    const attendedAt = async () => {
+      const answer = await call(t.app, "GET", api, { token });
+      expect(answer.status).toBe(200);
+      return (answer.json as { data: { attended_at: string | null }[] }).data[0]?.attended_at;
+    };
+    expect(await attendedAt()).toBeNull();
+    expect(await attendedAt()).toBeNull();
+    await post(`${path()}/check-in`, [
+      ["intent", "check-in"],
+      ["id", String(ids["Mary Jackson"])],
+    ]);
+    expect(await attendedAt()).not.toBeNull();
+    await post(`${path()}/check-in`, [
+      ["intent", "undo-check-in"],
+      ["id", String(ids["Mary Jackson"])],
+    ]);
+    expect(await attendedAt()).toBeNull();
+  });
 });
 
 describe("who may", () => {
