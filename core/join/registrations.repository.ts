@@ -70,7 +70,11 @@ export function createRegistrationsRepository(db: Kysely<Database>, dialect: Dia
 
     /** Registrations holding a seat: pending and confirmed (join_requests_registration_idx). */
     async seatsTaken(meetingId: number): Promise<number> {
-      const row = await ofMeeting(meetingId)
+      // No `kind` test: only registrations have a registration_status, and with it SQLite picks the
+      // kind index and reads every registration of every meeting instead of this covering one.
+      const row = await db
+        .selectFrom("join_requests")
+        .where("meeting_id", "=", meetingId)
         .where("registration_status", "in", SEAT_HOLDING)
         .select((eb) => eb.fn.countAll<number>().as("n"))
         .executeTakeFirst();
@@ -88,7 +92,7 @@ export function createRegistrationsRepository(db: Kysely<Database>, dialect: Dia
         .selectFrom("join_requests")
         .select(["meeting_id", (eb) => eb.fn.countAll<number>().as("n")])
         .where("meeting_id", "in", meetingIds)
-        .where("kind", "=", "registration")
+        // No `kind` test, as in seatsTaken: join_requests_registration_idx covers the count.
         .where("registration_status", "in", SEAT_HOLDING)
         .groupBy("meeting_id")
         .execute();
