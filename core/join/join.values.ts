@@ -117,6 +117,11 @@ export const JOIN_CAPTCHA_ACTION = "join";
 export const REGISTRATION_STATUSES = ["pending", "confirmed", "waitlisted", "declined", "cancelled"] as const;
 export type RegistrationStatus = (typeof REGISTRATION_STATUSES)[number];
 export const SEAT_HOLDING: readonly RegistrationStatus[] = ["pending", "confirmed"];
+/**
+ * A registration that holds or waits for a seat: its address may not register again (the key
+ * registration_email is kept), and it may still be cancelled.
+ */
+export const REGISTRATION_ACTIVE: readonly RegistrationStatus[] = ["pending", "confirmed", "waitlisted"];
 /** What a registration's history records: each state reached, and check-in at the door and its undoing. */
 export const REGISTRATION_EVENTS = [
   "registration_pending",

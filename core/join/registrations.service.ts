@@ -14,6 +14,7 @@ import { addDays } from "../members/members.values";
 import type { SettingsService } from "../settings/settings.service";
 import {
   ALREADY_REGISTERED,
+  REGISTRATION_ACTIVE,
   REGISTRATION_STATUSES,
   type RegistrationStatus,
   SEAT_HOLDING,
@@ -47,14 +48,11 @@ export const foldEmail = (email: string) => email.trim().toLowerCase();
 
 type Meeting = NonNullable<Awaited<ReturnType<ReturnType<typeof createRegistrationsRepository>["lockMeeting"]>>>;
 
-/** The states in which an address holds its key (registration_email): it may not register again. */
-const SEAT_HOLDING_OR_WAITING: readonly RegistrationStatus[] = ["pending", "confirmed", "waitlisted"];
-
 /** Where a registration may go from, per change (decision 0052). */
 const FROM: Record<"confirm" | "decline" | "cancel" | "moveUp", readonly RegistrationStatus[]> = {
   confirm: ["pending", "waitlisted"],
   decline: ["pending", "confirmed", "waitlisted"],
-  cancel: ["pending", "confirmed", "waitlisted"],
+  cancel: REGISTRATION_ACTIVE,
   moveUp: ["waitlisted"],
 };
 
@@ -273,7 +271,7 @@ export function createRegistrationsService(deps: {
       const mailed = await db.transaction().execute(async (trx) => {
         const meeting = await repo(trx).lockMeeting(meetingId);
         const row = await repo(trx).find(meetingId, found.id);
-        if (!meeting || !row?.status || !SEAT_HOLDING_OR_WAITING.includes(row.status)) return false;
+        if (!meeting || !row?.status || !REGISTRATION_ACTIVE.includes(row.status)) return false;
         await mailTo(trx, site, "already_registered", row, meeting);
         return true;
       });

@@ -1,7 +1,7 @@
 import { CalendarCheck2, CalendarX2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
-import { MY_REGISTRATIONS_PATH } from "../../../core/join/join.values";
+import { MY_REGISTRATIONS_PATH, REGISTRATION_ACTIVE } from "../../../core/join/join.values";
 import type { PersonRegistration } from "../../../core/join/registrations.service";
 import { meetingUrl } from "../../../core/meetings/meetings.values";
 import { formatDay } from "../../../core/members/members.values";
@@ -22,7 +22,7 @@ const STATE: Record<string, { label: string; className: string }> = {
   cancelled: { label: "Cancelled", className: "bg-slate-200 text-slate-800" },
 };
 
-const ACTIVE = new Set(["pending", "confirmed", "waitlisted"]);
+const ACTIVE = new Set<string>(REGISTRATION_ACTIVE);
 
 function when(r: MyRegistration): string {
   const start = formatDay(r.start_date);

@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { isAppError } from "../../../lib/errors";
+import { parseId } from "../../../lib/ids";
 import { type MyRegistrationsAnswer, MyRegistrationsList } from "../../components/events/my-registrations";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { Notice } from "../../components/ui/notice";
@@ -19,7 +20,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const { services, auth } = getRequestContext(context);
   if (!auth) throw data("Sign in first.", { status: 401 });
   const registrations = await services.registrations.mine(personOf(auth.user));
-  const asking = Number(url.searchParams.get("cancel"));
+  const asking = parseId(url.searchParams.get("cancel"));
   return data(
     {
       registrations: registrations.map(
@@ -35,7 +36,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
           representative_name,
         }),
       ),
-      asking: Number.isSafeInteger(asking) && asking > 0 ? asking : null,
+      asking,
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );

@@ -1,5 +1,6 @@
 import { CalendarCheck2, CalendarX2 } from "lucide-react";
 import { data, Form, Link, useNavigation } from "react-router";
+import { REGISTRATION_ACTIVE } from "../../../core/join/join.values";
 import type { LinkedRegistration } from "../../../core/join/registration-links";
 import { meetingUrl } from "../../../core/meetings/meetings.values";
 import { formatDay } from "../../../core/members/members.values";
@@ -74,7 +75,7 @@ const STATE_TEXT: Record<string, string> = {
   cancelled: "Cancelled.",
 };
 
-const ACTIVE = new Set(["pending", "confirmed", "waitlisted"]);
+const ACTIVE = new Set<string>(REGISTRATION_ACTIVE);
 
 function When({ registration }: { registration: Shown }) {
   const { start_date, end_date } = registration;
