@@ -298,3 +298,22 @@ describe("My registrations", () => {
     expect(twice.page).toContain("A cancelled registration cannot be cancelled.");
   });
 });
+
+describe("the registration form's note without JavaScript", () => {
+  it("comes back on /join with the rest of what was typed when the registration is refused", async () => {
+    const m = await meeting(5);
+    const refused = await call(pages, "POST", `${ORIGIN}/join`, {
+      form: {
+        company_name: "Baltic Bridge Sp. z o.o.",
+        representative_name: "Noted Person",
+        email: "not-an-address",
+        phone_number: "+48 58 000 00 00",
+        page_path: m.path,
+        note: "Step-free access, please",
+      },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toMatch(/<textarea[^>]*name="note"[^>]*>Step-free access, please<\/textarea>/);
+    expect(pageText(refused.text)).toContain("Note for the organisers (optional)");
+  });
+});

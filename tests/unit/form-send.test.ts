@@ -2,7 +2,14 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { sendForm } from "../../app/components/join/form-send";
-import { captchaUnreachableText, KEPT_IN_FORM, SERVER_FAILED, sendFailed } from "../../core/join/join.values";
+import {
+  ALREADY_REGISTERED_MAILED,
+  ALREADY_REGISTERED_YOURS,
+  captchaUnreachableText,
+  KEPT_IN_FORM,
+  SERVER_FAILED,
+  sendFailed,
+} from "../../core/join/join.values";
 
 /**
  * What the public forms' modal says for each answer (decisions 0039, 0040), against a real HTTP
@@ -34,6 +41,24 @@ const ANSWERS: Record<string, Answer> = {
     status: 500,
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ status: "error", message: "Internal server error.", errors: {} }),
+  },
+  "/registered-mailed": {
+    status: 422,
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      status: "error",
+      message: "The given data was invalid.",
+      errors: { email: [ALREADY_REGISTERED_MAILED] },
+    }),
+  },
+  "/registered-yours": {
+    status: 422,
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      status: "error",
+      message: "The given data was invalid.",
+      errors: { email: [ALREADY_REGISTERED_YOURS] },
+    }),
   },
   "/limited": {
     status: 429,
@@ -71,6 +96,20 @@ beforeEach(() => {
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 describe("the modal's words for the server's answer", () => {
+  it("says a registration exists already, with nothing to correct, and links the owner to My registrations (decision 0060)", async () => {
+    expect(await sendForm(`${base}/registered-mailed`, {})).toEqual({
+      sent: false,
+      message: ALREADY_REGISTERED_MAILED,
+      fields: {},
+    });
+    expect(await sendForm(`${base}/registered-yours`, {})).toEqual({
+      sent: false,
+      message: ALREADY_REGISTERED_YOURS,
+      fields: {},
+      link: { to: "/dashboard/registrations", label: "Open My registrations" },
+    });
+  });
+
   it("shows a 5xx's own message, with the wait it gives, not a generic failure", async () => {
     expect(await sendForm(`${base}/captcha-down`, {})).toEqual({
       sent: false,
