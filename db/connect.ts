@@ -15,6 +15,7 @@ import {
 import type PG from "pg";
 import type { Config } from "../lib/env";
 import { asStorageFull } from "../lib/errors";
+import { committingDurably, type GroupCommit, groupCommit } from "./group-commit";
 import type { Database } from "./types";
 
 export type Dialect = "sqlite" | "postgres";
@@ -24,6 +25,8 @@ export type DatabaseHandle = {
   dialect: Dialect;
   /** The SQLite connection under `db`, for the few synchronous reads that must not wait (the page cache's version stamp). */
   sqlite?: SQLite.Database;
+  /** SQLite: the group commit that makes each commit durable before its caller goes on (decision 0061). */
+  commits?: GroupCommit;
   /** PostgreSQL's LISTEN/NOTIFY, for what other processes must hear at once (the content version); absent on SQLite. */
   notifications?: Notifications;
   destroy: () => Promise<void>;
@@ -115,7 +118,8 @@ function storageFullAware(driver: Driver): Driver {
           if (!rolledBackAlready(error)) throw error;
         }
       }),
-    releaseConnection: (c) => driver.releaseConnection(unwrap(c)),
+    // Releasing waits for the commit to reach the disk (SQLite, decision 0061), which can find it full.
+    releaseConnection: (c) => translated(() => driver.releaseConnection(unwrap(c))),
     destroy: () => driver.destroy(),
   };
   const { savepoint, rollbackToSavepoint, releaseSavepoint } = driver;
@@ -149,9 +153,11 @@ const PREPARED_STATEMENTS = 1000;
  * SQLite driver prepares every query anew, which cost as much as running it.
  * Safe because the driver runs one query at a time on its single connection.
  */
-function reusingStatements(database: SQLite.Database): SqliteDatabase {
+function reusingStatements(database: SQLite.Database): SqliteDatabase & { writes: (text: string) => boolean } {
   const prepared = new Map<string, SQLite.Statement>();
   return {
+    /** Whether the statement last prepared with this text may write (SQLite's own answer: sqlite3_stmt_readonly). */
+    writes: (text: string) => prepared.get(text)?.readonly === false,
     close: () => database.close(),
     prepare(text: string) {
       let statement = prepared.get(text);
@@ -173,17 +179,35 @@ export function openSqlite(file: string): DatabaseHandle {
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
   // Every commit is on disk before it is answered (decision 0036): a registration or a request a
-  // person was told is saved survives a power cut, as with PostgreSQL's default. NORMAL would
-  // keep the database consistent but could lose the last commits since the WAL was last synced.
-  database.pragma("synchronous = FULL");
+  // person was told is saved survives a power cut, as with PostgreSQL's default. SQLite itself only
+  // writes the commit (NORMAL); the driver below flushes the WAL off the event loop, one flush for
+  // the commits made meanwhile, before the caller goes on (group commit, decision 0061).
+  database.pragma("synchronous = NORMAL");
   // Unicode lower case for searches (migration 0004 gives PostgreSQL the same function).
   database.function("casefold", { deterministic: true }, (value: unknown) =>
     typeof value === "string" ? value.toLowerCase() : value,
   );
+  const statements = reusingStatements(database);
+  const commits = groupCommit(`${file}-wal`);
+  const dialect = new SqliteDialect({ database: statements });
   const db = new Kysely<Database>({
-    dialect: withStorageFullErrors(new SqliteDialect({ database: reusingStatements(database) })),
+    dialect: withStorageFullErrors({
+      createAdapter: () => dialect.createAdapter(),
+      createDriver: () => committingDurably(dialect.createDriver(), database, commits, statements.writes),
+      createIntrospector: (db) => dialect.createIntrospector(db),
+      createQueryCompiler: () => dialect.createQueryCompiler(),
+    }),
   });
-  return { db, dialect: "sqlite", sqlite: database, destroy: () => db.destroy() };
+  return {
+    db,
+    dialect: "sqlite",
+    sqlite: database,
+    commits,
+    destroy: async () => {
+      await db.destroy();
+      await commits.close();
+    },
+  };
 }
 
 export function openPostgres(url: string, options: { searchPath?: string; max?: number } = {}): DatabaseHandle {

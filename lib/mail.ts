@@ -89,10 +89,11 @@ export function createMailTransport(options: {
     describe: `outbox ${options.outboxDir}`,
     async send(mail) {
       const info = await writer.sendMail(message(options.from, mail));
-      fs.mkdirSync(options.outboxDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}.eml`;
       const file = path.join(options.outboxDir, name);
-      fs.writeFileSync(file, info.message as Buffer);
+      // Off the event loop: creating a file in a directory of thousands took a third of a millisecond.
+      await fs.promises.mkdir(options.outboxDir, { recursive: true });
+      await fs.promises.writeFile(file, info.message as Buffer);
       options.onWritten?.(file, mail);
     },
   };

@@ -10,29 +10,39 @@ const ZONE_NAME = /^(?:UTC|[A-Za-z][A-Za-z_-]*(?:\/[A-Za-z0-9][A-Za-z0-9_+-]*){1
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /** One formatter per zone and purpose: building one costs about as much as a hundred uses. */
-function formatter(zone: string, purpose: "parts" | "abbreviation" | "abbreviation-us"): Intl.DateTimeFormat {
+function formatter(
+  zone: string,
+  purpose: "parts" | "abbreviation" | "abbreviation-us" | "long-date",
+): Intl.DateTimeFormat {
   const key = `${purpose}:${zone}`;
   let found = formatters.get(key);
   if (!found) {
     found =
-      purpose === "parts"
-        ? new Intl.DateTimeFormat("en-GB", {
-            timeZone: zone,
-            hourCycle: "h23",
-            year: "numeric",
-            month: "2-digit",
-            day: "2-digit",
-            hour: "2-digit",
-            minute: "2-digit",
-            second: "2-digit",
-          })
-        : new Intl.DateTimeFormat(purpose === "abbreviation" ? "en-GB" : "en-US", {
-            timeZone: zone,
-            timeZoneName: "short",
-          });
+      purpose === "long-date"
+        ? new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeZone: zone })
+        : purpose === "parts"
+          ? new Intl.DateTimeFormat("en-GB", {
+              timeZone: zone,
+              hourCycle: "h23",
+              year: "numeric",
+              month: "2-digit",
+              day: "2-digit",
+              hour: "2-digit",
+              minute: "2-digit",
+              second: "2-digit",
+            })
+          : new Intl.DateTimeFormat(purpose === "abbreviation" ? "en-GB" : "en-US", {
+              timeZone: zone,
+              timeZoneName: "short",
+            });
     formatters.set(key, found);
   }
   return found;
+}
+
+/** "27 November 2026": the day of `instant` in `zone`, in words; in UTC when the zone is not one this runtime knows. */
+export function longDateIn(instant: Date, zone: string): string {
+  return formatter(zone && isTimeZone(zone) ? zone : "UTC", "long-date").format(instant);
 }
 
 /** Whether `name` is an IANA zone this runtime knows (aliases such as Asia/Calcutta included). */

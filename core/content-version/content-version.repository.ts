@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type SQLite from "better-sqlite3";
 import { type Kysely, sql } from "kysely";
 import type { Notifications } from "../../db/connect";
+import { notWaitedFor } from "../../db/group-commit";
 import type { Database } from "../../db/types";
 
 const SITE = "site";
@@ -68,6 +69,8 @@ export function createContentVersionRepository(
         .set((eb) => ({ version: eb("version", "+", 1) }))
         .where("name", "=", SITE)
         .returning("version")
+        // The stamp of pages cached in this process's memory, which a power cut empties too (decision 0061).
+        .modifyEnd(notWaitedFor)
         .executeTakeFirst();
       return Number(row?.version ?? 0);
     },

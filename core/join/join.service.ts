@@ -4,6 +4,7 @@ import type { Clock } from "../../lib/clock";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { AppError, isAppError } from "../../lib/errors";
 import { pageOf } from "../../lib/pagination";
+import { longDateIn } from "../../lib/time-zones";
 import { invalidInput } from "../../lib/validation";
 import type { NewMailAttachment } from "../mail/mail.schema";
 import type { MailService, NewMail } from "../mail/mail.service";
@@ -77,17 +78,8 @@ type FormContext = Pick<JoinSubmission, "page_path" | "website" | "started_at" |
  */
 type Client = { ip: string | null; trusted?: boolean; signedIn?: boolean; userId?: number | null };
 
-const RECEIVED_ON = (timeZone: string) =>
-  new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeZone: timeZone || "UTC" });
-
 /** The date a request arrived, in the site's time zone, for the sender's acknowledgement. */
-function receivedOn(at: Date, timeZone: string): string {
-  try {
-    return RECEIVED_ON(timeZone).format(at);
-  } catch {
-    return RECEIVED_ON("UTC").format(at);
-  }
-}
+const receivedOn = (at: Date, timeZone: string): string => longDateIn(at, timeZone);
 
 /** SPEC §4 'Contact form', §7 '/api/join': join and registration requests and messages, stored first, then mailed. */
 export function createJoinService(deps: {

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { notWaitedFor } from "../../db/group-commit";
 import type { Database } from "../../db/types";
 
 export function createRateLimitRepository(db: Kysely<Database>) {
@@ -8,27 +9,31 @@ export function createRateLimitRepository(db: Kysely<Database>) {
      * one has ended, otherwise count one more hit in it.
      */
     async hit(key: string, now: string, resetAt: string) {
-      return db
-        .insertInto("rate_limits")
-        .values({ key, count: 1, reset_at: resetAt })
-        .onConflict((oc) =>
-          oc.column("key").doUpdateSet((eb) => ({
-            count: eb
-              .case()
-              .when("rate_limits.reset_at", "<=", now)
-              .then(1)
-              .else(eb("rate_limits.count", "+", 1))
-              .end(),
-            reset_at: eb
-              .case()
-              .when("rate_limits.reset_at", "<=", now)
-              .then(resetAt)
-              .else(eb.ref("rate_limits.reset_at"))
-              .end(),
-          })),
-        )
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      return (
+        db
+          .insertInto("rate_limits")
+          .values({ key, count: 1, reset_at: resetAt })
+          .onConflict((oc) =>
+            oc.column("key").doUpdateSet((eb) => ({
+              count: eb
+                .case()
+                .when("rate_limits.reset_at", "<=", now)
+                .then(1)
+                .else(eb("rate_limits.count", "+", 1))
+                .end(),
+              reset_at: eb
+                .case()
+                .when("rate_limits.reset_at", "<=", now)
+                .then(resetAt)
+                .else(eb.ref("rate_limits.reset_at"))
+                .end(),
+            })),
+          )
+          .returningAll()
+          // A counter nobody is promised: losing the last hits on a power cut harms nobody (decision 0061).
+          .modifyEnd(notWaitedFor)
+          .executeTakeFirstOrThrow()
+      );
     },
     /** Gives back one hit, unless its window has ended since (a new window counts from scratch). */
     async unhit(key: string, resetAt: string) {

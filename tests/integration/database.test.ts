@@ -5,6 +5,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compiledOnce } from "../../db/compiled-once";
 import { openSqlite } from "../../db/connect";
+import { notWaitedFor } from "../../db/group-commit";
 import { migrations } from "../../db/migrations";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { createUser } from "../support/factories";
@@ -141,16 +142,60 @@ describe("schema", () => {
   });
 });
 
-describe("SQLite's durability (decision 0036)", () => {
-  it("commits with synchronous = FULL in WAL mode, on every connection openSqlite makes", async () => {
+describe("SQLite's durability (decisions 0036, 0061)", () => {
+  it("commits with synchronous = NORMAL in WAL mode, on every connection openSqlite makes", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "masthead-pragmas-"));
     const handle = openSqlite(path.join(dir, "site.db"));
     // On the SQLite run, the app's own connection too.
     for (const sqlite of [handle.sqlite, t.database.sqlite].filter((s) => s !== undefined)) {
-      // 2 is FULL (0 OFF, 1 NORMAL, 3 EXTRA).
-      expect(sqlite.pragma("synchronous", { simple: true })).toBe(2);
+      // 1 is NORMAL (0 OFF, 2 FULL, 3 EXTRA): the driver flushes, off the event loop (group commit).
+      expect(sqlite.pragma("synchronous", { simple: true })).toBe(1);
       expect(sqlite.pragma("journal_mode", { simple: true })).toBe("wal");
     }
+    await handle.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("flushes the WAL before a write's caller goes on, once for the commits made meanwhile, never for reads", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "masthead-group-commit-"));
+    const handle = openSqlite(path.join(dir, "site.db"));
+    const commits = handle.commits;
+    if (!commits) throw new Error("openSqlite gives its group commit");
+    const { db } = handle;
+    await sql`create table notes (id integer primary key, body text not null)`.execute(db);
+    const flushes = commits.flushes();
+    expect(flushes).toBeGreaterThan(0);
+
+    // A write outside a transaction is its own commit: flushed before the await ends.
+    await sql`insert into notes (body) values ('one')`.execute(db);
+    expect(commits.flushes()).toBe(flushes + 1);
+    // A read, and a transaction that only reads, wait for nothing.
+    await sql`select count(*) from notes`.execute(db);
+    await db.transaction().execute((trx) => sql`select body from notes`.execute(trx));
+    expect(commits.flushes()).toBe(flushes + 1);
+    // A transaction that wrote is flushed once, at its end.
+    await db.transaction().execute(async (trx) => {
+      await sql`insert into notes (body) values ('two')`.execute(trx);
+      await sql`insert into notes (body) values ('three')`.execute(trx);
+    });
+    expect(commits.flushes()).toBe(flushes + 2);
+    // A write marked as not waited for (a counter) does not wait; the next flush covers it.
+    await sql`update notes set body = 'one, again' where id = 1 ${notWaitedFor}`.execute(db);
+    expect(commits.flushes()).toBe(flushes + 2);
+
+    // Twenty writers at once: each goes on only once its commit is flushed, and they share flushes.
+    const before = commits.flushes();
+    const onDiskWhenAnswered = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        await sql`insert into notes (body) values (${`many ${i}`})`.execute(db);
+        return commits.flushes() > before;
+      }),
+    );
+    expect(onDiskWhenAnswered.every(Boolean)).toBe(true);
+    expect(commits.flushes() - before).toBeLessThan(20);
+    const rows = await sql<{ n: number }>`select count(*) as n from notes`.execute(db);
+    expect(Number(rows.rows[0]?.n)).toBe(23);
+
     await handle.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
   });
