@@ -71,6 +71,8 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     const destroy = database.destroy.bind(database);
     database.destroy = async () => {
       clearInterval(mailTimer);
+      // A backlog of mail must not run into a closed database: the mail being sent is finished, the rest waits.
+      await services.mail.stop();
       await services.contentVersion.stop();
       await destroy();
     };

@@ -27,10 +27,13 @@ export function createMailService(deps: {
   const { repository, transport, clock } = deps;
   let running: Promise<number> | null = null;
   let following: Promise<number> | null = null;
+  /** Set when the process stops: no further mail is taken, the one being sent is finished. */
+  let stopping = false;
 
   async function deliverOnce(): Promise<number> {
     let sent = 0;
     for (;;) {
+      if (stopping) return sent;
       const batch = await repository.due(clock().toISOString(), BATCH);
       sent += await deliverBatch(batch);
       // A full batch may have more behind it (say, mail queued by another process): read on until none is left.
@@ -41,6 +44,8 @@ export function createMailService(deps: {
   async function deliverBatch(batch: Awaited<ReturnType<MailRepository["due"]>>): Promise<number> {
     let sent = 0;
     for (const mail of batch) {
+      // What is not taken stays pending for the next start (or another process) to send.
+      if (stopping) break;
       const claimed = await repository.claim(mail, addSeconds(clock(), SEND_LOCK_SECONDS).toISOString());
       if (!claimed) continue;
       const attempts = mail.attempts + 1;
@@ -65,6 +70,7 @@ export function createMailService(deps: {
   }
 
   function deliverDue(): Promise<number> {
+    if (stopping) return Promise.resolve(0);
     if (!running) {
       running = deliverOnce().finally(() => {
         running = null;
@@ -105,6 +111,11 @@ export function createMailService(deps: {
      * wait share it. Answers how many were sent.
      */
     deliverDue,
+    /** Stops taking mail and waits for the one being sent (the database is about to close). */
+    async stop(): Promise<void> {
+      stopping = true;
+      await running?.catch(() => 0);
+    },
     forJoinRequests: (ids: number[]): Promise<MailStatus[]> => repository.forJoinRequests(ids),
     async resend(id: number): Promise<void> {
       if (!(await repository.requeue(id, clock().toISOString()))) {

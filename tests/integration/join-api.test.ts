@@ -419,6 +419,46 @@ describe("a mail server that cannot be reached", () => {
   });
 });
 
+describe("a process that stops with mail queued", () => {
+  it("finishes the mail it is sending, takes no other, and leaves the rest pending for the next start", async () => {
+    const local = await createTestContext({}, { database: t.database });
+    try {
+      const at = new Date().toISOString();
+      await t.database.db
+        .insertInto("mail_queue")
+        .values(
+          Array.from({ length: 200 }, (_, i) => ({
+            join_request_id: null,
+            purpose: "notification" as const,
+            to_address: `backlog-${i}@example.org`,
+            reply_to: null,
+            subject: `Backlog ${i}`,
+            body_text: "One of many.",
+            status: "pending" as const,
+            attempts: 0,
+            next_attempt_at: at,
+            created_at: at,
+          })),
+        )
+        .execute();
+      const delivering = local.runtime.services.mail.deliverDue();
+      const sentSoFar = async () => (await mails()).filter((m) => m.status === "sent").length;
+      while ((await sentSoFar()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      await local.runtime.services.mail.stop();
+      const sent = await delivering;
+      const states = (await mails()).map((m) => m.status);
+      expect(states.filter((s) => s === "sent")).toHaveLength(sent);
+      expect(states.filter((s) => s === "pending").length).toBeGreaterThan(0);
+      expect(states).not.toContain("sending");
+      // Asked again while stopping, it sends nothing.
+      expect(await local.runtime.services.mail.deliverDue()).toBe(0);
+    } finally {
+      await local.close();
+      await t.database.db.deleteFrom("mail_queue").execute();
+    }
+  });
+});
+
 describe("without SMTP_URL", () => {
   it("writes each mail as an .eml file under the outbox", async () => {
     const local = await createTestContext({}, { database: t.database });
