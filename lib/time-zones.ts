@@ -65,21 +65,35 @@ export function timeZoneChoices(...first: string[]): string[] {
   return [...new Set([...first.filter(isTimeZone), ...all])];
 }
 
-type WallClock = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+type WallClock = Readonly<{ year: number; month: number; day: number; hour: number; minute: number; second: number }>;
+
+/** Recent answers by zone and whole second (all a wall clock shows): a request asks the same a few times. */
+const wallClocks = new Map<string, WallClock>();
+const WALL_CLOCKS_KEPT = 512;
 
 function wallClockAt(instant: Date, zone: string): WallClock {
+  const key = `${zone} ${Math.floor(instant.getTime() / 1000)}`;
+  const known = wallClocks.get(key);
+  if (known) return known;
+  const found = readWallClock(instant, zone);
+  if (wallClocks.size >= WALL_CLOCKS_KEPT) wallClocks.clear();
+  wallClocks.set(key, found);
+  return found;
+}
+
+function readWallClock(instant: Date, zone: string): WallClock {
   const parts: Record<string, number> = {};
   for (const part of formatter(zone, "parts").formatToParts(instant)) {
     if (part.type !== "literal") parts[part.type] = Number(part.value);
   }
-  return {
+  return Object.freeze({
     year: parts.year,
     month: parts.month,
     day: parts.day,
     hour: parts.hour,
     minute: parts.minute,
     second: parts.second,
-  };
+  });
 }
 
 /** The zone's offset from UTC at an instant, in minutes (CET: 60, New York in winter: −300). */
