@@ -304,7 +304,10 @@ What a run does:
    representatives), a meeting with 5 000 registrations in every state (full at 4 226 places, 258 on
    its waiting list) and a meeting with room for a million, which the registration row
    (\`POST /api/join\`) fills: each of its requests carries an address of its own (the body's \`{n}\`,
-   numbered by wrk's Lua script), or the one-per-address rule would refuse it.
+   numbered by wrk's Lua script), or the one-per-address rule would refuse it. Each registration is a
+   durable commit (decision 0061: on disk before its answer) and two queued mails; at 10 connections
+   the server's one event loop is saturated, so that row's p50 and p99 are mostly the queue of ten
+   requests at about 2 ms of the event loop each, not a person's wait at a real registration rate.
 3. With \`--compare <rev>\`: checks that commit out as a git worktree in \`tmp/bench-before\`
    (node_modules linked to this checkout's when package-lock.json is identical, else \`npm ci\` there),
    builds it, and gives it an identical copy of the seeded data in \`tmp/bench-data-before\` (or, when
