@@ -29,6 +29,7 @@ import { createLibraryService } from "./library/library.service";
 import { createLibraryAdminService } from "./library/library-admin.service";
 import { createMailRepository } from "./mail/mail.repository";
 import { createMailService } from "./mail/mail.service";
+import { mailParts, mailReason } from "./mail/mail-html";
 import { createMediaService } from "./media/media.service";
 import { createMeetingsRepository } from "./meetings/meetings.repository";
 import { createMeetingsService } from "./meetings/meetings.service";
@@ -129,6 +130,18 @@ export function createServices(deps: {
     },
     clock,
     onError: deps.onMailError,
+    async parts(mail) {
+      const site = await settings.getAll();
+      return mailParts(
+        { subject: mail.subject, text: mail.body_text },
+        {
+          siteName: site["site.name"],
+          address: site["site.address"],
+          origin: deps.origin,
+          reason: mailReason(mail.purpose, site["site.name"]),
+        },
+      );
+    },
   });
   const invitations = createInvitationService({
     users,

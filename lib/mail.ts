@@ -22,6 +22,8 @@ export type OutgoingMail = {
   to: string;
   subject: string;
   text: string;
+  /** The same content as HTML (core/mail/mail-html.tsx), sent beside the text as multipart/alternative. */
+  html?: string;
   replyTo?: string | null;
   attachments?: MailAttachment[];
 };
@@ -38,6 +40,7 @@ function message(from: string, mail: OutgoingMail): Mail.Options {
     replyTo: mail.replyTo ?? undefined,
     subject: mail.subject,
     text: mail.text,
+    html: mail.html,
     icalEvent: invitation && {
       method: invitation.method,
       filename: invitation.filename,

@@ -23,6 +23,8 @@ export function createMailService(deps: {
   transport: MailTransport;
   clock: Clock;
   onError?: (error: unknown, mailId: number) => void;
+  /** Both parts of a mail as it is sent: its text with the footer, and HTML made from it (core/mail/mail-html.tsx). */
+  parts?: (mail: { subject: string; body_text: string; purpose: string }) => Promise<{ text: string; html: string }>;
 }) {
   const { repository, transport, clock } = deps;
   let running: Promise<number> | null = null;
@@ -50,10 +52,11 @@ export function createMailService(deps: {
       if (!claimed) continue;
       const attempts = mail.attempts + 1;
       try {
+        const parts = (await deps.parts?.(mail)) ?? { text: mail.body_text };
         await transport.send({
           to: mail.to_address,
           subject: mail.subject,
-          text: mail.body_text,
+          ...parts,
           replyTo: mail.reply_to,
           attachments: storedAttachments(mail.attachments),
         });

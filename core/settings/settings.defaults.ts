@@ -10,6 +10,7 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   "site.tagline": "International association of marine electronics companies",
   "site.email": "",
   "site.phone": "",
+  "site.address": "",
   "site.twitter": "",
   "site.youtube": "",
   "site.linkedin": "",

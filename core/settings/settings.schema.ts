@@ -34,6 +34,11 @@ export const settingsUpdateSchema = z
       .trim()
       .max(40, { error: "The phone number is too long." })
       .regex(/^[\d\s+().-]*$/, { error: "Enter a valid phone number." }),
+    "site.address": z
+      .string()
+      .trim()
+      .max(300, { error: "The postal address may not be longer than 300 characters." })
+      .refine((v) => !/[\r\n]/.test(v), { error: "Write the postal address on one line, parts separated by commas." }),
     "site.twitter": optionalUrl("Twitter"),
     "site.youtube": optionalUrl("YouTube"),
     "site.linkedin": optionalUrl("LinkedIn"),
@@ -70,6 +75,9 @@ export const siteSettingsSchema = z
     "site.tagline": z.string(),
     "site.email": z.string(),
     "site.phone": z.string(),
+    "site.address": z.string().meta({
+      description: "The association's postal address, on one line; the footer of every e-mail shows it.",
+    }),
     "site.twitter": z.string(),
     "site.youtube": z.string(),
     "site.linkedin": z.string(),

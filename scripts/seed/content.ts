@@ -11,6 +11,7 @@ export const SITE_SETTINGS: Record<string, string> = {
   "site.tagline": "International association of marine electronics companies",
   "site.email": "secretariat@masthead.example",
   "site.phone": "+44 20 7946 0321",
+  "site.address": "Mariner House, 1 Harbour Street, Southampton SO14 2AQ, United Kingdom",
   "site.twitter": "https://twitter.com/masthead_assoc",
   "site.youtube": "https://www.youtube.com/@masthead-association",
   "site.linkedin": "https://www.linkedin.com/company/masthead-association",

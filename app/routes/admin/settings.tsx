@@ -15,6 +15,12 @@ const FIELDS = [
   { key: "site.tagline", label: "Tagline", type: "text" },
   { key: "site.email", label: "Contact e-mail", type: "email" },
   { key: "site.phone", label: "Contact phone", type: "tel" },
+  {
+    key: "site.address",
+    label: "Postal address",
+    type: "text",
+    hint: "On one line; shown in the footer of every e-mail the site sends.",
+  },
   { key: "site.twitter", label: "Twitter page", type: "url", hint: "Full https:// address; leave empty to hide." },
   { key: "site.youtube", label: "YouTube channel", type: "url" },
   { key: "site.linkedin", label: "LinkedIn page", type: "url" },
@@ -84,7 +90,11 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         {FIELDS.map((field) => (
           <div
             key={field.key}
-            className={field.key === "site.tagline" || field.key === "site.name" ? "sm:col-span-2" : ""}
+            className={
+              field.key === "site.tagline" || field.key === "site.name" || field.key === "site.address"
+                ? "sm:col-span-2"
+                : ""
+            }
           >
             <TextField
               id={field.key.replace(".", "-")}

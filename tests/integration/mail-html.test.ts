@@ -1,0 +1,118 @@
+import fs from "node:fs";
+import path from "node:path";
+import { simpleParser } from "mailparser";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAIL_LOGO_PATH } from "../../core/mail/mail-html";
+import { call, createTestContext, type TestContext } from "../support/app";
+import { createUser } from "../support/factories";
+import { formTimeAt } from "../support/form-time";
+import { registerThroughForm } from "../support/registrations";
+
+/**
+ * Issue 33, "E-mail worth opening": every mail the site sends leaves with a plain-text part and an
+ * HTML part (decision 0062), the same links in both, nothing fetched from another host, and a
+ * footer with the association's address and why the person gets it. Real flows queue the mails
+ * (a membership request with its notice, a registration, a password reset); the outbox transport
+ * writes them as .eml files, which are parsed back as a mail client would.
+ */
+let t: TestContext;
+let now = new Date("2026-11-20T10:00:00Z");
+const clock = () => new Date(now);
+const ADDRESS = "Mariner House, 1 Harbour Street, Southampton SO14 2AQ, United Kingdom";
+
+beforeAll(async () => {
+  t = await createTestContext({ JOIN_RATE_LIMIT: "1000" }, { clock });
+  await t.runtime.services.settings.set({
+    "site.email": "secretariat@masthead.test",
+    "site.address": ADDRESS,
+  });
+}, 120_000);
+afterAll(async () => t?.close());
+
+/** Where the HTML's links go (its anchors; React's preload hint for the logo is not a link). */
+const hrefs = (html: string) =>
+  [...html.matchAll(/<a\b[^>]*\bhref="([^"]*)"/g)].map((m) => m[1].replace(/&amp;/g, "&"));
+const preloads = (html: string) =>
+  [...html.matchAll(/<link\b[^>]*\bhref="([^"]*)"/g)].map((m) => m[1].replace(/&amp;/g, "&"));
+const sources = (html: string) => [...html.matchAll(/\bsrc="([^"]*)"/g)].map((m) => m[1].replace(/&amp;/g, "&"));
+const textLinks = (text: string) => [...text.matchAll(/https?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/g)].map((m) => m[0]);
+
+describe("every mail has an HTML part and a text part (decision 0062)", () => {
+  it("with the same links in both, only the site's own resources, and the footer's address and reason", async () => {
+    const origin = t.runtime.config.baseUrl.origin;
+    const stamp = now.toISOString();
+    const meeting = await t.database.db
+      .insertInto("meetings")
+      .values({
+        slug: "mail-parts-meeting",
+        title: "Mail Parts Meeting",
+        type: "workshop",
+        start_date: "2026-12-10",
+        end_date: null,
+        location: "Gdańsk, Poland",
+        timezone: "Europe/Warsaw",
+        capacity: 10,
+        registration_open: 1,
+        registration_waitlist: 1,
+        created_at: stamp,
+        updated_at: stamp,
+      })
+      .returning("slug")
+      .executeTakeFirstOrThrow();
+    const join = await call(t.app, "POST", "/api/join", {
+      json: {
+        company_name: "Harbour Instruments Ltd",
+        representative_name: "Hana Harbour",
+        email: "hana@harbour.example",
+        phone_number: "+44 23 8000 0000",
+        page_path: "/join",
+        started_at: await formTimeAt(t.database.db, "join", now.getTime() - 20_000),
+      },
+    });
+    expect(join.status).toBe(200);
+    await registerThroughForm(t, `/events/${meeting.slug}`, { now, email: "rita@registrant.example" });
+    const { user } = await createUser(t.runtime.services, { email: "paul@member.example" });
+    expect((await call(t.app, "POST", "/api/forgot-password", { json: { email: user.email } })).status).toBe(200);
+
+    await t.runtime.services.mail.deliverDue();
+    const outbox = t.runtime.config.outboxDir;
+    const files = fs.readdirSync(outbox).filter((f) => f.endsWith(".eml"));
+    const mails = await Promise.all(files.map(async (f) => simpleParser(fs.readFileSync(path.join(outbox, f)))));
+    const subjects = mails.map((m) => m.subject ?? "");
+    // The membership request's notice and acknowledgement, the registration's, the reset link.
+    expect(subjects.some((s) => s.startsWith("New membership request"))).toBe(true);
+    expect(subjects.some((s) => s.startsWith("Thank you for contacting"))).toBe(true);
+    expect(subjects.some((s) => /registration/i.test(s))).toBe(true);
+    expect(subjects.some((s) => /password/i.test(s))).toBe(true);
+
+    for (const mail of mails) {
+      const html = typeof mail.html === "string" ? mail.html : "";
+      const text = mail.text ?? "";
+      expect(html, mail.subject).toContain("<html");
+      expect(text.length, mail.subject).toBeGreaterThan(0);
+      // The same links in both parts: what the text says can be clicked in the HTML, and nothing else.
+      expect(new Set(hrefs(html)), mail.subject).toEqual(new Set(textLinks(text)));
+      for (const link of [...hrefs(html), ...sources(html), ...preloads(html)]) {
+        expect(new URL(link).origin, `${mail.subject}: ${link}`).toBe(origin);
+      }
+      expect(sources(html)).toEqual([`${origin}${MAIL_LOGO_PATH}`]);
+      // The footer, in both: why the person gets it and the association's address.
+      for (const part of [html, text]) {
+        expect(part, mail.subject).toContain("You receive this e-mail because");
+        expect(part, mail.subject).toContain(ADDRESS);
+      }
+    }
+    const reset = mails.find((m) => /password/i.test(m.subject ?? ""));
+    const resetLink = textLinks(reset?.text ?? "").find((l) => l.includes("/reset-password"));
+    expect(resetLink).toBeDefined();
+    // The link a mail is about is a button too: the same address.
+    expect(String(reset?.html)).toMatch(/Open the link/);
+    now = new Date(now.getTime() + 1000);
+  });
+
+  it("shows a logo the site publishes itself: a PNG (mail clients do not show SVG), twice its shown size", async () => {
+    const meta = await sharp(path.join("public", MAIL_LOGO_PATH)).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(["png", 80, 80]);
+  });
+});
