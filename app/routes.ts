@@ -40,6 +40,7 @@ export default [
   route("sitemap.xml", "routes/site/sitemap.tsx"),
   route("news/rss.xml", "routes/news/feed.tsx", { id: "news-rss" }),
   route("news/atom.xml", "routes/news/feed.tsx", { id: "news-atom" }),
+  route("library/:slug/feed.xml", "routes/library/feed.tsx"),
   route("robots.txt", "routes/site/robots.tsx"),
   layout("routes/layouts/login.tsx", [
     route("login", "routes/account/login.tsx"),

@@ -131,6 +131,18 @@ export function createLibraryRepository(db: Executor) {
     },
 
     /** Earlier files of some papers, newest first. */
+    /** The papers of these categories last added or changed, newest first (a category's feed). */
+    recentPapers(categoryIds: number[], limit: number) {
+      if (categoryIds.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom("papers")
+        .selectAll()
+        .where("papers_category_id", "in", categoryIds)
+        .orderBy("updated_at", "desc")
+        .orderBy("id", "desc")
+        .limit(limit)
+        .execute();
+    },
     revisionsOf(paperIds: number[]) {
       if (paperIds.length === 0) return Promise.resolve([] as RevisionRow[]);
       return db

@@ -102,6 +102,9 @@ export function buildTree(rows: CategoryRow[], counts: Map<number, number>): Lib
   return { nodes, byId, bySlug: new Map(nodes.map((n) => [n.row.slug, n])), roots };
 }
 
+/** Papers in a category's feed: the last ones added or changed. */
+export const FEED_PAPERS = 50;
+
 /** Whether this viewer may see the category: admins all, members the live ones, visitors live public ones. */
 export function canSee(node: CategoryNode, viewer: Viewer): boolean {
   if (viewer.admin) return true;
@@ -385,6 +388,27 @@ export function createLibraryService(deps: {
         ),
         sort,
       };
+    },
+
+    /**
+     * A category's feed (issue 33): the category, and the papers last added or changed in it and in
+     * the sub-categories this viewer may see, newest first.
+     */
+    async recentPapers(
+      slug: string,
+      viewer: Viewer,
+      limit = FEED_PAPERS,
+    ): Promise<{ category: Category; papers: Paper[] }> {
+      const node = await nodeBySlug(slug, viewer);
+      const ids: number[] = [];
+      const walk = (at: CategoryNode) => {
+        ids.push(at.row.id);
+        for (const child of at.children) if (canSee(child, viewer)) walk(child);
+      };
+      walk(node);
+      const rows = await repository.recentPapers(ids, limit);
+      const revisions = await repository.revisionsOf(rows.map((r) => r.id));
+      return { category: toCategory(node), papers: rows.map((row) => toPaper(row, revisions)) };
     },
 
     /** A paper as its admin reads it, with its revisions. */

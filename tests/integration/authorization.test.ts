@@ -170,6 +170,7 @@ const PAGE_ACCESS: Record<string, Access> = {
   "/sitemap.xml": "public",
   "/news/rss.xml": "public",
   "/news/atom.xml": "public",
+  "/library/:slug/feed.xml": "per-address",
   "/robots.txt": "public",
   // The sign-in layout.
   "/login": "signed-out",
@@ -302,6 +303,12 @@ function addressesFor(f: Fixtures): Record<string, Try[]> {
         },
       },
       { path: `/library/${f.hiddenCategory.slug}`, expected: everyone(NOT_FOUND) },
+    ],
+    // A category's feed reads as a visitor reads the library, whoever asks: only a public one has one.
+    "/library/:slug/feed.xml": [
+      { path: `/library/${f.publicCategory.slug}/feed.xml`, expected: everyone(OK) },
+      { path: `/library/${f.membersCategory.slug}/feed.xml`, expected: everyone(NOT_FOUND) },
+      { path: `/library/${f.hiddenCategory.slug}/feed.xml`, expected: everyone(NOT_FOUND) },
     ],
     "/dashboard/events/:slug": [
       `/dashboard/events/${f.publicMeeting.slug}`,
@@ -664,7 +671,8 @@ describe("authorization of every page, file and feed", { timeout: 300_000 }, () 
   it("names no members-only or hidden row in the public feeds and the sitemap, whoever asks; the private feed does", async () => {
     const secret = [fixtures.membersMeeting.slug, fixtures.membersCategory.slug, fixtures.hiddenCategory.slug];
     const named: string[] = [];
-    for (const feed of ["/sitemap.xml", "/events.ics", "/news/rss.xml", "/news/atom.xml", "/robots.txt", "/library"]) {
+    const feeds = ["/sitemap.xml", "/events.ics", "/news/rss.xml", "/news/atom.xml", "/robots.txt", "/library"];
+    for (const feed of [...feeds, `/library/${fixtures.publicCategory.slug}/feed.xml`]) {
       for (const role of ROLES) {
         const res = await call(site, "GET", `${ORIGIN}${feed}`, { cookie: cookies[role] });
         expect(res.status, `${feed} as ${role}`).toBe(200);

@@ -177,7 +177,15 @@ export function CategoryView({ screen }: { screen: CategoryScreen }) {
           ) : null}
         </PageHero>
         <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
-          {crumbs}
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            {crumbs}
+            <a
+              href={`/library/${category.slug}/feed.xml`}
+              className="text-sm font-semibold text-sea-700 underline underline-offset-2 hover:text-navy-900"
+            >
+              Feed of new documents (Atom)
+            </a>
+          </div>
           <div className="mt-6">{body}</div>
         </div>
       </div>

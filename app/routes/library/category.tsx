@@ -31,6 +31,13 @@ export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => {
       "Documents from the association's library."
     ).slice(0, 158),
     path: `/library/${category.slug}`,
+  }).concat({
+    // Feed readers find the category's papers here (issue 33); the page shows the link too.
+    tagName: "link",
+    rel: "alternate",
+    type: "application/atom+xml",
+    title: `${category.name} (Atom)`,
+    href: `/library/${category.slug}/feed.xml`,
   });
 };
 
