@@ -41,6 +41,8 @@ import { COMPANY_SEARCH_KIND } from "./members/members.values";
 import { createMembershipDay } from "./members/membership-day";
 import { createRenewalsService } from "./members/renewals.service";
 import { createNewsService } from "./news/news.service";
+import { createNotificationsRepository } from "./notifications/notifications.repository";
+import { createNotificationsService } from "./notifications/notifications.service";
 import { createPagesService } from "./pages/pages.service";
 import { createRateLimitRepository } from "./rate-limit/rate-limit.repository";
 import { createRateLimitService } from "./rate-limit/rate-limit.service";
@@ -197,6 +199,12 @@ export function createServices(deps: {
       clock,
     }),
     invitations,
+    notifications: createNotificationsService({
+      repository: createNotificationsRepository(deps.db),
+      transaction,
+      canSeeCategory: (id, viewer) => library.canSeeCategory(id, viewer),
+      clock,
+    }),
     auth,
     profile: createProfileService({
       users,

@@ -261,6 +261,26 @@ export interface RegistrationLinksTable {
   created_at: Timestamp;
 }
 
+/** See migration 0022: a member's notification choices, once they have made any. */
+export interface NotificationPreferencesTable {
+  user_id: number;
+  digest: "daily" | "weekly" | "never";
+  /** 1: announcements by e-mail; 0: none. */
+  announcements: number;
+  updated_at: Timestamp;
+}
+
+/** See migration 0022: one thing a member follows, and how they hear of it. */
+export interface FollowsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: "category" | "news" | "meetings";
+  /** The library category followed (kind 'category'); null for the news and the meetings. */
+  category_id: number | null;
+  delivery: "instant" | "digest";
+  created_at: Timestamp;
+}
+
 /** See migration 0020: a meeting reminder sent to a registration, once per meeting start. */
 export interface MeetingRemindersTable {
   id: Generated<number>;
@@ -450,6 +470,8 @@ export interface Database {
   mail_queue: MailQueueTable;
   meeting_reminders: MeetingRemindersTable;
   registration_links: RegistrationLinksTable;
+  notification_preferences: NotificationPreferencesTable;
+  follows: FollowsTable;
   jobs: JobsTable;
   job_runs: JobRunsTable;
   app_secrets: AppSecretsTable;

@@ -390,6 +390,12 @@ export function createLibraryService(deps: {
       };
     },
 
+    /** Whether this viewer may see the category with this id (what a member may follow, issue 33). */
+    async canSeeCategory(id: number, viewer: Viewer): Promise<boolean> {
+      const node = isRowId(id) ? (await bare()).byId.get(id) : undefined;
+      return node !== undefined && canSee(node, viewer);
+    },
+
     /**
      * A category's feed (issue 33): the category, and the papers last added or changed in it and in
      * the sub-categories this viewer may see, newest first.

@@ -19,6 +19,7 @@ import * as m0018 from "./0018_registrations";
 import * as m0019 from "./0019_mail_attachments";
 import * as m0020 from "./0020_meeting_reminders";
 import * as m0021 from "./0021_registration_links";
+import * as m0022 from "./0022_follows";
 
 /**
  * Append-only list of migrations, imported statically so that the bundled
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   "0019_mail_attachments": m0019,
   "0020_meeting_reminders": m0020,
   "0021_registration_links": m0021,
+  "0022_follows": m0022,
 };

@@ -19,6 +19,7 @@ import { libraryRoutes } from "./library";
 import { meetingsRoutes } from "./meetings";
 import { membersRoutes } from "./members";
 import { newsRoutes } from "./news";
+import { notificationsRoutes } from "./notifications";
 import { siteRoutes } from "./site";
 
 /** A parameter of a router path: `:id`, or `:url{.+}` with its own pattern. */
@@ -128,6 +129,7 @@ export function createApi(runtime: Runtime, extra: readonly OpenAPIHono<AppEnv>[
   api.route("/", adminUsersRoutes(runtime));
   api.route("/", joinRoutes(runtime));
   api.route("/", membersRoutes(runtime));
+  api.route("/", notificationsRoutes(runtime));
   for (const routes of extra) api.route("/", routes);
   api.route(
     "/",
