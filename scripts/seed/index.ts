@@ -679,6 +679,29 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
               created_at: nowIso,
             })
             .execute();
+          if (person.email === DEMO_MEMBER.email) {
+            // Issue 33: the demo member follows two categories and the meetings.
+            await trx
+              .insertInto("notification_preferences")
+              .values({ user_id: user.id, digest: "weekly", announcements: 1, updated_at: nowIso })
+              .execute();
+            await trx
+              .insertInto("follows")
+              .values(
+                [
+                  { kind: "category", slug: "technical-bulletins", delivery: "instant" as const },
+                  { kind: "category", slug: "upcoming-standards", delivery: "digest" as const },
+                  { kind: "meetings", slug: null, delivery: "digest" as const },
+                ].map((f) => ({
+                  user_id: user.id,
+                  kind: f.kind as "category" | "meetings",
+                  category_id: f.slug ? (categoryIds.get(f.slug) ?? null) : null,
+                  delivery: f.delivery,
+                  created_at: nowIso,
+                })),
+              )
+              .execute();
+          }
         }
       }
 

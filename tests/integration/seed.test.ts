@@ -7,6 +7,7 @@ import { isCurrentCompany } from "../../core/members/current";
 import { createSearchService } from "../../core/search/search.service";
 import { imageFiles } from "../../lib/image-variants";
 import { seedDemoContent } from "../../scripts/seed/index";
+import { DEMO_MEMBER } from "../../scripts/seed/members";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 
 let database: TestDatabase;
@@ -333,5 +334,20 @@ describe("demo content (npm run db:seed)", () => {
         rows.filter((r) => r.registration_email).length,
       );
     }
+  });
+
+  it("has the demo member following two library categories and the meetings (issue 33)", async () => {
+    const follows = await database.db
+      .selectFrom("follows")
+      .innerJoin("users", "users.id", "follows.user_id")
+      .leftJoin("paper_categories", "paper_categories.id", "follows.category_id")
+      .select(["users.email", "follows.kind", "follows.delivery", "paper_categories.slug"])
+      .orderBy("follows.id")
+      .execute();
+    expect(follows).toEqual([
+      { email: DEMO_MEMBER.email, kind: "category", delivery: "instant", slug: "technical-bulletins" },
+      { email: DEMO_MEMBER.email, kind: "category", delivery: "digest", slug: "upcoming-standards" },
+      { email: DEMO_MEMBER.email, kind: "meetings", delivery: "digest", slug: null },
+    ]);
   });
 });
