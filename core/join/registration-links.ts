@@ -3,6 +3,7 @@ import type { Database } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { dateIn, zonedTime } from "../../lib/time-zones";
 import { hashToken, newToken } from "../../lib/tokens";
+import { lastDayOf, zoneOfMeeting } from "../meetings/meetings.schema";
 import { addDays } from "../members/members.values";
 
 /** What a registrant's link opens: their registration and its meeting. */
@@ -71,8 +72,8 @@ export function createRegistrationLinks(deps: { db: Kysely<Database>; clock: Clo
       const repo = linksRepository(trx);
       const meeting = await repo.meetingOf(registrationId);
       if (!meeting) return null;
-      const zone = meeting.timezone || "UTC";
-      const lastDay = meeting.end_date ?? meeting.start_date;
+      const zone = zoneOfMeeting(meeting);
+      const lastDay = lastDayOf(meeting);
       const now = deps.clock();
       // A link made for a meeting already over (a late change by the secretariat) still opens for a day.
       const until = [addDays(lastDay, 1), addDays(dateIn(now, zone), 1)].sort()[1];

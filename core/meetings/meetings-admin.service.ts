@@ -11,13 +11,14 @@ import { type StoredImage, storeImage } from "../../lib/images";
 import { type Page, pageOf } from "../../lib/pagination";
 import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
 import type { FileStorage } from "../../lib/storage";
-import { dateIn, isTimeZone } from "../../lib/time-zones";
+import { isTimeZone } from "../../lib/time-zones";
 import { invalidInput } from "../../lib/validation";
 import type { SearchService } from "../search/search.service";
 import { type InvitationChange, invitationChanges } from "./invitation";
 import type { CalendarMeeting } from "./meetings.calendar";
 import { createMeetingsRepository, type MeetingsRepository } from "./meetings.repository";
 import {
+  isMeetingOver,
   MEETINGS_PER_PAGE,
   type Meeting,
   type MeetingData,
@@ -106,10 +107,7 @@ export function createMeetingsAdminService(deps: {
   }
 
   /** Over: its last day has ended where it takes place. An invitation to it is history, not news. */
-  function isOver(meeting: CalendarMeeting): boolean {
-    const last = meeting.end_date && meeting.end_date > meeting.start_date ? meeting.end_date : meeting.start_date;
-    return dateIn(clock(), isTimeZone(meeting.timezone) ? meeting.timezone : "UTC") > last;
-  }
+  const isOver = (meeting: CalendarMeeting): boolean => isMeetingOver(meeting, clock());
 
   /** What changed of the invitations; none for a stored zone the calendar cannot read (it never was sent). */
   function comparable(before: CalendarMeeting, after: CalendarMeeting): InvitationChange | null {

@@ -332,6 +332,22 @@ export type RegistrationState =
 
 const LONG_DATE = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 
+type MeetingDays = { start_date: string; end_date: string | null; timezone: string };
+
+/** A meeting's last day (YYYY-MM-DD): its end date, or its start date when it has none (or an earlier one). */
+export function lastDayOf(meeting: Pick<MeetingDays, "start_date" | "end_date">): string {
+  return meeting.end_date && meeting.end_date > meeting.start_date ? meeting.end_date : meeting.start_date;
+}
+
+/** The zone a meeting's days are counted in: its own, or UTC for a stored one this runtime does not know. */
+export const zoneOfMeeting = (meeting: Pick<MeetingDays, "timezone">): string =>
+  isTimeZone(meeting.timezone) ? meeting.timezone : "UTC";
+
+/** Whether the meeting is over: the day after its last day has begun in its own zone. */
+export function isMeetingOver(meeting: MeetingDays, now: Date): boolean {
+  return dateIn(now, zoneOfMeeting(meeting)) > lastDayOf(meeting);
+}
+
 /**
  * Open, closed by the admin, past its closing day, over, or full: the closing day and the
  * meeting's last day end at midnight in the meeting's own zone.
@@ -348,11 +364,11 @@ export function registrationState(
   now: Date,
 ): RegistrationState {
   const settings = meeting.registration_settings;
-  const today = dateIn(now, meeting.timezone);
+  const today = dateIn(now, zoneOfMeeting(meeting));
   if (!settings.open) {
     return { open: false, reason: "closed", message: "Registration for this meeting is closed." };
   }
-  if ((meeting.end_date ?? meeting.start_date) < today) {
+  if (isMeetingOver(meeting, now)) {
     return { open: false, reason: "over", message: "This meeting has taken place: registration is closed." };
   }
   if (settings.closes_on && settings.closes_on < today) {
