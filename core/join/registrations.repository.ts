@@ -197,10 +197,11 @@ export function createRegistrationsRepository(db: Kysely<Database>, dialect: Dia
     /**
      * A person's registrations for meetings not yet over ('My registrations'): those made while
      * signed in (user_id), and those sent from their address while signed out that still hold or
-     * wait for a seat (registration_email, the folded address). Soonest meeting first.
+     * wait for a seat (registration_email, the folded address). Soonest meeting first; `only`: just
+     * that registration, if it is one of theirs.
      */
-    async ofPerson(userId: number, folded: string, today: string) {
-      return db
+    async ofPerson(userId: number, folded: string, today: string, only?: number) {
+      let query = db
         .selectFrom("join_requests as r")
         .innerJoin("meetings as m", "m.id", "r.meeting_id")
         .select([
@@ -221,11 +222,10 @@ export function createRegistrationsRepository(db: Kysely<Database>, dialect: Dia
         ])
         .where("r.kind", "=", "registration")
         .where((eb) => eb.or([eb("r.user_id", "=", userId), eb("r.registration_email", "=", folded)]))
-        .where((eb) => eb(eb.fn.coalesce("m.end_date", "m.start_date"), ">=", today))
-        .orderBy("m.start_date")
-        .orderBy("r.id")
-        .limit(100)
-        .execute();
+        .where((eb) => eb(eb.fn.coalesce("m.end_date", "m.start_date"), ">=", today));
+      // One of them (the one being cancelled), found however long the list.
+      if (only !== undefined) query = query.where("r.id", "=", only);
+      return query.orderBy("m.start_date").orderBy("r.id").limit(100).execute();
     },
   };
 }

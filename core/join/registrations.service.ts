@@ -407,15 +407,15 @@ export function createRegistrationsService(deps: {
      * over, by their account or by their address. The day is UTC's less one, so that a meeting
      * still running in a zone west of UTC is kept.
      */
-    mine: (person: Person) =>
-      repo(db).ofPerson(person.id, foldEmail(person.email), addDays(dateIn(clock(), "UTC"), -1)),
+    mine: (person: Person, only?: number) =>
+      repo(db).ofPerson(person.id, foldEmail(person.email), addDays(dateIn(clock(), "UTC"), -1), only),
 
     /**
      * The person cancels one of their own registrations, as their link would (the freed seat goes to
      * the waiting list in the same transaction). Another person's registration is not found (404).
      */
     async cancelMine(person: Person, id: number): Promise<RegistrationRow & { meeting_title: string }> {
-      const own = (await this.mine(person)).find((r) => r.id === id);
+      const [own] = await this.mine(person, id);
       if (!own || own.meeting_id === null) throw new AppError("not_found", REGISTRATION_NOT_FOUND);
       const row = await change(own.meeting_id, id, "cancel", { id: person.id, name: person.name });
       return { ...row, meeting_title: own.title };
