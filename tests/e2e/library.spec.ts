@@ -252,3 +252,14 @@ test.describe("without JavaScript", () => {
     await expect(page.getByText(/cannot be sorted by “no_asc”/)).toBeVisible();
   });
 });
+
+test("a visitor finds a public category's feed from its page (issue 33)", async ({ page, request }) => {
+  await page.goto("/library/recently-published-standards");
+  const link = page.getByRole("link", { name: "Feed of new documents (Atom)" });
+  await expect(link).toBeVisible();
+  await expectAccessible(page);
+  const feed = await request.get((await link.getAttribute("href")) as string);
+  expect(feed.status()).toBe(200);
+  expect(feed.headers()["content-type"]).toBe("application/atom+xml; charset=utf-8");
+  expect(await feed.text()).toContain("<entry>");
+});
