@@ -5,7 +5,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAIL_LOGO_PATH } from "../../core/mail/mail-html";
 import { call, createTestContext, type TestContext } from "../support/app";
-import { createUser } from "../support/factories";
+import { createUser, signIn } from "../support/factories";
 import { formTimeAt } from "../support/form-time";
 import { registerThroughForm } from "../support/registrations";
 
@@ -74,6 +74,19 @@ describe("every mail has an HTML part and a text part (decision 0062)", () => {
     await registerThroughForm(t, `/events/${meeting.slug}`, { now, email: "rita@registrant.example" });
     const { user } = await createUser(t.runtime.services, { email: "paul@member.example" });
     expect((await call(t.app, "POST", "/api/forgot-password", { json: { email: user.email } })).status).toBe(200);
+    // An admin invites someone; a member changes their address (the old one is told).
+    const admin = await signIn(t.runtime.services, "admin");
+    const invited = await call(t.app, "POST", "/api/dashboard/users", {
+      token: admin.token,
+      json: { first_name: "Ines", last_name: "Invited", email: "ines@invited.example", role: "member" },
+    });
+    expect(invited.status).toBe(201);
+    const member = await signIn(t.runtime.services);
+    const moved = await call(t.app, "PATCH", "/api/dashboard/user/settings", {
+      token: member.token,
+      json: { email: "moved@member.example", password: member.password },
+    });
+    expect(moved.status).toBe(200);
 
     await t.runtime.services.mail.deliverDue();
     const outbox = t.runtime.config.outboxDir;
@@ -85,6 +98,8 @@ describe("every mail has an HTML part and a text part (decision 0062)", () => {
     expect(subjects.some((s) => s.startsWith("Thank you for contacting"))).toBe(true);
     expect(subjects.some((s) => /registration/i.test(s))).toBe(true);
     expect(subjects.some((s) => /password/i.test(s))).toBe(true);
+    expect(subjects.some((s) => /invitation/i.test(s))).toBe(true);
+    expect(subjects.some((s) => /e-mail address/i.test(s))).toBe(true);
 
     for (const mail of mails) {
       const html = typeof mail.html === "string" ? mail.html : "";
