@@ -78,9 +78,6 @@ type FormContext = Pick<JoinSubmission, "page_path" | "website" | "started_at" |
  */
 type Client = { ip: string | null; trusted?: boolean; signedIn?: boolean; userId?: number | null };
 
-/** The date a request arrived, in the site's time zone, for the sender's acknowledgement. */
-const receivedOn = (at: Date, timeZone: string): string => longDateIn(at, timeZone);
-
 /** SPEC §4 'Contact form', §7 '/api/join': join and registration requests and messages, stored first, then mailed. */
 export function createJoinService(deps: {
   repository: JoinRepository;
@@ -254,7 +251,7 @@ export function createJoinService(deps: {
           });
         }
         if (!acknowledged) return queued;
-        const date = receivedOn(at, site["site.timezone"]);
+        const date = longDateIn(at, site["site.timezone"]);
         if (kind === "registration") {
           const context = {
             registrationId: id,
@@ -401,7 +398,7 @@ export function createJoinService(deps: {
           to_address: fields.email,
           reply_to: site["site.email"] || null,
           subject: `We received your message to ${name}`,
-          body_text: `Hello,\n\nThank you for writing to ${name}. We received your message on ${receivedOn(at, site["site.timezone"])} and will get in touch with you soon.\n\n${NOT_QUOTED}\n\nKind regards,\n${name}`,
+          body_text: `Hello,\n\nThank you for writing to ${name}. We received your message on ${longDateIn(at, site["site.timezone"])} and will get in touch with you soon.\n\n${NOT_QUOTED}\n\nKind regards,\n${name}`,
         });
         return queued;
       };

@@ -33,11 +33,12 @@ export function createNotificationsService(deps: {
 }) {
   const { repository, clock } = deps;
 
-  async function read(repo: NotificationsRepository, userId: number): Promise<Preferences> {
+  /** The member's choices, and whether they are stored (none: the defaults). */
+  async function stored(repo: NotificationsRepository, userId: number): Promise<[Preferences, boolean]> {
     const saved = await repo.preferencesOf(userId);
-    if (!saved) return DEFAULT_PREFERENCES;
+    if (!saved) return [DEFAULT_PREFERENCES, false];
     const follows = await repo.followsOf(userId);
-    return {
+    const preferences: Preferences = {
       follows: follows.map((f) =>
         f.category_id === null
           ? { kind: f.kind, delivery: f.delivery }
@@ -46,7 +47,10 @@ export function createNotificationsService(deps: {
       digest: saved.digest,
       announcements: saved.announcements === 1,
     };
+    return [preferences, true];
   }
+
+  const read = async (repo: NotificationsRepository, userId: number) => (await stored(repo, userId))[0];
 
   async function checkCategories(
     follows: { kind: string; id?: number }[],
@@ -66,8 +70,8 @@ export function createNotificationsService(deps: {
 
   /** The member's choices as they stand, made explicit (their first change keeps the defaults). */
   async function current(repo: NotificationsRepository, userId: number, now: string): Promise<Preferences> {
-    const preferences = await read(repo, userId);
-    if (!(await repo.preferencesOf(userId))) {
+    const [preferences, isStored] = await stored(repo, userId);
+    if (!isStored) {
       await repo.savePreferences(userId, preferences, now);
       await repo.addFollows(userId, preferences.follows, now);
     }

@@ -12,26 +12,28 @@ let t: TestContext;
 let members: number;
 let hidden: number;
 
+/** A root category, active or hidden, public or members-only. */
+async function category(slug: string, active: 0 | 1, isPublic: 0 | 1) {
+  const at = new Date().toISOString();
+  const row = await t.database.db
+    .insertInto("paper_categories")
+    .values({
+      slug,
+      name: slug,
+      is_active: active,
+      is_root: 1,
+      is_public: isPublic,
+      position: 0,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 beforeAll(async () => {
   t = await createTestContext();
-  const at = new Date().toISOString();
-  const category = async (slug: string, active: 0 | 1, isPublic: 0 | 1) =>
-    (
-      await t.database.db
-        .insertInto("paper_categories")
-        .values({
-          slug,
-          name: slug,
-          is_active: active,
-          is_root: 1,
-          is_public: isPublic,
-          position: 0,
-          created_at: at,
-          updated_at: at,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id;
   members = await category("follow-standards", 1, 0);
   hidden = await category("follow-hidden", 0, 0);
 }, 120_000);
@@ -170,23 +172,7 @@ describe("/api/dashboard/notifications", () => {
     expect(again.status).toBe(404);
     expect(again.json?.message).toBe(NOT_FOLLOWED);
 
-    const at = new Date().toISOString();
-    const doomed = (
-      await t.database.db
-        .insertInto("paper_categories")
-        .values({
-          slug: "follow-doomed",
-          name: "Doomed",
-          is_active: 1,
-          is_root: 1,
-          is_public: 1,
-          position: 0,
-          created_at: at,
-          updated_at: at,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id;
+    const doomed = await category("follow-doomed", 1, 1);
     await call(t.app, "POST", "/api/dashboard/notifications/follow", {
       token,
       json: { kind: "category", id: doomed, delivery: "instant" },
