@@ -258,8 +258,10 @@ describe("renewal reminders", () => {
     now = new Date("2040-01-15T10:00:00Z");
     // The order the run reads them in (renews_on, then id): the first, three others, then the three to change.
     const contacts: string[] = [];
+    const dueIds: number[] = [];
     for (const renewsOn of [day(1), day(2), day(2), day(2)]) {
       const due = await company({ renews_on: renewsOn });
+      dueIds.push(due.id);
       contacts.push((await represent(due.id, true)).email);
     }
     const renewed = await company({ renews_on: day(5) });
@@ -269,9 +271,33 @@ describe("renewal reminders", () => {
 
     // The run reads a batch of companies, then settles them one by one, asking its signal before
     // each: at the first ask, the secretariat's changes start, through the members service, so
-    // that they land after the read and before the changed companies are settled.
+    // that they land after the read and before the changed companies are settled. On SQLite the
+    // one connection takes the transactions in the order they ask, so the changes come first. On
+    // PostgreSQL they run beside the run: a second connection holds the second company's notice
+    // in an open transaction, so that the run waits on that insert until the changes have landed.
     let change: Promise<void> | undefined;
     let landed = false;
+    let release = () => {};
+    let holding: Promise<unknown> = Promise.resolve();
+    if (t.database.dialect === "postgres") {
+      let held = () => {};
+      const isHeld = new Promise<void>((resolve) => {
+        held = resolve;
+      });
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      holding = second.db
+        .transaction()
+        .execute(async (trx) => {
+          await createRenewalsRepository(trx).record(dueIds[1], "reminder", day(2), now.toISOString());
+          held();
+          await released;
+          throw new Error("rolled back on purpose");
+        })
+        .catch(() => {});
+      await isHeld;
+    }
     const landedAtEachAsk: boolean[] = [];
     const signal = new AbortController().signal;
     signal.throwIfAborted = () => {
@@ -282,11 +308,13 @@ describe("renewal reminders", () => {
         services().members.update(left.id, { status: "left", remove_logo: false }),
       ]).then(() => {
         landed = true;
+        release();
       });
     };
     const before = await lastMailId();
     const result = await services().renewals.sendNotices({ origin, signal });
     await change;
+    await holding;
     // Read before the changes, settled after them (else this test would prove nothing).
     expect(landedAtEachAsk[0]).toBe(false);
     expect(landedAtEachAsk.slice(4, 7)).toEqual([true, true, true]);
