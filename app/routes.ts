@@ -19,6 +19,7 @@ export default [
     route("events", "routes/events/index.tsx"),
     route("events/:slug", "routes/events/meeting.tsx"),
     route("registrations/:token", "routes/events/registration.tsx"),
+    route("unsubscribe/:token", "routes/account/unsubscribe.tsx"),
     route("conference", "routes/events/featured.tsx", { id: "featured-conference" }),
     route("workshop", "routes/events/featured.tsx", { id: "featured-workshop" }),
     route("members-list", "routes/members/members-list.tsx"),

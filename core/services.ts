@@ -41,8 +41,10 @@ import { COMPANY_SEARCH_KIND } from "./members/members.values";
 import { createMembershipDay } from "./members/membership-day";
 import { createRenewalsService } from "./members/renewals.service";
 import { createNewsService } from "./news/news.service";
+import { createNoticesService, PREFERENCES_PATH } from "./notifications/notices.service";
 import { createNotificationsRepository } from "./notifications/notifications.repository";
 import { createNotificationsService } from "./notifications/notifications.service";
+import { UNSUBSCRIBE_KEY } from "./notifications/unsubscribe";
 import { createPagesService } from "./pages/pages.service";
 import { createRateLimitRepository } from "./rate-limit/rate-limit.repository";
 import { createRateLimitService } from "./rate-limit/rate-limit.service";
@@ -73,6 +75,8 @@ export function createServices(deps: {
   mailTransport?: MailTransport;
   /** Join and registration requests accepted per IP address and hour. */
   joinRatePerHour?: number;
+  /** NOTIFY_BATCH_SECONDS: the longest an instant notice waits for more to come with it (decision 0065). */
+  notifyBatchSeconds?: number;
   onMailError?: (error: unknown, mailId: number) => void;
   /** reCAPTCHA's server check for the join form, when configured. */
   captcha?: CaptchaCheck;
@@ -141,10 +145,31 @@ export function createServices(deps: {
           address: site["site.address"],
           origin: deps.origin,
           reason: mailReason(mail.purpose, site["site.name"]),
+          // What a member follows or is sent as a member: the footer says where to change it and how to stop it.
+          manage: mail.list_unsubscribe
+            ? { preferences: `${deps.origin}${PREFERENCES_PATH}`, unsubscribe: mail.list_unsubscribe }
+            : undefined,
         },
       );
     },
   });
+  const notices = createNoticesService({
+    db: deps.db,
+    repository: createNotificationsRepository(deps.db),
+    mail,
+    settings: () => settings.getAll(),
+    clock,
+    origin: deps.origin,
+    batchSeconds: deps.notifyBatchSeconds ?? 300,
+    unsubscribeKey: () => secrets.key(UNSUBSCRIBE_KEY),
+    membershipCutoff: async () => (await membershipDay()).cutoff,
+    lineage: (id) => library.categoryLineage(id),
+    papers: (ids, viewer) => library.noticePapers(ids, viewer),
+    posts: (ids) => news.noticePosts(ids),
+    meeting: (id, viewer, origin) => meetings.noticeMeeting(id, viewer, origin),
+  });
+  const notify = notices.record;
+  const news = createNewsService({ db: deps.db, dialect: deps.dialect, search, storage: deps.storage, clock, notify });
   const invitations = createInvitationService({
     users,
     tokens,
@@ -204,6 +229,7 @@ export function createServices(deps: {
       transaction,
       canSeeCategory: (id, viewer) => library.canSeeCategory(id, viewer),
       clock,
+      unsubscribeKey: () => secrets.key(UNSUBSCRIBE_KEY),
     }),
     auth,
     profile: createProfileService({
@@ -231,7 +257,8 @@ export function createServices(deps: {
     contentVersion,
     rateLimit,
     search,
-    news: createNewsService({ db: deps.db, dialect: deps.dialect, search, storage: deps.storage, clock }),
+    news,
+    notices,
     media: createMediaService({ storage: deps.storage, db: deps.db }),
     meetings,
     meetingsAdmin: createMeetingsAdminService({
@@ -245,6 +272,7 @@ export function createServices(deps: {
       origin: deps.origin,
       // A confirmed meeting moved in time or place: its confirmed attendees get the updated invitation (decision 0058).
       invitationUpdates: registrations.invitationUpdates,
+      notify,
     }),
     members,
     companiesCsv: createCompaniesCsvService({ db: deps.db, dialect: deps.dialect, members }),
@@ -263,6 +291,7 @@ export function createServices(deps: {
       read: library,
       onTextProblem: (problem, paperName) =>
         deps.logger?.warn({ ...problem, paper: paperName }, "document text not read whole"),
+      notify,
     }),
     settings,
     mail,

@@ -281,6 +281,38 @@ export interface FollowsTable {
   created_at: Timestamp;
 }
 
+/** See migration 0023: something worth telling the members who follow it. */
+export interface NotificationEventsTable {
+  id: Generated<number>;
+  kind: "paper" | "revision" | "news" | "meeting" | "meeting_changed";
+  /** The paper, news post or meeting. */
+  ref_id: number;
+  /** The paper's category when it was recorded (kinds 'paper' and 'revision'). */
+  category_id: number | null;
+  created_at: Timestamp;
+}
+
+/** See migration 0023: one channel's run over a range of events. */
+export interface NotificationBatchesTable {
+  id: Generated<number>;
+  channel: "instant" | "daily" | "weekly";
+  /** Which period it is for: the digest's day or ISO week; the instant batch's last event id. */
+  period: string;
+  from_event_id: number;
+  to_event_id: number;
+  created_at: Timestamp;
+  done_at: Timestamp | null;
+}
+
+/** See migration 0023: a member a batch has settled (their mail queued, or nothing for them). */
+export interface NotificationDeliveriesTable {
+  batch_id: number;
+  user_id: number;
+  /** How many items their mail listed (0: nothing they follow and may see). */
+  items: number;
+  created_at: Timestamp;
+}
+
 /** See migration 0020: a meeting reminder sent to a registration, once per meeting start. */
 export interface MeetingRemindersTable {
   id: Generated<number>;
@@ -404,6 +436,8 @@ export interface MailQueueTable {
   last_error: string | null;
   sent_at: Timestamp | null;
   created_at: Timestamp;
+  /** The one-click unsubscribe address of a notice, digest or announcement (migration 0023), else null. */
+  list_unsubscribe: string | null;
 }
 
 /** See migration 0015: a scheduled job's lease (decision 0045). */
@@ -472,6 +506,9 @@ export interface Database {
   registration_links: RegistrationLinksTable;
   notification_preferences: NotificationPreferencesTable;
   follows: FollowsTable;
+  notification_events: NotificationEventsTable;
+  notification_batches: NotificationBatchesTable;
+  notification_deliveries: NotificationDeliveriesTable;
   jobs: JobsTable;
   job_runs: JobRunsTable;
   app_secrets: AppSecretsTable;

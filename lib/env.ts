@@ -121,6 +121,7 @@ const schema = z.object({
   PAGE_CACHE_S_MAXAGE: integer(60, 0, 86_400),
   PAGE_CACHE_STALE_WHILE_REVALIDATE: integer(300, 0, 604_800),
   JOIN_RATE_LIMIT: integer(30, 1, 100_000),
+  NOTIFY_BATCH_SECONDS: integer(300, 5, 86_400),
   RECAPTCHA_SITE_KEY: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
   RECAPTCHA_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().max(500).optional()),
   RECAPTCHA_VERIFY_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
@@ -236,6 +237,11 @@ export type Config = {
    */
   jobs: { enabled: boolean; schedules: Record<string, string> };
   /**
+   * NOTIFY_BATCH_SECONDS: the longest an instant notice of what a member follows waits for more to
+   * come with it (issue 33, decision 0065); what comes together is sent together.
+   */
+  notifyBatchSeconds: number;
+  /**
    * Where uploads and private files live: `uploadsDir` and `privateDir` on local disk, or an
    * S3-compatible bucket (decision 0030).
    */
@@ -343,6 +349,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY,
     jobs: { enabled: v.JOBS === "on", schedules: v.JOBS_SCHEDULES },
+    notifyBatchSeconds: v.NOTIFY_BATCH_SECONDS,
     storage,
   };
 }

@@ -2,7 +2,8 @@
  * A request path as log lines show it: a path that is itself a secret, the private calendar feed's
  * address (`/calendar/{token}.ics`, server/calendars.ts), is logged as `/calendar/[redacted].ics`,
  * so that whoever reads the logs cannot subscribe as the member (decision 0034); a registrant's link,
- * `/registrations/{token}`, as `/registrations/[redacted]` (issue 32). Logged paths never
+ * `/registrations/{token}`, as `/registrations/[redacted]` (issue 32); a one-click unsubscribe address
+ * as `/unsubscribe/[redacted]` (issue 33). Logged paths never
  * carry the query string, where the password links' tokens are (`/reset-password?token=…`).
  *
  * The decision is made on the path as a server could read it, not on its spelling: percent-escapes
@@ -12,8 +13,10 @@
  * in a mistyped address is as secret as in the right one. Other paths are logged as they came.
  */
 export function loggedPath(path: string): string {
-  if (!/calendar|registrations/i.test(path) && !/%/.test(path)) return path;
+  if (!/calendar|registrations|unsubscribe/i.test(path) && !/%/.test(path)) return path;
   const segments = normalisedSegments(path);
+  // A one-click unsubscribe address (`/unsubscribe/{token}`, issue 33) stops a member's mail.
+  if (segments[0]?.toLowerCase() === "unsubscribe" && segments.length > 1) return "/unsubscribe/[redacted]";
   // A registrant's link (`/registrations/{token}`, issue 32) is their key to the registration.
   if (segments[0]?.toLowerCase() === "registrations" && segments.length > 1) return "/registrations/[redacted]";
   const at = segments.findIndex((segment) => segment.toLowerCase() === "calendar");

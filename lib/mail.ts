@@ -26,6 +26,11 @@ export type OutgoingMail = {
   html?: string;
   replyTo?: string | null;
   attachments?: MailAttachment[];
+  /**
+   * The one-click unsubscribe address (RFC 8058) of a notice, digest or announcement: sent as
+   * `List-Unsubscribe: <url>` with `List-Unsubscribe-Post: List-Unsubscribe=One-Click`.
+   */
+  listUnsubscribe?: string | null;
 };
 
 /** The message nodemailer composes: the text, the calendar invitation, the other attachments. */
@@ -41,6 +46,12 @@ function message(from: string, mail: OutgoingMail): Mail.Options {
     subject: mail.subject,
     text: mail.text,
     html: mail.html,
+    ...(mail.listUnsubscribe
+      ? {
+          list: { unsubscribe: mail.listUnsubscribe },
+          headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+        }
+      : {}),
     icalEvent: invitation && {
       method: invitation.method,
       filename: invitation.filename,

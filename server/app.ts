@@ -16,7 +16,7 @@ import { limitBodies, spoolingRouteLimits } from "./middleware/body-limit";
 import { cacheControl } from "./middleware/cache-control";
 import { clientIp, publicAddress } from "./middleware/client";
 import { compress } from "./middleware/compress";
-import { csrf } from "./middleware/csrf";
+import { csrf, isUnsubscribePath } from "./middleware/csrf";
 import { type DeclaredRoute, type Dispatch, methodOverride } from "./middleware/method-override";
 import { contentChanges, createPageCache, memo, type PageCache } from "./middleware/page-cache";
 import { renderSlots } from "./middleware/render-slots";
@@ -67,7 +67,11 @@ function asPublicRequest(request: Request, url: string): Request {
   // A form posted from a page whose referrer policy is no-referrer (the password links) says
   // `Origin: null`. Our CSRF check has judged it already (by Sec-Fetch-Site); React Router's own
   // would refuse it (400) for not matching the address, so it does not see that header.
-  const opaqueOrigin = request.headers.get("origin") === "null";
+  // A one-click unsubscribe comes from the mail provider's servers, with their Origin if any: our
+  // CSRF check lets it through on purpose (csrf.ts), and React Router's must not refuse it either.
+  const opaqueOrigin =
+    request.headers.get("origin") === "null" ||
+    (request.method === "POST" && request.headers.has("origin") && isUnsubscribePath(new URL(url).pathname));
   if (request.url === url && !opaqueOrigin) return request;
   const headers = opaqueOrigin ? new Headers(request.headers) : request.headers;
   if (opaqueOrigin) headers.delete("origin");

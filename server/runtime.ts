@@ -55,6 +55,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
       logger,
       mailTransport,
       joinRatePerHour: config.joinRatePerHour,
+      notifyBatchSeconds: config.notifyBatchSeconds,
       captcha: config.recaptcha ? captchaCheckFor(config.recaptcha, { logger }) : undefined,
       onMailError: (error, mailId) => logger.warn({ err: error, mailId }, "mail not sent; will retry"),
     });

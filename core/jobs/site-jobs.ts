@@ -1,5 +1,6 @@
 import { describeReminders } from "../join/meeting-reminders.service";
 import { describeNotices } from "../members/renewals.service";
+import { describeNoticesRun } from "../notifications/notices.service";
 import { defineJob, type JobDefinition } from "./job";
 
 /**
@@ -40,6 +41,36 @@ export const SITE_JOBS: readonly JobDefinition[] = [
       "Mails each confirmed attendee once, meetings.reminder_days days before the meeting starts (by the meeting's own calendar). Issue 32.",
     async run({ services, origin, signal }) {
       return describeReminders(await services.meetingReminders.sendReminders({ origin, signal }));
+    },
+  }),
+  defineJob({
+    name: "notices",
+    // Every minute: an item leaves within NOTIFY_BATCH_SECONDS, with what came together with it.
+    schedule: "* * * * *",
+    description:
+      "Mails members what they follow at once (a paper, a revision, a news post, a meeting), batched: what comes together is one mail. Decision 0065.",
+    async run({ services, signal }) {
+      return describeNoticesRun(await services.notices.sendInstant({ signal }));
+    },
+  }),
+  defineJob({
+    name: "digest-daily",
+    // Early each morning, before the working day: yesterday's news in one mail.
+    schedule: "0 7 * * *",
+    description:
+      "Mails each member whose digest is daily what is new in what they follow since the last one. Decision 0065.",
+    async run({ services, signal }) {
+      return describeNoticesRun(await services.notices.sendDigest("daily", { signal }));
+    },
+  }),
+  defineJob({
+    name: "digest-weekly",
+    // Monday morning (issue 33): the week's news in one mail.
+    schedule: "0 7 * * 1",
+    description:
+      "Mails each member whose digest is weekly what is new in what they follow since the last one. Decision 0065.",
+    async run({ services, signal }) {
+      return describeNoticesRun(await services.notices.sendDigest("weekly", { signal }));
     },
   }),
 ];

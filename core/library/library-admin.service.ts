@@ -75,6 +75,11 @@ export function createLibraryAdminService(deps: {
   read: LibraryService;
   /** Where a text that could not be read (or only in part) is reported; the paper is saved all the same. */
   onTextProblem?: (problem: { reason: string; message: string; truncated: boolean }, paperName: string) => void;
+  /** Records what members following it hear of (issue 33), in the write's transaction. */
+  notify?: (
+    event: { kind: "paper" | "revision"; ref_id: number; category_id: number },
+    trx: Kysely<Database>,
+  ) => Promise<void>;
 }) {
   const { db, search, storage, files, clock, read } = deps;
   const repository = createLibraryRepository(db);
@@ -450,6 +455,7 @@ export function createLibraryAdminService(deps: {
           await indexPaper(paper, node, trx);
           const { inserted } = await on.replacePages(paper.id, pages);
           await indexPages(paper, node, inserted, trx);
+          await deps.notify?.({ kind: "paper", ref_id: paper.id, category_id: paper.papers_category_id }, trx);
           return paper.id;
         });
       } catch (error) {
@@ -504,6 +510,8 @@ export function createLibraryAdminService(deps: {
             const kept = await on.pagesOf(id);
             await indexPages(paper, node, kept, trx);
           }
+          // A new file is a new revision: its followers hear of it (a change of the fields alone is not).
+          if (stored) await deps.notify?.({ kind: "revision", ref_id: id, category_id: paper.papers_category_id }, trx);
         });
       } catch (error) {
         await removePaperFiles([stored?.key ?? null]);

@@ -114,6 +114,25 @@ export function createLibraryRepository(db: Executor) {
       return db.selectFrom("paper_pages").select(["id", "paper_id", "page"]).where("id", "in", ids).execute();
     },
 
+    papersByIds(ids: number[]) {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db.selectFrom("papers").selectAll().where("id", "in", ids).orderBy("id").execute();
+    },
+    /** Each paper's first page of text (the one with the lowest number), for a notice's excerpt. */
+    firstPageTexts(paperIds: number[]) {
+      if (paperIds.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom("paper_pages as p")
+        .select(["p.paper_id", "p.text"])
+        .where("p.paper_id", "in", paperIds)
+        .where("p.page", "=", (eb) =>
+          eb
+            .selectFrom("paper_pages as q")
+            .select((q) => q.fn.min("q.page").as("m"))
+            .whereRef("q.paper_id", "=", "p.paper_id"),
+        )
+        .execute();
+    },
     findPaper(id: number) {
       return db.selectFrom("papers").selectAll().where("id", "=", id).executeTakeFirst();
     },

@@ -50,6 +50,20 @@ export function canDownload(paper: PaperAccess, viewer: Viewer): boolean {
 }
 
 /** A category in the tree, with what it inherits from its ancestors. */
+/** How much of a paper's text a notice quotes: its first lines. */
+const NOTICE_EXCERPT = 240;
+
+/** A paper as a notice or digest lists it (issue 33). */
+export type NoticePaper = {
+  id: number;
+  name: string;
+  number: string | null;
+  revision: string | null;
+  category: { id: number; name: string; url: string };
+  file_url: string | null;
+  excerpt: string;
+};
+
 export type CategoryNode = {
   row: CategoryRow;
   parent: CategoryNode | null;
@@ -394,6 +408,40 @@ export function createLibraryService(deps: {
     async canSeeCategory(id: number, viewer: Viewer): Promise<boolean> {
       const node = isRowId(id) ? (await bare()).byId.get(id) : undefined;
       return node !== undefined && canSee(node, viewer);
+    },
+
+    /** The category and its ancestors, nearest first: the follows a paper in it reaches (issue 33). */
+    async categoryLineage(id: number): Promise<number[]> {
+      const ids: number[] = [];
+      for (let node = (await bare()).byId.get(id); node; node = node.parent ?? undefined) ids.push(node.row.id);
+      return ids;
+    },
+
+    /**
+     * Papers as a notice or digest lists them (issue 33), read when it is sent: those that still
+     * exist and that this viewer may see now, with their category and the first words of their text.
+     */
+    async noticePapers(ids: number[], viewer: Viewer): Promise<NoticePaper[]> {
+      if (ids.length === 0) return [];
+      const { byId } = await bare();
+      const rows = await repository.papersByIds(ids);
+      const texts = new Map((await repository.firstPageTexts(rows.map((r) => r.id))).map((r) => [r.paper_id, r.text]));
+      const papers: NoticePaper[] = [];
+      for (const row of rows) {
+        const node = byId.get(row.papers_category_id);
+        if (!node || !canSee(node, viewer)) continue;
+        const text = (row.description?.trim() || texts.get(row.id) || "").replace(/\s+/g, " ").trim();
+        papers.push({
+          id: row.id,
+          name: row.name,
+          number: row.number,
+          revision: row.revision,
+          category: { id: node.row.id, name: node.row.name, url: categoryUrl(node.row.slug, node.isPublic) },
+          file_url: row.uploaded_file ? paperDownloadUrl(row.id) : null,
+          excerpt: text.length > NOTICE_EXCERPT ? `${text.slice(0, NOTICE_EXCERPT).replace(/\s+\S*$/, "")}…` : text,
+        });
+      }
+      return papers;
     },
 
     /**

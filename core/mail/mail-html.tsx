@@ -30,6 +30,8 @@ export type MailFrame = {
   origin: string;
   /** Why the person gets this mail, one sentence ("You receive this e-mail because …"). */
   reason: string;
+  /** A notice, digest or announcement: where the member changes what they get, and the one-click stop. */
+  manage?: { preferences: string; unsubscribe: string };
 };
 
 export const MAIL_LOGO_PATH = "/mail-logo.png";
@@ -139,6 +141,17 @@ export function renderMailHtml(mail: { subject: string; text: string }, frame: M
             <Text style={{ fontSize: "13px", lineHeight: "20px", color: SLATE, margin: "0 0 8px" }}>
               {frame.reason}
             </Text>
+            {frame.manage ? (
+              <Text style={{ fontSize: "13px", lineHeight: "20px", color: SLATE, margin: "0 0 8px" }}>
+                <Link href={frame.manage.preferences} style={{ color: SLATE, textDecoration: "underline" }}>
+                  Notification preferences
+                </Link>
+                {" · "}
+                <Link href={frame.manage.unsubscribe} style={{ color: SLATE, textDecoration: "underline" }}>
+                  Unsubscribe
+                </Link>
+              </Text>
+            ) : null}
             <Text style={{ fontSize: "13px", lineHeight: "20px", color: SLATE, margin: 0 }}>
               <Link href={home} style={{ color: SLATE, textDecoration: "underline" }}>
                 {frame.siteName}
@@ -155,7 +168,10 @@ export function renderMailHtml(mail: { subject: string; text: string }, frame: M
 
 /** The footer of the text part: the same as the HTML's, with the same link. */
 export function mailTextFooter(frame: MailFrame): string {
-  return `-- \n${frame.reason}\n${frame.siteName}${frame.address ? ` · ${frame.address}` : ""}\n${frame.origin}/`;
+  const manage = frame.manage
+    ? `\nNotification preferences: ${frame.manage.preferences}\nUnsubscribe: ${frame.manage.unsubscribe}`
+    : "";
+  return `-- \n${frame.reason}${manage}\n${frame.siteName}${frame.address ? ` · ${frame.address}` : ""}\n${frame.origin}/`;
 }
 
 /** Both parts of a mail as it is sent: the text with its footer, and the HTML made from the same text. */
@@ -181,6 +197,11 @@ export function mailReason(purpose: string, siteName: string): string {
     case "membership_lapsed":
     case "representative_linked":
       return `You receive this e-mail because this address represents a member company of ${site}.`;
+    case "notice":
+    case "digest":
+      return `You receive this e-mail because you follow these at ${site}.`;
+    case "announcement":
+      return `You receive this e-mail because you are a member of ${site} and announcements are on in your notification preferences.`;
     case "meeting_reminder":
       return `You receive this e-mail because this address registered for a meeting at ${site}.`;
     default:

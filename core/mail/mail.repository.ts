@@ -9,6 +9,8 @@ export type NewMail = Pick<
 > & {
   /** Files sent with the mail, stored with it (decision 0053); a calendar invitation has a method. */
   attachments?: NewMailAttachment[];
+  /** The one-click unsubscribe address of a notice, digest or announcement (decision 0065). */
+  list_unsubscribe?: string | null;
 };
 
 /** The stored JSON of a mail's attachments, or null without any; throws on an invalid list. */
@@ -32,6 +34,7 @@ export function createMailRepository(db: Kysely<Database>) {
           mails.map(({ attachments, ...m }) => ({
             ...m,
             attachments: attachmentsJson(attachments),
+            list_unsubscribe: m.list_unsubscribe ?? null,
             status: "pending" as const,
             attempts: 0,
             next_attempt_at: now,

@@ -24,7 +24,12 @@ export function createMailService(deps: {
   clock: Clock;
   onError?: (error: unknown, mailId: number) => void;
   /** Both parts of a mail as it is sent: its text with the footer, and HTML made from it (core/mail/mail-html.tsx). */
-  parts?: (mail: { subject: string; body_text: string; purpose: string }) => Promise<{ text: string; html: string }>;
+  parts?: (mail: {
+    subject: string;
+    body_text: string;
+    purpose: string;
+    list_unsubscribe: string | null;
+  }) => Promise<{ text: string; html: string }>;
 }) {
   const { repository, transport, clock } = deps;
   let running: Promise<number> | null = null;
@@ -59,6 +64,7 @@ export function createMailService(deps: {
           ...parts,
           replyTo: mail.reply_to,
           attachments: storedAttachments(mail.attachments),
+          listUnsubscribe: mail.list_unsubscribe,
         });
         await repository.markSent(mail.id, attempts, clock().toISOString());
         sent += 1;

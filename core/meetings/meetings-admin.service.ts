@@ -78,6 +78,11 @@ export function createMeetingsAdminService(deps: {
   origin?: string;
   /** Sends confirmed attendees the updated invitation when an edit moves the meeting's time or place. */
   invitationUpdates?: InvitationUpdates;
+  /** Records a new meeting, or a meeting's new time or place, for its followers (issue 33), in the write's transaction. */
+  notify?: (
+    event: { kind: "meeting" | "meeting_changed"; ref_id: number; category_id: null },
+    trx: Kysely<Database>,
+  ) => Promise<void>;
 }) {
   const { db, search, storage, clock } = deps;
   const repository = createMeetingsRepository(db);
@@ -126,12 +131,14 @@ export function createMeetingsAdminService(deps: {
     const send = updates ? await updates.prepare() : null;
     let queued = 0;
     const result = await committing(stored, async (trx) => {
-      const before = send ? await calendarIn(trx, id, true) : null;
+      const watched = send !== null || deps.notify !== undefined;
+      const before = watched ? await calendarIn(trx, id, true) : null;
       const written = await write(trx);
       const after = before ? await calendarIn(trx, id, false) : null;
       const change = before && after ? comparable(before, after) : null;
-      if (send && before && after && change && !isOver(before) && !isOver(after)) {
-        queued = await send(trx, after, change);
+      if (before && after && change && !isOver(before) && !isOver(after)) {
+        if (send) queued = await send(trx, after, change);
+        await deps.notify?.({ kind: "meeting_changed", ref_id: id, category_id: null }, trx);
       }
       return written;
     });
@@ -304,6 +311,7 @@ export function createMeetingsAdminService(deps: {
             });
             await addImages(inserted.id, stored, texts, trx);
             await index(inserted, trx);
+            await deps.notify?.({ kind: "meeting", ref_id: inserted.id, category_id: null }, trx);
             return inserted;
           });
           return deps.read(row);

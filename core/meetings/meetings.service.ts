@@ -4,7 +4,8 @@ import { htmlToText, sanitizeRichText } from "../../lib/html";
 import { imageSrcSet } from "../../lib/image-variants";
 import { type Page, pageOf } from "../../lib/pagination";
 import { uploadUrl } from "../../lib/uploads";
-import type { CalendarMeeting } from "./meetings.calendar";
+import { invitationWhen } from "./invitation";
+import { type CalendarMeeting, placeOf } from "./meetings.calendar";
 import type { Horizon, MeetingsRepository } from "./meetings.repository";
 import {
   type FeaturedType,
@@ -383,6 +384,21 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
     calendarEntry(meeting: Meeting, origin: string, area: "public" | "members" = "public"): CalendarMeeting {
       const html = meeting.content ?? meeting.information;
       return toCalendarMeeting(meeting, html, meeting.schedules, `${origin}${meetingUrl(meeting.slug, area)}`);
+    },
+
+    /**
+     * A meeting as a notice or digest lists it (issue 33), read when it is sent: null when it is
+     * gone or this viewer may not see it.
+     */
+    async noticeMeeting(
+      meetingId: number,
+      viewer: Viewer,
+      origin: string,
+    ): Promise<{ id: number; title: string; when: string; where: string | null; url: string } | null> {
+      const row = await repository.findById(meetingId);
+      if (!row || (row.visibility !== "public" && !viewer.signedIn)) return null;
+      const meeting = calendarOfRow(row, await repository.schedulesOf([row.id]), origin);
+      return { id: row.id, title: row.title, when: invitationWhen(meeting), where: placeOf(meeting), url: meeting.url };
     },
 
     /** A meeting by its id as a calendar invitation describes it (its page in the area its visibility says), or null. */

@@ -55,6 +55,8 @@ export function createNewsService(deps: {
   search: SearchService;
   storage: FileStorage;
   clock: Clock;
+  /** Records a new post for the members following the news (issue 33), in the write's transaction. */
+  notify?: (event: { kind: "news"; ref_id: number; category_id: null }, trx: Kysely<Database>) => Promise<void>;
 }) {
   const { db, dialect, search, storage, clock } = deps;
   /** Reads outside any write; every write opens a transaction and its own repository on it. */
@@ -126,6 +128,14 @@ export function createNewsService(deps: {
   }
 
   return {
+    /** Posts as a notice or digest lists them (issue 33): those that still exist, oldest first. */
+    async noticePosts(ids: number[]): Promise<{ id: number; title: string; url: string; excerpt: string }[]> {
+      const rows = await Promise.all(ids.filter(isRowId).map((id) => repository.findById(id)));
+      return rows
+        .filter((row) => row !== undefined)
+        .map((row) => ({ id: row.id, title: row.title, url: postUrl(row.slug), excerpt: row.excerpt ?? "" }));
+    },
+
     /** How many posts there are, for the admin home. */
     countPosts: () => repository.count({}),
 
@@ -203,6 +213,7 @@ export function createNewsService(deps: {
               updated_at: now,
             });
             await index(inserted, trx);
+            await deps.notify?.({ kind: "news", ref_id: inserted.id, category_id: null }, trx);
             return inserted;
           });
           return toPost(row);

@@ -5,6 +5,7 @@ import { AppError } from "../../lib/errors";
 import { invalidInput } from "../../lib/validation";
 import type { Viewer } from "../library/library.values";
 import { createNotificationsRepository, type NotificationsRepository } from "./notifications.repository";
+import { readUnsubscribeToken, type UnsubscribeKind } from "./unsubscribe";
 import {
   DEFAULT_PREFERENCES,
   FOLLOWED_ONCE,
@@ -30,6 +31,8 @@ export function createNotificationsService(deps: {
   /** Whether this viewer may see the library category (they may follow only those). */
   canSeeCategory: (id: number, viewer: Viewer) => Promise<boolean>;
   clock: Clock;
+  /** The key one-click unsubscribe addresses are signed with (decision 0065). */
+  unsubscribeKey: () => Promise<Buffer>;
 }) {
   const { repository, clock } = deps;
 
@@ -78,6 +81,12 @@ export function createNotificationsService(deps: {
     return preferences;
   }
 
+  /** Which member and kind of mail a one-click unsubscribe address names, or null when it is not one of ours. */
+  async function unsubscribeTarget(token: string): Promise<{ userId: number; kind: UnsubscribeKind } | null> {
+    const target = readUnsubscribeToken(await deps.unsubscribeKey(), token);
+    return target && (await repository.accountExists(target.userId)) ? target : null;
+  }
+
   return {
     preferences: (userId: number): Promise<Preferences> => read(repository, userId),
 
@@ -118,6 +127,36 @@ export function createNotificationsService(deps: {
         await repo.addFollows(userId, [follow], now);
         return read(repo, userId);
       });
+    },
+
+    unsubscribeTarget,
+
+    /**
+     * Stops one kind of mail for the member a one-click address names (RFC 8058): the instant
+     * notices (their instant follows end; the digest goes on), the digest (never), or the
+     * announcements (off). Answers the kind, or null when the address is not one of ours. Doing it
+     * twice is doing it once.
+     */
+    async unsubscribe(token: string): Promise<UnsubscribeKind | null> {
+      const target = await unsubscribeTarget(token);
+      if (!target) return null;
+      const now = clock().toISOString();
+      await deps.transaction(async (trx) => {
+        const repo = createNotificationsRepository(trx);
+        const before = await current(repo, target.userId, now);
+        if (target.kind === "notices") await repo.removeInstantFollows(target.userId);
+        else {
+          await repo.savePreferences(
+            target.userId,
+            {
+              digest: target.kind === "digest" ? "never" : before.digest,
+              announcements: target.kind === "announcements" ? false : before.announcements,
+            },
+            now,
+          );
+        }
+      });
+      return target.kind;
     },
 
     async unfollow(userId: number, target: Unfollow): Promise<Preferences> {

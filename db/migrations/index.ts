@@ -20,6 +20,7 @@ import * as m0019 from "./0019_mail_attachments";
 import * as m0020 from "./0020_meeting_reminders";
 import * as m0021 from "./0021_registration_links";
 import * as m0022 from "./0022_follows";
+import * as m0023 from "./0023_notices";
 
 /**
  * Append-only list of migrations, imported statically so that the bundled
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   "0020_meeting_reminders": m0020,
   "0021_registration_links": m0021,
   "0022_follows": m0022,
+  "0023_notices": m0023,
 };

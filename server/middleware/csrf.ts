@@ -3,6 +3,10 @@ import { AppError } from "../../lib/errors";
 import type { AppEnv } from "../env";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const UNSUBSCRIBE_PATH = /^\/unsubscribe\/[^/]+$/;
+
+/** RFC 8058's one-click address (`/unsubscribe/{token}`): posted by mail providers, from elsewhere. */
+export const isUnsubscribePath = (path: string) => UNSUBSCRIBE_PATH.test(path);
 
 /** What the CSRF check reads of a state-changing request that carries no Bearer token. */
 export type Provenance = {
@@ -44,6 +48,9 @@ export function csrf(allowedOrigins: string[]): MiddlewareHandler<AppEnv> {
   const allowed = new Set(allowedOrigins);
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method) || c.get("authVia") === "bearer") return next();
+    // A one-click unsubscribe (RFC 8058) is posted by the mail provider, from elsewhere and with no
+    // session: its signed address is its only credential, and all it can do is stop a kind of mail.
+    if (c.req.method === "POST" && isUnsubscribePath(c.req.path)) return next();
     const request = {
       origin: c.req.header("origin"),
       fetchSite: c.req.header("sec-fetch-site"),

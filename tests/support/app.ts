@@ -82,6 +82,7 @@ export function buildRuntime(
         mailTransport ??
         createMailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir }),
       joinRatePerHour: config.joinRatePerHour,
+      notifyBatchSeconds: config.notifyBatchSeconds,
       captcha: config.recaptcha ? captchaCheckFor(config.recaptcha, { logger }) : undefined,
     }),
     logger,

@@ -23,6 +23,8 @@ describe("loggedPath", () => {
     ["/Registrations/secret-token/", "/registrations/[redacted]"],
     ["/%72egistrations/secret-token", "/registrations/[redacted]"],
     ["//registrations//secret-token", "/registrations/[redacted]"],
+    ["/unsubscribe/12.digest.secret", "/unsubscribe/[redacted]"],
+    ["/%75nsubscribe/12.digest.secret", "/unsubscribe/[redacted]"],
   ])("%s is logged as %s", (path, logged) => {
     expect(loggedPath(path)).toBe(logged);
     expect(loggedPath(path)).not.toContain("secret");
