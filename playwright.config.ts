@@ -69,6 +69,9 @@ export default defineConfig({
         BASE_URL: `http://127.0.0.1:${PORT}`,
         LOG_LEVEL: "warn",
         TRUST_PROXY: "true",
+        // Instant notices within seconds (tests/e2e/notifications.spec.ts): the job every 2 s, a 10 s window.
+        NOTIFY_BATCH_SECONDS: "10",
+        JOBS_SCHEDULES: "notices=*/2 * * * * *",
       },
     },
     {

@@ -57,6 +57,7 @@ export default [
     route("dashboard/events/:slug", "routes/events/members-meeting.tsx"),
     route("dashboard/company", "routes/members/company.tsx"),
     route("dashboard/registrations", "routes/events/my-registrations.tsx"),
+    route("dashboard/notifications", "routes/account/notifications.tsx"),
     // Library categories; the fixed pages above win over a slug of the same name.
     route("dashboard/:slug", "routes/library/members-category.tsx"),
   ]),

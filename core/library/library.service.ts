@@ -410,6 +410,20 @@ export function createLibraryService(deps: {
       return node !== undefined && canSee(node, viewer);
     },
 
+    /** Every category this viewer may see, in the tree's order, each named with its path: what they may follow. */
+    async followableCategories(viewer: Viewer): Promise<{ id: number; name: string }[]> {
+      const { roots } = await bare();
+      const list: { id: number; name: string }[] = [];
+      const walk = (node: CategoryNode, path: string) => {
+        if (!canSee(node, viewer)) return;
+        const name = path ? `${path} › ${node.row.name}` : node.row.name;
+        list.push({ id: node.row.id, name });
+        for (const child of node.children) walk(child, name);
+      };
+      for (const root of roots) walk(root, "");
+      return list;
+    },
+
     /** The category and its ancestors, nearest first: the follows a paper in it reaches (issue 33). */
     async categoryLineage(id: number): Promise<number[]> {
       const ids: number[] = [];

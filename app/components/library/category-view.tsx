@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import type { CategoryTree } from "../../../core/library/library.schema";
 import { Island } from "../../islands/island";
 import { PageHero } from "../layout/page-hero";
+import { FollowButton } from "../notifications/follow-button";
 import { Breadcrumbs } from "../ui/breadcrumbs";
 import { CategoryCards } from "./category-cards";
 import { listHref } from "./list-url";
@@ -179,12 +180,21 @@ export function CategoryView({ screen }: { screen: CategoryScreen }) {
         <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
           <div className="flex flex-wrap items-center justify-between gap-3">
             {crumbs}
-            <a
-              href={`/library/${category.slug}/feed.xml`}
-              className="text-sm font-semibold text-sea-700 underline underline-offset-2 hover:text-navy-900"
-            >
-              Feed of new documents (Atom)
-            </a>
+            <div className="flex flex-wrap items-center gap-4">
+              <FollowButton
+                kind="category"
+                id={category.id}
+                name={category.name}
+                delivery="instant"
+                label="Follow: e-mail me new documents"
+              />
+              <a
+                href={`/library/${category.slug}/feed.xml`}
+                className="text-sm font-semibold text-sea-700 underline underline-offset-2 hover:text-navy-900"
+              >
+                Feed of new documents (Atom)
+              </a>
+            </div>
           </div>
           <div className="mt-6">{body}</div>
         </div>
@@ -194,7 +204,16 @@ export function CategoryView({ screen }: { screen: CategoryScreen }) {
   return (
     <div>
       {crumbs}
-      <h1 className="mt-4 font-display text-3xl font-bold text-navy-900 sm:text-4xl">{titleOf(category)}</h1>
+      <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
+        <h1 className="font-display text-3xl font-bold text-navy-900 sm:text-4xl">{titleOf(category)}</h1>
+        <FollowButton
+          kind="category"
+          id={category.id}
+          name={category.name}
+          delivery="instant"
+          label="Follow: e-mail me new documents"
+        />
+      </div>
       {category.title_description ? (
         <p className="mt-2 max-w-3xl text-lg text-slate-600">{category.title_description}</p>
       ) : null}

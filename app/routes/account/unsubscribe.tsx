@@ -69,7 +69,10 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
     <div>
       <PageHero eyebrow="E-mail" title="Unsubscribe" />
       <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
-        <section aria-labelledby="unsubscribe-title" className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+        <section
+          aria-labelledby="unsubscribe-title"
+          className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200"
+        >
           <div className="flex gap-4">
             <MailX className="h-8 w-8 shrink-0 text-sea-600" aria-hidden="true" />
             <div>

@@ -1,6 +1,7 @@
 import type { Viewer } from "../../../core/meetings/meetings.service";
 import { CalendarView } from "../../components/events/calendar-view";
 import { PageHero } from "../../components/layout/page-hero";
+import { FollowButton } from "../../components/notifications/follow-button";
 import { getRequestContext } from "../../context";
 import { SERVED_AS_ISLANDS } from "../../islands/island";
 import { seoMeta } from "../../lib/seo";
@@ -37,6 +38,9 @@ export default function EventsCalendar({ loaderData }: Route.ComponentProps) {
           The Annual Conference, the Annual Technical Workshop, working group meetings and webinars of the association.
         </p>
       </PageHero>
+      <div className="mx-auto flex max-w-7xl justify-end px-4 pt-6 sm:px-6">
+        <FollowButton kind="meetings" name="the meetings" delivery="digest" label="Follow the meetings" />
+      </div>
       <CalendarView data={loaderData} base="/events" meetingHref={meetingHref} />
     </div>
   );

@@ -1,4 +1,4 @@
-import { Building2, CalendarDays, Settings } from "lucide-react";
+import { BellRing, Building2, CalendarDays, Settings } from "lucide-react";
 import { Link, useSearchParams } from "react-router";
 import { viewerOf } from "../../../core/access/access";
 import { CategoryCards } from "../../components/library/category-cards";
@@ -34,6 +34,12 @@ const ENTRY_POINTS = [
     title: "Your company",
     text: "Its membership, renewal and seats; primary contacts edit its profile and colleagues.",
     icon: Building2,
+  },
+  {
+    to: "/dashboard/notifications",
+    title: "Notifications",
+    text: "What you follow, and how often you hear of it by e-mail.",
+    icon: BellRing,
   },
   { to: "/dashboard/user-settings", title: "Settings", text: "Your profile, avatar and password.", icon: Settings },
 ];

@@ -5,6 +5,7 @@ import { validate } from "../../../lib/validation";
 import { PageHero } from "../../components/layout/page-hero";
 import { NewsFilter, newsQuery } from "../../components/news/news-filter";
 import { PostCard } from "../../components/news/post-card";
+import { FollowButton } from "../../components/notifications/follow-button";
 import { LoadMoreIsland } from "../../components/ui/load-more-island";
 import { LoadMoreLink } from "../../components/ui/load-more-link";
 import { getRequestContext } from "../../context";
@@ -55,11 +56,14 @@ export default function News({ loaderData }: Route.ComponentProps) {
       <PageHero eyebrow="News" title="News from the association" />
       <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6">
         <Island name="news-filter" component={NewsFilter} props={{ month, search, months }} />
-        <p className="mt-4 text-sm text-slate-600" aria-live="polite">
-          {page.total} post{page.total === 1 ? "" : "s"}
-          {month ? ` in ${monthLabel(month)}` : ""}
-          {search ? ` matching “${search}”` : ""}
-        </p>
+        <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
+          <p className="text-sm text-slate-600" aria-live="polite">
+            {page.total} post{page.total === 1 ? "" : "s"}
+            {month ? ` in ${monthLabel(month)}` : ""}
+            {search ? ` matching “${search}”` : ""}
+          </p>
+          <FollowButton kind="news" name="the news" delivery="digest" label="Follow the news" />
+        </div>
         {posts.length === 0 ? (
           <p className="mt-8 text-slate-700">No news matches. Try another month or fewer words.</p>
         ) : (
