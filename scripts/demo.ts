@@ -40,6 +40,11 @@ const services = createServices({
 });
 const admin = config.admin ?? DEMO_ADMIN;
 const outcome = await services.accounts.ensureAdmin(admin);
+if (seeded) {
+  // This week's digest, as the Monday job sends it: queued now, in the outbox once the server starts.
+  const digest = await services.notices.sendDigest("weekly");
+  if (digest.mails > 0) console.log(`A weekly digest is queued for the demo member (${DEMO_MEMBER.email}).`);
+}
 await database.destroy();
 
 const line = "─".repeat(60);

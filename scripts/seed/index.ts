@@ -701,6 +701,31 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
                 })),
               )
               .execute();
+            // What this week brought to a category the demo member follows in the digest: the
+            // digest `npm run demo` queues on a fresh install lists it (decision 0065).
+            const upcoming = categoryIds.get("upcoming-standards");
+            if (upcoming !== undefined) {
+              const recent = await trx
+                .selectFrom("papers")
+                .select("id")
+                .where("papers_category_id", "=", upcoming)
+                .orderBy("id", "desc")
+                .limit(3)
+                .execute();
+              if (recent.length) {
+                await trx
+                  .insertInto("notification_events")
+                  .values(
+                    recent.map((paper, i) => ({
+                      kind: "paper" as const,
+                      ref_id: paper.id,
+                      category_id: upcoming,
+                      created_at: new Date(now.getTime() - (i + 1) * 3_600_000).toISOString(),
+                    })),
+                  )
+                  .execute();
+              }
+            }
           }
         }
       }

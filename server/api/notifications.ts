@@ -28,7 +28,8 @@ export function notificationsRoutes(runtime: Runtime) {
         "The library categories (with their sub-categories), the news and the meetings one follows, each delivered " +
         "`instant` (within minutes, batched) or in the `digest`; how often the digest comes; whether announcements " +
         "come by e-mail. Someone who has chosen nothing has the defaults: news and meetings in the weekly digest. " +
-        "These are the member's choices as stored; the notices and digests that follow them are not sent yet (issue 33 in progress).",
+        "Instant notices leave within NOTIFY_BATCH_SECONDS (default 300), several together in one mail; the daily " +
+        "digest each morning and the weekly one on Monday, in the site's time zone.",
       response: { schema: answer },
     },
     async (c) => ok(c, await services.notifications.preferences(currentAuth(c).user.id)),

@@ -5,7 +5,9 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isCurrentCompany } from "../../core/members/current";
 import { createSearchService } from "../../core/search/search.service";
+import { createServices } from "../../core/services";
 import { imageFiles } from "../../lib/image-variants";
+import { localStorage } from "../../lib/storage";
 import { seedDemoContent } from "../../scripts/seed/index";
 import { DEMO_MEMBER } from "../../scripts/seed/members";
 import { createTestDatabase, type TestDatabase } from "../support/database";
@@ -349,5 +351,23 @@ describe("demo content (npm run db:seed)", () => {
       { email: DEMO_MEMBER.email, kind: "category", delivery: "digest", slug: "upcoming-standards" },
       { email: DEMO_MEMBER.email, kind: "meetings", delivery: "digest", slug: null },
     ]);
+  });
+
+  it("has this week's new standards, so that the weekly digest of a fresh demo goes to the demo member alone", async () => {
+    const services = createServices({
+      origin: "http://localhost:3000",
+      db: database.db,
+      dialect: database.dialect,
+      sqlite: database.sqlite,
+      storage: localStorage(uploadsDir),
+      privateStorage: localStorage(privateDir),
+      sessionTtlSeconds: 3600,
+      clock: () => now,
+    });
+    expect(await services.notices.sendDigest("weekly")).toMatchObject({ outcome: "sent", mails: 1, items: 3 });
+    const queued = await database.db.selectFrom("mail_queue").selectAll().where("purpose", "=", "digest").execute();
+    expect(queued.map((m) => m.to_address)).toEqual([DEMO_MEMBER.email]);
+    expect(queued[0].subject).toBe("Masthead weekly digest: 3 new items");
+    expect(queued[0].body_text).toContain("IN THE LIBRARY");
   });
 });
