@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import zlib from "node:zlib";
 import { runClusterBench } from "./bench/cluster";
 import { type BeforeCheckout, prepareBefore, prepareBeforeData, removeBefore } from "./bench/compare";
+import { runDigestBench } from "./bench/digest";
 import { mib, ms } from "./bench/format";
 import { freePort, type RawResponse, rawRequest } from "./bench/http";
 import {
@@ -73,6 +74,7 @@ type Options = LoadSettings & {
   soakConnections: number;
   autocannon: boolean;
   cluster: boolean;
+  digest: boolean;
   postgresUrl: string;
 };
 
@@ -96,6 +98,7 @@ function parseOptions(argv: string[]): Options {
       "soak-connections": { type: "string", default: String(SOAK_DEFAULT_CONNECTIONS) },
       autocannon: { type: "boolean", default: false },
       cluster: { type: "boolean", default: false },
+      digest: { type: "boolean", default: false },
       "postgres-url": { type: "string" },
     },
   });
@@ -120,6 +123,7 @@ function parseOptions(argv: string[]): Options {
     soakConnections: count("soak-connections", values["soak-connections"], 1),
     autocannon: values.autocannon,
     cluster: values.cluster,
+    digest: values.digest,
     postgresUrl:
       values["postgres-url"] ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
   };
@@ -297,6 +301,7 @@ let comparing = false;
 async function main(): Promise<number> {
   const loadBefore = os.loadavg()[0];
   const options = parseOptions(process.argv.slice(2));
+  if (options.digest) return digest();
   const cases = casesOf(selectTargets(options.only));
   const generator = chooseLoadGenerator(options.autocannon, console.log);
   if (generator.kind === "autocannon") console.warn(`\nWARNING: ${AUTOCANNON_WARNING}\n`);
@@ -427,6 +432,19 @@ async function main(): Promise<number> {
   console.log(
     `Written to ${path.relative(ROOT, REPORT_FILE)} ("${options.only.length > 0 ? "Latest partial run" : "Latest run"}").`,
   );
+  return 0;
+}
+
+/** `--digest`: the weekly digest job at 1 000 and 5 000 members (issue 33), written to "Weekly digest". */
+async function digest(): Promise<number> {
+  const { section, failures } = await runDigestBench({ root: ROOT, scratch: SCRIPT_DIR, log: console.log });
+  console.log(`\n${section}\n`);
+  writeDocument(REPORT_FILE, "digest", section);
+  console.log(`Written to ${path.relative(ROOT, REPORT_FILE)} ("Weekly digest").`);
+  if (failures.length > 0) {
+    console.error(`Goals missed:\n${failures.map((f) => `  - ${f}`).join("\n")}`);
+    return 1;
+  }
   return 0;
 }
 

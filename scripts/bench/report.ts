@@ -215,7 +215,7 @@ export const BEFORE_ISSUE_15 = `## Before issue 15 (measured with wrk, from the 
 Signed-in pages (never cached) render at 93–140 req/s with 10 connections (/events 93, /news 104–140, a post 135, /conference 133): 7–10 ms of CPU each. RSS reached 333 MB after these runs and 278 MB (still rising) in a 3-minute load at 200 connections.`;
 
 /** "partial": a run with --only, kept beside the last full run ("results") rather than replacing it. */
-const SECTIONS = ["results", "partial", "soak", "cluster"] as const;
+const SECTIONS = ["results", "partial", "soak", "cluster", "digest"] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 const start = (name: SectionName) => `<!-- bench:${name} (written by npm run bench) -->`;
@@ -235,6 +235,7 @@ const PLACEHOLDER: Record<Exclude<SectionName, "partial">, string> = {
   results: "## Latest run\n\nNo run recorded yet: `npm run bench`.",
   soak: "## Soak\n\nNo soak recorded yet: `npm run bench -- --soak`.",
   cluster: "## Cluster\n\nNo cluster run recorded yet: `npm run bench -- --cluster`.",
+  digest: "## Weekly digest\n\nNo digest run recorded yet: `npm run bench -- --digest`.",
 };
 
 /**
@@ -250,7 +251,7 @@ export function renderDocument(sections: Partial<Record<SectionName, string | nu
 
 Written by \`npm run bench\` (scripts/bench.ts): a normal run rewrites "Latest run" (and drops "Latest
 partial run"), a run with \`--only\` rewrites "Latest partial run", \`--soak\` rewrites "Soak", \`--cluster\`
-rewrites "Cluster"; each keeps the other sections and the figures from before issue 15.
+rewrites "Cluster", \`--digest\` rewrites "Weekly digest"; each keeps the other sections and the figures from before issue 15.
 
 ${BEFORE_ISSUE_15}
 
@@ -259,6 +260,8 @@ ${generated("results")}${partial}
 ${generated("soak")}
 
 ${generated("cluster")}
+
+${generated("digest")}
 
 ${HOW_TO_RUN}
 
@@ -286,6 +289,7 @@ npm run bench -- --compare 9f1f4bd         # also build that commit and measure 
 npm run bench -- --soak                    # 10 minutes of mixed load at 200 connections, RSS every 5 s
 npm run bench -- --soak --soak-minutes 30  # a longer soak
 npm run bench -- --cluster                 # 2 processes on PostgreSQL behind nginx beside 1 on SQLite
+npm run bench -- --digest                  # the weekly digest job for 1 000, 5 000 and 20 000 members, 50 new items
 \`\`\`
 
 Other options: \`--connections N\` (default ${DEFAULT_CONNECTIONS}; the signed-in rows use ${RENDERED_CONNECTIONS}),
