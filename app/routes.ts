@@ -42,6 +42,7 @@ export default [
   route("news/rss.xml", "routes/news/feed.tsx", { id: "news-rss" }),
   route("news/atom.xml", "routes/news/feed.tsx", { id: "news-atom" }),
   route("library/:slug/feed.xml", "routes/library/feed.tsx"),
+  route("library-feed/:file", "routes/library/private-feed.tsx"),
   route("robots.txt", "routes/site/robots.tsx"),
   layout("routes/layouts/login.tsx", [
     route("login", "routes/account/login.tsx"),

@@ -21,6 +21,8 @@ export interface UsersTable {
   is_active: Flag;
   /** SHA-256 of the secret in the member's private calendar feed URL (migration 0008). */
   calendar_token_hash: string | null;
+  /** SHA-256 of the secret in the member's private feed of followed categories (migration 0023). */
+  library_feed_token_hash: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -13,10 +13,12 @@
  * in a mistyped address is as secret as in the right one. Other paths are logged as they came.
  */
 export function loggedPath(path: string): string {
-  if (!/calendar|registrations|unsubscribe/i.test(path) && !/%/.test(path)) return path;
+  if (!/calendar|registrations|unsubscribe|library-feed/i.test(path) && !/%/.test(path)) return path;
   const segments = normalisedSegments(path);
   // A one-click unsubscribe address (`/unsubscribe/{token}`, issue 33) stops a member's mail.
   if (segments[0]?.toLowerCase() === "unsubscribe" && segments.length > 1) return "/unsubscribe/[redacted]";
+  // A member's private feed of what they follow (`/library-feed/{token}.xml`, issue 33).
+  if (segments[0]?.toLowerCase() === "library-feed" && segments.length > 1) return "/library-feed/[redacted].xml";
   // A registrant's link (`/registrations/{token}`, issue 32) is their key to the registration.
   if (segments[0]?.toLowerCase() === "registrations" && segments.length > 1) return "/registrations/[redacted]";
   const at = segments.findIndex((segment) => segment.toLowerCase() === "calendar");

@@ -145,8 +145,10 @@ export function createProfileService(deps: {
           ...(input.last_name ? { last_name: input.last_name } : {}),
           ...(notice ? { email: notice.email } : {}),
           ...(input.phone_number !== undefined ? { phone_number: input.phone_number } : {}),
-          // A new password ends what the old one let anyone open: the other sessions and the calendar address.
-          ...(passwordHash ? { password_hash: passwordHash, calendar_token_hash: null } : {}),
+          // A new password ends what the old one let anyone open: the other sessions and the private feeds.
+          ...(passwordHash
+            ? { password_hash: passwordHash, calendar_token_hash: null, library_feed_token_hash: null }
+            : {}),
           updated_at: now,
         });
         if (passwordHash) await deps.revokeOtherSessions(row.id, sessionId, trx);
@@ -215,6 +217,34 @@ export function createProfileService(deps: {
     async calendarFeedOwner(token: string): Promise<{ id: number; role: UserRow["role"] } | null> {
       if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
       const row = await users.findByCalendarToken(hashToken(token));
+      return row ? { id: row.id, role: row.role } : null;
+    },
+
+    /**
+     * A new secret address for the member's private feed of the library categories they follow
+     * (issue 33), as the calendar's: only its hash is kept, it needs the current password, and a new
+     * one (or a new password) ends the old one.
+     */
+    async renewLibraryFeedToken(userId: number, currentPassword: string | undefined): Promise<string> {
+      await requireCurrentPassword(await currentUser(userId), currentPassword);
+      const token = newToken();
+      await users.update(userId, { library_feed_token_hash: hashToken(token), updated_at: clock().toISOString() });
+      return token;
+    },
+
+    async endLibraryFeed(userId: number): Promise<void> {
+      await currentUser(userId);
+      await users.update(userId, { library_feed_token_hash: null, updated_at: clock().toISOString() });
+    },
+
+    async hasLibraryFeed(userId: number): Promise<boolean> {
+      return (await currentUser(userId)).library_feed_token_hash !== null;
+    },
+
+    /** The reader of a private library feed: the active user whose token it is, or null. */
+    async libraryFeedOwner(token: string): Promise<{ id: number; role: UserRow["role"] } | null> {
+      if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+      const row = await users.findByLibraryFeedToken(hashToken(token));
       return row ? { id: row.id, role: row.role } : null;
     },
 

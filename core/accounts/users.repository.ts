@@ -70,6 +70,14 @@ function userQueries(db: Kysely<Database>) {
         .where("is_active", "=", 1)
         .executeTakeFirst();
     },
+    async findByLibraryFeedToken(tokenHash: string): Promise<UserRow | undefined> {
+      return db
+        .selectFrom("users")
+        .selectAll()
+        .where("library_feed_token_hash", "=", tokenHash)
+        .where("is_active", "=", 1)
+        .executeTakeFirst();
+    },
     async insert(row: NewUserRow): Promise<UserRow> {
       return db.insertInto("users").values(row).returningAll().executeTakeFirstOrThrow().catch(emailTakenOnRace);
     },

@@ -424,6 +424,27 @@ export function createLibraryService(deps: {
       return list;
     },
 
+    /**
+     * A member's private feed (issue 33): the papers last added or changed in the categories they
+     * follow and the sub-categories of those, as far as this viewer may see them, newest first.
+     */
+    async followedPapers(categoryIds: number[], viewer: Viewer, limit = FEED_PAPERS): Promise<Paper[]> {
+      const { byId } = await bare();
+      const ids = new Set<number>();
+      const walk = (node: CategoryNode) => {
+        if (!canSee(node, viewer) || ids.has(node.row.id)) return;
+        ids.add(node.row.id);
+        for (const child of node.children) walk(child);
+      };
+      for (const id of categoryIds) {
+        const node = byId.get(id);
+        if (node) walk(node);
+      }
+      const rows = await repository.recentPapers([...ids], limit);
+      const revisions = await repository.revisionsOf(rows.map((r) => r.id));
+      return rows.map((row) => toPaper(row, revisions));
+    },
+
     /** The category and its ancestors, nearest first: the follows a paper in it reaches (issue 33). */
     async categoryLineage(id: number): Promise<number[]> {
       const ids: number[] = [];

@@ -5,7 +5,6 @@ import { AppError } from "../../lib/errors";
 import { invalidInput } from "../../lib/validation";
 import type { Viewer } from "../library/library.values";
 import { createNotificationsRepository, type NotificationsRepository } from "./notifications.repository";
-import { readUnsubscribeToken, type UnsubscribeKind } from "./unsubscribe";
 import {
   DEFAULT_PREFERENCES,
   FOLLOWED_ONCE,
@@ -16,6 +15,7 @@ import {
   UNKNOWN_CATEGORY,
   type Unfollow,
 } from "./notifications.schema";
+import { readUnsubscribeToken, type UnsubscribeKind } from "./unsubscribe";
 
 const keyOf = (f: { kind: string; id?: number }) => `${f.kind}:${f.id ?? ""}`;
 

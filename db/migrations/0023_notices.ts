@@ -15,6 +15,9 @@ import { type AnyDb, notNull, withId } from "./dialect";
  *
  * `mail_queue.list_unsubscribe`: the one-click unsubscribe address of a notice, digest or
  * announcement (RFC 8058), sent as its List-Unsubscribe header.
+ *
+ * `users.library_feed_token_hash`: SHA-256 of the secret in the member's private feed of the
+ * categories they follow (as calendar_token_hash, migration 0008).
  */
 export async function up(db: AnyDb): Promise<void> {
   await withId(db, db.schema.createTable("notification_events"))
@@ -41,9 +44,18 @@ export async function up(db: AnyDb): Promise<void> {
     .addPrimaryKeyConstraint("notification_deliveries_pk", ["batch_id", "user_id"])
     .execute();
   await db.schema.alterTable("mail_queue").addColumn("list_unsubscribe", "text").execute();
+  await db.schema.alterTable("users").addColumn("library_feed_token_hash", "text").execute();
+  await db.schema
+    .createIndex("users_library_feed_token_idx")
+    .on("users")
+    .column("library_feed_token_hash")
+    .unique()
+    .execute();
 }
 
 export async function down(db: AnyDb): Promise<void> {
+  await db.schema.dropIndex("users_library_feed_token_idx").execute();
+  await db.schema.alterTable("users").dropColumn("library_feed_token_hash").execute();
   await db.schema.alterTable("mail_queue").dropColumn("list_unsubscribe").execute();
   await db.schema.dropTable("notification_deliveries").execute();
   await db.schema.dropTable("notification_batches").execute();

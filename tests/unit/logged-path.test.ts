@@ -25,6 +25,8 @@ describe("loggedPath", () => {
     ["//registrations//secret-token", "/registrations/[redacted]"],
     ["/unsubscribe/12.digest.secret", "/unsubscribe/[redacted]"],
     ["/%75nsubscribe/12.digest.secret", "/unsubscribe/[redacted]"],
+    ["/library-feed/secret-token.xml", "/library-feed/[redacted].xml"],
+    ["/Library-Feed/secret-token.xml/", "/library-feed/[redacted].xml"],
   ])("%s is logged as %s", (path, logged) => {
     expect(loggedPath(path)).toBe(logged);
     expect(loggedPath(path)).not.toContain("secret");

@@ -17,17 +17,25 @@ import type { Route } from "./+types/notifications";
 
 export const meta: Route.MetaFunction = () => [{ title: "Notifications · Members area" }];
 
-type ActionData = { saved?: string; error?: string };
+type ActionData = {
+  saved?: string;
+  error?: string;
+  /** The private feed's new address: shown once, only its hash is kept. */
+  feedUrl?: string;
+  /** What the feed form's password field says. */
+  passwordError?: string;
+};
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { services, auth } = getRequestContext(context);
   if (!auth) throw data("Sign in first.", { status: 401 });
-  const [preferences, categories] = await Promise.all([
+  const [preferences, categories, hasFeed] = await Promise.all([
     services.notifications.preferences(auth.user.id),
     services.library.followableCategories(viewerOf(auth)),
+    services.profile.hasLibraryFeed(auth.user.id),
   ]);
   const followed = url.searchParams.get("followed");
-  return { preferences, categories, followed: followed === null ? null : followed.slice(0, 200) };
+  return { preferences, categories, hasFeed, followed: followed === null ? null : followed.slice(0, 200) };
 }
 
 /** A delivery select's value: not followed, at once, or in the digest. */
@@ -76,6 +84,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services, auth } = getRequestContext(context);
   if (!auth) throw data("Sign in first.", { status: 401 });
   const form = await readForm(request);
+  if (form.intent === "library-feed") {
+    try {
+      const token = await services.profile.renewLibraryFeedToken(auth.user.id, text(form.password) || undefined);
+      return data<ActionData>({
+        saved: "Your private feed address is ready.",
+        feedUrl: `${getRequestContext(context).origin}/library-feed/${token}.xml`,
+      });
+    } catch (error) {
+      const { errors, status } = fieldFailureOf(error);
+      return data<ActionData>({ passwordError: errors.password?.[0] ?? "Please try again." }, { status });
+    }
+  }
+  if (form.intent === "end-library-feed") {
+    await services.profile.endLibraryFeed(auth.user.id);
+    return data<ActionData>({ saved: "Your private feed address no longer works." });
+  }
   try {
     if (form.intent === "follow") {
       const follow = parseOrThrow(followSchema, { kind: form.kind, id: form.id, delivery: form.delivery });
@@ -119,7 +143,7 @@ const choiceOf = (preferences: Preferences, kind: string, id?: number): Choice =
 
 /** `/dashboard/notifications`: what a member follows, how they hear of it, and how often (issue 33). */
 export default function Notifications({ loaderData, actionData }: Route.ComponentProps) {
-  const { preferences, categories, followed } = loaderData;
+  const { preferences, categories, followed, hasFeed } = loaderData;
   const result = actionData as ActionData | undefined;
   const saving = useNavigation().state === "submitting";
   const names = new Map(categories.map((c) => [c.id, c.name]));
@@ -263,6 +287,80 @@ export default function Notifications({ loaderData, actionData }: Route.Componen
           </Link>
         </div>
       </Form>
+      <PrivateFeed hasFeed={hasFeed} result={result} />
     </div>
+  );
+}
+
+/**
+ * The private feed of the followed categories (issue 33): an address for a feed reader, made with
+ * the current password (it reads members-only papers without a session), shown once.
+ */
+function PrivateFeed({ hasFeed, result }: { hasFeed: boolean; result: ActionData | undefined }) {
+  const busy = useNavigation().formData?.get("intent");
+  return (
+    <section
+      id="feed"
+      aria-labelledby="feed-title"
+      className="mt-8 scroll-mt-24 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200"
+    >
+      <h2 id="feed-title" className="font-display text-xl font-bold text-navy-900">
+        Your private feed
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">
+        The new documents of the categories you follow, for a feed reader (Atom). The address is yours alone: whoever
+        has it reads what you may read. A new address, or a new password, ends the old one.
+      </p>
+      {result?.feedUrl ? (
+        <div className="mt-4">
+          <label htmlFor="library-feed-url" className="text-sm font-semibold text-navy-900">
+            Your private feed address (shown only now: copy it into your feed reader)
+          </label>
+          <input
+            id="library-feed-url"
+            readOnly
+            value={result.feedUrl}
+            className="mt-1 w-full rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm"
+          />
+        </div>
+      ) : hasFeed ? (
+        <p className="mt-4 text-sm text-slate-700">
+          Your private feed address is active. For your security it is not shown again: make a new one if you need it.
+        </p>
+      ) : null}
+      <Form method="post" className="mt-4 flex flex-wrap items-end gap-3">
+        <input type="hidden" name="intent" value="library-feed" />
+        <div className="min-w-0">
+          <label htmlFor="feed_password" className="block text-sm font-semibold text-slate-800">
+            Current password, to make an address
+          </label>
+          <input
+            id="feed_password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            aria-invalid={result?.passwordError ? true : undefined}
+            aria-describedby={result?.passwordError ? "feed_password-error" : undefined}
+            className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 text-sm sm:w-72"
+          />
+          {result?.passwordError ? (
+            <p id="feed_password-error" className="mt-1 text-sm text-red-700">
+              {result.passwordError}
+            </p>
+          ) : null}
+        </div>
+        <button type="submit" className="btn-primary" disabled={busy === "library-feed"}>
+          {hasFeed || result?.feedUrl ? "Make a new address" : "Make my feed address"}
+        </button>
+      </Form>
+      {hasFeed || result?.feedUrl ? (
+        <Form method="post" className="mt-3">
+          <input type="hidden" name="intent" value="end-library-feed" />
+          <button type="submit" className="btn-outline" disabled={busy === "end-library-feed"}>
+            Stop my feed address
+          </button>
+        </Form>
+      ) : null}
+    </section>
   );
 }
