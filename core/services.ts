@@ -41,6 +41,8 @@ import { COMPANY_SEARCH_KIND } from "./members/members.values";
 import { createMembershipDay } from "./members/membership-day";
 import { createRenewalsService } from "./members/renewals.service";
 import { createNewsService } from "./news/news.service";
+import { postUrl } from "./news/news.values";
+import { createAnnouncementsService } from "./notifications/announcements.service";
 import { createNoticesService, PREFERENCES_PATH } from "./notifications/notices.service";
 import { createNotificationsRepository } from "./notifications/notifications.repository";
 import { createNotificationsService } from "./notifications/notifications.service";
@@ -169,6 +171,18 @@ export function createServices(deps: {
     meeting: (id, viewer, origin) => meetings.noticeMeeting(id, viewer, origin),
   });
   const notify = notices.record;
+  const announcements = createAnnouncementsService({
+    db: deps.db,
+    dialect: deps.dialect,
+    mail,
+    settings: () => settings.getAll(),
+    clock,
+    origin: deps.origin,
+    unsubscribeKey: () => secrets.key(UNSUBSCRIBE_KEY),
+    membershipCutoff: async () => (await membershipDay()).cutoff,
+    post: (id) => news.getById(id),
+    postUrl,
+  });
   const news = createNewsService({ db: deps.db, dialect: deps.dialect, search, storage: deps.storage, clock, notify });
   const invitations = createInvitationService({
     users,
@@ -259,6 +273,7 @@ export function createServices(deps: {
     search,
     news,
     notices,
+    announcements,
     media: createMediaService({ storage: deps.storage, db: deps.db }),
     meetings,
     meetingsAdmin: createMeetingsAdminService({

@@ -440,6 +440,19 @@ export interface MailQueueTable {
   created_at: Timestamp;
   /** The one-click unsubscribe address of a notice, digest or announcement (migration 0023), else null. */
   list_unsubscribe: string | null;
+  /** The announcement this mail is part of (migration 0023), else null. */
+  announcement_id: number | null;
+}
+
+/** See migration 0023: a news post sent to the members by e-mail. */
+export interface AnnouncementsTable {
+  id: Generated<number>;
+  post_id: number;
+  /** 'all', or a membership type ('full', 'associate'). */
+  audience: string;
+  recipients: number;
+  sent_by: number | null;
+  created_at: Timestamp;
 }
 
 /** See migration 0015: a scheduled job's lease (decision 0045). */
@@ -509,6 +522,7 @@ export interface Database {
   notification_preferences: NotificationPreferencesTable;
   follows: FollowsTable;
   notification_events: NotificationEventsTable;
+  announcements: AnnouncementsTable;
   notification_batches: NotificationBatchesTable;
   notification_deliveries: NotificationDeliveriesTable;
   jobs: JobsTable;

@@ -11,6 +11,9 @@ export type NewMail = Pick<
   attachments?: NewMailAttachment[];
   /** The one-click unsubscribe address of a notice, digest or announcement (decision 0065). */
   list_unsubscribe?: string | null;
+  /** The announcement it is part of; with `not_before`, when it may leave (the announcements' pace). */
+  announcement_id?: number | null;
+  not_before?: string;
 };
 
 /** The stored JSON of a mail's attachments, or null without any; throws on an invalid list. */
@@ -31,13 +34,14 @@ export function createMailRepository(db: Kysely<Database>) {
       await db
         .insertInto("mail_queue")
         .values(
-          mails.map(({ attachments, ...m }) => ({
+          mails.map(({ attachments, not_before, ...m }) => ({
             ...m,
             attachments: attachmentsJson(attachments),
             list_unsubscribe: m.list_unsubscribe ?? null,
+            announcement_id: m.announcement_id ?? null,
             status: "pending" as const,
             attempts: 0,
-            next_attempt_at: now,
+            next_attempt_at: not_before ?? now,
             created_at: now,
           })),
         )
@@ -58,6 +62,19 @@ export function createMailRepository(db: Kysely<Database>) {
         .orderBy("id")
         .limit(limit)
         .execute();
+    },
+    /** When the next pending mail that is not due yet becomes due, if before `until` (a paced announcement). */
+    async nextDue(now: string, until: string): Promise<string | null> {
+      const row = await db
+        .selectFrom("mail_queue")
+        .select("next_attempt_at")
+        .where("status", "=", "pending")
+        .where("next_attempt_at", ">", now)
+        .where("next_attempt_at", "<=", until)
+        .orderBy("next_attempt_at")
+        .limit(1)
+        .executeTakeFirst();
+      return row?.next_attempt_at ?? null;
     },
     /**
      * Takes a mail for sending, as it was read; false when another process took

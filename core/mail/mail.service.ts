@@ -12,6 +12,8 @@ export type { NewMail } from "./mail.repository";
 export const RETRY_DELAYS_SECONDS = [60, 300, 1800, 7200, 43200];
 const SEND_LOCK_SECONDS = 120;
 const BATCH = 20;
+/** How far ahead the sender looks for a mail set to leave later, to wake for it. */
+const WAKE_WITHIN_SECONDS = 60;
 
 /**
  * The outgoing mail queue. `queue` stores and returns at once; `deliverDue`
@@ -36,6 +38,27 @@ export function createMailService(deps: {
   let following: Promise<number> | null = null;
   /** Set when the process stops: no further mail is taken, the one being sent is finished. */
   let stopping = false;
+  /** A wake-up for the next mail that becomes due soon (paced announcements), rather than the 30 s timer. */
+  let wake: NodeJS.Timeout | null = null;
+
+  /**
+   * Mails set to leave later (an announcement leaves at its pace, decision 0066) are sent when
+   * they become due, not in a burst at the server's next 30 s round: wake at the next one.
+   */
+  async function wakeForNext(): Promise<void> {
+    const now = clock();
+    const next = await repository.nextDue(now.toISOString(), addSeconds(now, WAKE_WITHIN_SECONDS).toISOString());
+    if (next === null || stopping) return;
+    if (wake) clearTimeout(wake);
+    wake = setTimeout(
+      () => {
+        wake = null;
+        void deliverDue().catch(() => {});
+      },
+      Math.max(0, Date.parse(next) - now.getTime()),
+    );
+    wake.unref();
+  }
 
   async function deliverOnce(): Promise<number> {
     let sent = 0;
@@ -44,7 +67,10 @@ export function createMailService(deps: {
       const batch = await repository.due(clock().toISOString(), BATCH);
       sent += await deliverBatch(batch);
       // A full batch may have more behind it (say, mail queued by another process): read on until none is left.
-      if (batch.length < BATCH) return sent;
+      if (batch.length < BATCH) {
+        await wakeForNext();
+        return sent;
+      }
     }
   }
 
@@ -123,6 +149,7 @@ export function createMailService(deps: {
     /** Stops taking mail and waits for the one being sent (the database is about to close). */
     async stop(): Promise<void> {
       stopping = true;
+      if (wake) clearTimeout(wake);
       await running?.catch(() => 0);
     },
     forJoinRequests: (ids: number[]): Promise<MailStatus[]> => repository.forJoinRequests(ids),

@@ -18,4 +18,5 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   "members.grace_days": "30",
   "members.reminder_days": "30",
   "meetings.reminder_days": "2",
+  "mail.announcements_per_second": "5",
 };

@@ -11,6 +11,8 @@ const optionalUrl = (network: string) =>
     });
 
 const GRACE_DAYS_MESSAGE = "The grace period must be a whole number of days from 0 to 365.";
+const ANNOUNCEMENT_RATE_MESSAGE =
+  "Enter how many announcement e-mails may leave each second: a whole number from 1 to 100.";
 const MEETING_REMINDER_DAYS_MESSAGE =
   "The meeting reminder must be sent a whole number of days from 0 (no reminder) to 60 before the meeting.";
 const REMINDER_DAYS_MESSAGE = "The reminder must be sent a whole number of days from 1 to 365 before the renewal date.";
@@ -64,6 +66,12 @@ export const settingsUpdateSchema = z
       .regex(/^\d{1,2}$/, { error: MEETING_REMINDER_DAYS_MESSAGE })
       .refine((v) => Number(v) <= 60, { error: MEETING_REMINDER_DAYS_MESSAGE })
       .transform((v) => String(Number(v))),
+    "mail.announcements_per_second": z
+      .string({ error: ANNOUNCEMENT_RATE_MESSAGE })
+      .trim()
+      .regex(/^\d{1,3}$/, { error: ANNOUNCEMENT_RATE_MESSAGE })
+      .refine((v) => Number(v) >= 1 && Number(v) <= 100, { error: ANNOUNCEMENT_RATE_MESSAGE })
+      .transform((v) => String(Number(v))),
   })
   .partial();
 export type SettingsUpdate = z.input<typeof settingsUpdateSchema>;
@@ -95,6 +103,10 @@ export const siteSettingsSchema = z
     "meetings.reminder_days": z.string().meta({
       description:
         "Days before a meeting starts its confirmed attendees get a reminder (a whole number, 0-60; 0: no reminders; the meeting-reminders job).",
+    }),
+    "mail.announcements_per_second": z.string().meta({
+      description:
+        "How many announcement e-mails leave each second at most, whatever the number of processes (a whole number, 1-100; issue 33).",
     }),
   })
   .meta({ id: "SiteSettings" });

@@ -18,6 +18,10 @@ import { type AnyDb, notNull, withId } from "./dialect";
  *
  * `users.library_feed_token_hash`: SHA-256 of the secret in the member's private feed of the
  * categories they follow (as calendar_token_hash, migration 0008).
+ *
+ * `announcements`: a news post sent to the members by e-mail (to all, or to one membership type),
+ * by whom and when, and to how many; its mails carry `mail_queue.announcement_id`, so that its
+ * progress (queued, sent, failed) is counted from the queue itself.
  */
 export async function up(db: AnyDb): Promise<void> {
   await withId(db, db.schema.createTable("notification_events"))
@@ -45,6 +49,19 @@ export async function up(db: AnyDb): Promise<void> {
     .execute();
   await db.schema.alterTable("mail_queue").addColumn("list_unsubscribe", "text").execute();
   await db.schema.alterTable("users").addColumn("library_feed_token_hash", "text").execute();
+  await withId(db, db.schema.createTable("announcements"))
+    .addColumn("post_id", "integer", (c) => c.notNull().references("news_posts.id").onDelete("cascade"))
+    .addColumn("audience", "text", notNull)
+    .addColumn("recipients", "integer", notNull)
+    .addColumn("sent_by", "integer", (c) => c.references("users.id").onDelete("set null"))
+    .addColumn("created_at", "text", notNull)
+    .execute();
+  await db.schema.createIndex("announcements_post_idx").on("announcements").column("post_id").execute();
+  await db.schema
+    .alterTable("mail_queue")
+    .addColumn("announcement_id", "integer", (c) => c.references("announcements.id").onDelete("set null"))
+    .execute();
+  await db.schema.createIndex("mail_queue_announcement_idx").on("mail_queue").columns(["announcement_id", "status"]).execute();
   await db.schema
     .createIndex("users_library_feed_token_idx")
     .on("users")
@@ -54,6 +71,9 @@ export async function up(db: AnyDb): Promise<void> {
 }
 
 export async function down(db: AnyDb): Promise<void> {
+  await db.schema.dropIndex("mail_queue_announcement_idx").execute();
+  await db.schema.alterTable("mail_queue").dropColumn("announcement_id").execute();
+  await db.schema.dropTable("announcements").execute();
   await db.schema.dropIndex("users_library_feed_token_idx").execute();
   await db.schema.alterTable("users").dropColumn("library_feed_token_hash").execute();
   await db.schema.alterTable("mail_queue").dropColumn("list_unsubscribe").execute();

@@ -48,6 +48,12 @@ const FIELDS = [
     type: "number",
     hint: "Confirmed attendees get one e-mail this many days before the meeting starts; 0 sends none.",
   },
+  {
+    key: "mail.announcements_per_second",
+    label: "Announcements sent per second",
+    type: "number",
+    hint: "A news post sent to the members leaves at most this many e-mails a second, so that the mail server does not refuse them.",
+  },
 ] as const;
 
 export async function loader({ context, url }: Route.LoaderArgs) {

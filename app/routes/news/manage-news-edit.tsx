@@ -1,10 +1,13 @@
 import { ImageOff } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { MEMBERSHIP_TYPES } from "../../../core/members/members.values";
 import { postInputSchema, postUrl } from "../../../core/news/news.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseId } from "../../../lib/ids";
+import { isoInZone } from "../../../lib/time-zones";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
 import { parseOrThrow } from "../../../lib/validation";
+import { AnnouncementPanel, type AnnouncementResult, audienceLabel } from "../../components/news/announcement-panel";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ImageTextFields } from "../../components/ui/image-text-fields";
 import { RichTextEditor } from "../../components/ui/rich-text-editor";
@@ -32,13 +35,99 @@ async function loadPost(context: Route.LoaderArgs["context"], id: string | undef
 }
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  return { post: await loadPost(context, params.id) };
+  const post = await loadPost(context, params.id);
+  return { post, announcement: post ? await announcementData(context, post.id) : null };
+}
+
+/** The announcement panel's data (issue 33): the mail's preview, the audiences and their sizes, each sending so far. */
+async function announcementData(context: Route.LoaderArgs["context"], postId: number) {
+  const { services, auth } = getRequestContext(context);
+  const site = await services.settings.getAll();
+  const [preview, progress, audiences] = await Promise.all([
+    services.announcements.preview(postId, auth?.user.first_name ?? ""),
+    services.announcements.progress(postId),
+    Promise.all(
+      (["all", ...MEMBERSHIP_TYPES] as const).map(async (value) => ({
+        value,
+        label: audienceLabel(value),
+        count: await services.announcements.count(value),
+      })),
+    ),
+  ]);
+  return {
+    preview,
+    audiences,
+    perSecond: Number(site["mail.announcements_per_second"]),
+    progress: progress.map((p) => ({
+      ...p,
+      when: isoInZone(new Date(p.created_at), site["site.timezone"]).slice(0, 16),
+    })),
+  };
+}
+
+const AUDIENCES = new Set<string>(["all", ...MEMBERSHIP_TYPES]);
+
+/** The panel's three steps: a test to oneself, the confirmation (to whom, how many, sent before?), the send. */
+async function announce(
+  context: Route.ActionArgs["context"],
+  postId: number,
+  form: Record<string, FormDataEntryValue>,
+) {
+  const { services, auth } = getRequestContext(context);
+  if (!auth) throw data("Sign in first.", { status: 401 });
+  if (form.intent === "announce-test") {
+    await services.announcements.sendTest(postId, auth.user);
+    return data<AnnouncementResult>({ announce: { notice: `A test is on its way to ${auth.user.email}.` } });
+  }
+  const audience = String(form.audience ?? "");
+  if (!AUDIENCES.has(audience)) {
+    return data<AnnouncementResult>({ announce: { error: "Choose who to send it to." } }, { status: 422 });
+  }
+  const chosen = audience as "all" | (typeof MEMBERSHIP_TYPES)[number];
+  if (form.intent === "announce-confirm") {
+    const [count, progress, site] = await Promise.all([
+      services.announcements.count(chosen),
+      services.announcements.progress(postId),
+      services.settings.getAll(),
+    ]);
+    const last = progress[0];
+    return data<AnnouncementResult>({
+      announce: {
+        confirm: {
+          audience,
+          label: audienceLabel(audience),
+          count,
+          sentBefore: last ? isoInZone(new Date(last.created_at), site["site.timezone"]).slice(0, 16) : null,
+        },
+      },
+    });
+  }
+  try {
+    const queued = await services.announcements.send(postId, {
+      audience: chosen,
+      again: form.again === "1",
+      by: auth.user.id,
+    });
+    return data<AnnouncementResult>({
+      announce: {
+        notice: `${queued.toLocaleString("en-GB")} ${queued === 1 ? "e-mail is" : "e-mails are"} queued; they leave at the pace set in Settings. Their progress is below.`,
+      },
+    });
+  } catch (error) {
+    if (isAppError(error) && error.code === "conflict") {
+      return data<AnnouncementResult>({ announce: { error: error.message } }, { status: 409 });
+    }
+    throw error;
+  }
 }
 
 export async function action({ context, params, request }: Route.ActionArgs) {
   const { services } = getRequestContext(context);
   const post = await loadPost(context, params.id);
   const form = await readForm(request);
+  if (post && typeof form.intent === "string" && form.intent.startsWith("announce")) {
+    return announce(context, post.id, form);
+  }
   try {
     if (form.intent === "remove-image" && post) {
       await services.news.removeImage(post.id);
@@ -75,8 +164,9 @@ export async function action({ context, params, request }: Route.ActionArgs) {
 /** Create or edit a news post: title, rich content, author and image (SPEC §7 'News'). */
 export default function EditNews({ loaderData, actionData }: Route.ComponentProps) {
   const { post } = loaderData;
-  const errors: Record<string, string[]> = actionData?.errors ?? {};
-  const values = actionData?.values ?? {
+  const edited = actionData && "values" in actionData ? actionData : undefined;
+  const errors: Record<string, string[]> = edited?.errors ?? {};
+  const values = edited?.values ?? {
     title: post?.title ?? "",
     author_name: post?.author_name ?? "",
     content: post?.content ?? "",
@@ -192,6 +282,13 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
             Remove the image
           </button>
         </Form>
+      ) : null}
+      {post && loaderData.announcement ? (
+        <AnnouncementPanel
+          title={post.title}
+          {...loaderData.announcement}
+          result={(actionData as AnnouncementResult | undefined)?.announce}
+        />
       ) : null}
     </div>
   );
