@@ -62,6 +62,7 @@ export function createAnnouncementsService(deps: {
       subject: post.title,
       body_text: [
         `Hello ${firstName || "there"},`,
+        post.title,
         text,
         `Read it on the site:\n${origin}${deps.postUrl(post.slug)}`,
         `${post.author_name ? `${post.author_name}\n` : ""}${site["site.name"]}`,

@@ -61,7 +61,11 @@ export async function up(db: AnyDb): Promise<void> {
     .alterTable("mail_queue")
     .addColumn("announcement_id", "integer", (c) => c.references("announcements.id").onDelete("set null"))
     .execute();
-  await db.schema.createIndex("mail_queue_announcement_idx").on("mail_queue").columns(["announcement_id", "status"]).execute();
+  await db.schema
+    .createIndex("mail_queue_announcement_idx")
+    .on("mail_queue")
+    .columns(["announcement_id", "status"])
+    .execute();
   await db.schema
     .createIndex("users_library_feed_token_idx")
     .on("users")

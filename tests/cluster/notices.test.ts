@@ -100,10 +100,7 @@ describe("notices and digests on two processes", () => {
       const batches = await client.query<{ channel: string; done: boolean }>(
         "select channel, done_at is not null as done from notification_batches order by id",
       );
-      expect(batches.rows).toEqual([
-        expect.objectContaining({ done: true }),
-        expect.objectContaining({ done: true }),
-      ]);
+      expect(batches.rows).toEqual([expect.objectContaining({ done: true }), expect.objectContaining({ done: true })]);
       expect(batches.rows.map((r) => r.channel).sort()).toEqual(["instant", "weekly"]);
       // Both processes ran the jobs: each due time by one of them.
       const runners = await client.query<{ runner: string }>(

@@ -39,7 +39,10 @@ describe("the private feed of followed categories", () => {
       categoryCreateSchema.parse({ name: "Feed child", parent_id: String(members.id) }),
       null,
     );
-    const open = await libraryAdmin.createCategory(categoryCreateSchema.parse({ name: "Feed public", is_public: "1" }), null);
+    const open = await libraryAdmin.createCategory(
+      categoryCreateSchema.parse({ name: "Feed public", is_public: "1" }),
+      null,
+    );
     const other = await libraryAdmin.createCategory(categoryCreateSchema.parse({ name: "Feed other" }), null);
     for (const [category, name] of [
       [members.id, "Members paper"],
