@@ -157,6 +157,7 @@ export function createServices(deps: {
   });
   const notices = createNoticesService({
     db: deps.db,
+    dialect: deps.dialect,
     repository: createNotificationsRepository(deps.db),
     mail,
     settings: () => settings.getAll(),

@@ -129,7 +129,7 @@ export function createAccountsService(deps: {
           ...(input.role ? { role: input.role } : {}),
           ...(input.is_active !== undefined ? { is_active: input.is_active ? 1 : 0 } : {}),
           // Deactivated: the private calendar address ends with the sessions, and does not come back with reactivation.
-          ...(deactivated ? { calendar_token_hash: null } : {}),
+          ...(deactivated ? { calendar_token_hash: null, library_feed_token_hash: null } : {}),
           updated_at: clock().toISOString(),
         });
         // In the same transaction: sessions end (they would already fail with is_active = 0) and

@@ -104,7 +104,7 @@ function userQueries(db: Kysely<Database>) {
     async setPassword(id: number, passwordHash: string, now: string): Promise<void> {
       await db
         .updateTable("users")
-        .set({ password_hash: passwordHash, calendar_token_hash: null, updated_at: now })
+        .set({ password_hash: passwordHash, calendar_token_hash: null, library_feed_token_hash: null, updated_at: now })
         .where("id", "=", id)
         .execute();
     },

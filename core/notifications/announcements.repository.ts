@@ -52,6 +52,8 @@ export function createAnnouncementsRepository(db: Kysely<Database>, dialect: Dia
         .select((eb) => eb.fn.max("next_attempt_at").as("last"))
         .where("status", "=", "pending")
         .where("announcement_id", "is not", null)
+        // First sends only: a mail waiting to be retried (up to 12 h on) holds no slot of the pace.
+        .where("attempts", "=", 0)
         .executeTakeFirst();
       return (row?.last as string | null | undefined) ?? null;
     },

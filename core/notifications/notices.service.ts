@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
+import type { Dialect } from "../../db/connect";
 import type { Database, NotificationBatchesTable, NotificationEventsTable } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { dateIn } from "../../lib/time-zones";
@@ -55,6 +56,7 @@ export function describeNoticesRun(run: NoticesRun): string {
  */
 export function createNoticesService(deps: {
   db: Kysely<Database>;
+  dialect: Dialect;
   repository: NotificationsRepository;
   mail: MailService;
   settings: () => Promise<SiteSettings>;
@@ -316,25 +318,35 @@ export function createNoticesService(deps: {
     return `${thursday.getUTCFullYear()}-W${String(week).padStart(2, "0")}`;
   }
 
-  /** Opens the next batch of a channel over the events after the last one (a first one: the last `span`). */
-  async function open(channel: Channel, period: string, latest: Batch | undefined, toId: number, spanMs: number) {
+  /**
+   * Opens the next batch of a channel over the events after the last one (a first one: the last
+   * `span`), up to the last event there is, read under the events' lock (lockEvents): no event
+   * below that end can still be on its way. `periodFor` names the period (the instant batch's: its end).
+   */
+  async function open(
+    channel: Channel,
+    latest: Batch | undefined,
+    spanMs: number,
+    periodFor: (toId: number) => string,
+  ) {
     const now = clock();
-    const from =
-      latest?.to_event_id ?? (await repository.lastEventBefore(new Date(now.getTime() - spanMs).toISOString()));
-    await repository.openBatch({
-      channel,
-      period,
-      from_event_id: from,
-      to_event_id: Math.max(from, toId),
-      created_at: now.toISOString(),
+    return deps.db.transaction().execute(async (trx) => {
+      const repo = createNotificationsRepository(trx);
+      await repo.lockEvents(deps.dialect, "exclusive");
+      const from = latest?.to_event_id ?? (await repo.lastEventBefore(new Date(now.getTime() - spanMs).toISOString()));
+      const to = Math.max(from, (await repo.pendingAfter(from, now.toISOString()))?.lastId ?? from);
+      const period = periodFor(to);
+      await repo.openBatch({ channel, period, from_event_id: from, to_event_id: to, created_at: now.toISOString() });
+      return repo.findBatch(channel, period);
     });
-    return repository.findBatch(channel, period);
   }
 
   return {
     /** Records what happened, in the transaction of the write that made it happen. */
     async record(event: NoticeEvent, trx: Kysely<Database>): Promise<void> {
-      await createNotificationsRepository(trx).recordEvent(event, clock().toISOString());
+      const repo = createNotificationsRepository(trx);
+      await repo.lockEvents(deps.dialect, "shared");
+      await repo.recordEvent(event, clock().toISOString());
     },
 
     /**
@@ -357,7 +369,7 @@ export function createNoticesService(deps: {
       const quiet = now.getTime() - Date.parse(pending.newest) >= (deps.batchSeconds * 1000) / 5;
       const waited = now.getTime() - Date.parse(pending.oldest) >= (deps.batchSeconds * 4000) / 5;
       if (!quiet && !waited) return { outcome: "gathering", mails: 0, items: 0 };
-      const batch = await open("instant", String(pending.lastId), latest, pending.lastId, DAY_MS);
+      const batch = await open("instant", latest, DAY_MS, String);
       if (!batch) return { outcome: "nothing new", mails: 0, items: 0 };
       if (batch.done_at !== null) return { outcome: "sent before", ...(await repository.deliveries(batch.id)) };
       return work(batch, options.signal);
@@ -377,10 +389,7 @@ export function createNoticesService(deps: {
         latest = await repository.latestBatch(channel);
       }
       let batch = latest?.period === period ? latest : undefined;
-      if (!batch) {
-        const last = await repository.pendingAfter(latest?.to_event_id ?? 0, clock().toISOString());
-        batch = await open(channel, period, latest, last?.lastId ?? 0, (channel === "daily" ? 1 : 7) * DAY_MS);
-      }
+      batch ??= await open(channel, latest, (channel === "daily" ? 1 : 7) * DAY_MS, () => period);
       if (!batch) return { outcome: "nothing new", mails: 0, items: 0 };
       if (batch.done_at !== null) return { outcome: "sent before", ...(await repository.deliveries(batch.id)) };
       return work(batch, options.signal);

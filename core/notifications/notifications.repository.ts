@@ -1,7 +1,11 @@
 import { type Insertable, type Kysely, type SqlBool, sql } from "kysely";
+import type { Dialect } from "../../db/connect";
 import type { Database, NotificationBatchesTable, NotificationEventsTable } from "../../db/types";
 import { currentFlag } from "../members/current";
 import type { DigestFrequency, Follow, FollowKind } from "./notifications.schema";
+
+/** An arbitrary key for PostgreSQL's advisory lock over the events' ids (see lockEvents). */
+const EVENTS_LOCK = 330_065;
 
 export type NoticeEvent = Pick<Insertable<NotificationEventsTable>, "kind" | "ref_id" | "category_id">;
 export type Channel = NotificationBatchesTable["channel"];
@@ -63,6 +67,17 @@ export function createNotificationsRepository(db: Kysely<Database>) {
 
     // What happened (decision 0065) ------------------------------------------------------------
 
+    /**
+     * PostgreSQL hands out an event's id when it is inserted and shows the row when its transaction
+     * commits, so ids can appear out of order: a writer holds this lock shared from before its
+     * insert to its commit, and a batch takes it exclusively to read where the events end, so that
+     * no event below that end is still to come (decision 0065). SQLite has one writer: nothing to do.
+     */
+    async lockEvents(dialect: Dialect, mode: "shared" | "exclusive") {
+      if (dialect !== "postgres") return;
+      if (mode === "shared") await sql`select pg_advisory_xact_lock_shared(${EVENTS_LOCK})`.execute(db);
+      else await sql`select pg_advisory_xact_lock(${EVENTS_LOCK})`.execute(db);
+    },
     async recordEvent(event: NoticeEvent, now: string) {
       await db
         .insertInto("notification_events")

@@ -57,10 +57,8 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn("created_at", "text", notNull)
     .execute();
   await db.schema.createIndex("announcements_post_idx").on("announcements").column("post_id").execute();
-  await db.schema
-    .alterTable("mail_queue")
-    .addColumn("announcement_id", "integer", (c) => c.references("announcements.id").onDelete("set null"))
-    .execute();
+  // No foreign key: SQLite cannot drop a column that has one (down), and a mail outlives its record.
+  await db.schema.alterTable("mail_queue").addColumn("announcement_id", "integer").execute();
   await db.schema
     .createIndex("mail_queue_announcement_idx")
     .on("mail_queue")

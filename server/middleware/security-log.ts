@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { AppError } from "../../lib/errors";
+import { loggedPath } from "../../lib/logged-path";
 import type { Logger } from "../../lib/logger";
 import { logAccessRefused, logAdminChange, logUploadRejected, UPLOAD_REJECTED_REASONS } from "../../lib/security-log";
 import { refusedByAdminAccess } from "../api/http";
@@ -15,7 +16,8 @@ const UPLOAD_TYPE = /^multipart\//i;
 /** React Router's data requests (`/manager/users.data`) are the page's own path. */
 function pagePath(path: string): string {
   if (path === "/_root.data") return "/";
-  return path.endsWith(".data") ? path.slice(0, -".data".length) : path;
+  // A path that is itself a secret (an unsubscribe or registration link) is logged redacted.
+  return loggedPath(path.endsWith(".data") ? path.slice(0, -".data".length) : path);
 }
 
 /** The API route's id parameter (`:id`), read back after the route ran. */

@@ -100,6 +100,13 @@ describe("the private feed of followed categories", () => {
       }),
     );
     expect((await app.request(`/library-feed/${third}.xml`)).status).toBe(404);
+    // Deactivated by an admin: the address ends, and does not come back with reactivation.
+    const fourth = await services().profile.renewLibraryFeedToken(user.id, "A new password for 2026!");
+    expect((await app.request(`/library-feed/${fourth}.xml`)).status).toBe(200);
+    const admin = (await createUser(services(), { role: "admin" })).user;
+    await services().accounts.change(admin.id, user.id, { is_active: false } as never);
+    await services().accounts.change(admin.id, user.id, { is_active: true } as never);
+    expect((await app.request(`/library-feed/${fourth}.xml`)).status).toBe(404);
     // Not an address at all.
     expect((await app.request("/library-feed/not-a-token.xml")).status).toBe(404);
     expect((await app.request(`/library-feed/${"A".repeat(43)}.xml`)).status).toBe(404);

@@ -320,6 +320,57 @@ describe("digests (decision 0065)", () => {
   });
 });
 
+describe("events committed out of order (decision 0065)", () => {
+  it("a batch waits for an event still being written below its end: nothing is skipped", async () => {
+    await drain();
+    await services().notices.sendDigest("weekly");
+    later(7 * 86_400);
+    await services().notices.sendDigest("weekly");
+    await delivered();
+    const reader = await member("Orla");
+    later(7 * 86_400);
+    // A: a meeting saved in a transaction that takes its time; its event's id comes first.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let recorded = () => {};
+    const isRecorded = new Promise<void>((resolve) => {
+      recorded = resolve;
+    });
+    const slow = t.database.db.transaction().execute(async (trx) => {
+      const stamp = now.toISOString();
+      const meeting = await trx
+        .insertInto("meetings")
+        .values({
+          slug: `slow-${Date.now()}`,
+          title: "Slowly saved meeting",
+          type: "meeting",
+          start_date: "2040-01-01",
+          created_at: stamp,
+          updated_at: stamp,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await services().notices.record({ kind: "meeting", ref_id: meeting.id, category_id: null }, trx);
+      recorded();
+      await held;
+    });
+    await isRecorded;
+    // B: a news post saved and committed meanwhile (on SQLite it waits for A: one writer).
+    const quick = services().news.create(
+      postInputSchema.parse({ title: "Quickly saved news", content: "<p>Quick.</p>" }),
+    );
+    const digest = services().notices.sendDigest("weekly");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await Promise.all([slow, quick]);
+    expect((await digest).outcome).toBe("sent");
+    const [mine] = to(await delivered(), reader.email);
+    expect(mine.parsed.text).toContain("Slowly saved meeting");
+  });
+});
+
 describe("one-click unsubscribe (RFC 8058)", () => {
   let app: TestContext["app"];
   let close = async () => {};
