@@ -5,6 +5,7 @@ import type { Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
 import { htmlToText } from "../../lib/html";
 import { longDateIn } from "../../lib/time-zones";
+import { invalidInput } from "../../lib/validation";
 import type { MailService, NewMail } from "../mail/mail.service";
 import type { MembershipType } from "../members/members.values";
 import type { SiteSettings } from "../settings/settings.schema";
@@ -29,6 +30,9 @@ export type AnnouncementProgress = {
   sent: number;
   failed: number;
 };
+
+export const NOBODY =
+  "Nobody would receive it: no member of this audience has announcements on. Choose another audience.";
 
 export const SENT_BEFORE = (when: string) =>
   `This post was sent to the members on ${when}. To send it again, tick "Send it again" and send.`;
@@ -153,6 +157,8 @@ export function createAnnouncementsService(deps: {
           count += page.length;
           after = page[page.length - 1].id;
         }
+        // Nobody to send it to: nothing is recorded, so a later send is not taken for a second one.
+        if (count === 0) throw invalidInput({ audience: [NOBODY] });
         await repo.setRecipients(id, count);
         return count;
       });

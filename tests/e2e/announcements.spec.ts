@@ -37,7 +37,7 @@ test("an admin sends a news post to the members: preview, test, confirmed send, 
   await expect(panel.getByText(`A test is on its way to ${ADMIN.email}.`)).toBeVisible();
   await expect.poll(() => outboxMailsTo(ADMIN.email).some((m) => m.includes(`[Test] ${title}`))).toBe(true);
 
-  await panel.getByLabel("To").selectOption("associate");
+  await panel.getByLabel("To").selectOption("full");
   await panel.getByRole("button", { name: "Send to the members…" }).click();
   await expect(panel.getByText(new RegExp(`Send “${title}” to \\d+ members?`))).toBeVisible();
   await expectAccessible(page);
@@ -48,7 +48,7 @@ test("an admin sends a news post to the members: preview, test, confirmed send, 
   await panel.getByRole("button", { name: "Yes, send it" }).click();
   await expect(panel.getByText(/e-mails? (is|are) queued/)).toBeVisible();
   const row = panel.getByRole("table", { name: "Sent to the members" }).getByRole("row").nth(1);
-  await expect(row).toContainText("Associate members' representatives");
+  await expect(row).toContainText("Full members' representatives");
 
   // Once more: asked again, with when it went; the box must be ticked.
   await panel.getByRole("button", { name: "Send to the members…" }).click();

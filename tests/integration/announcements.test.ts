@@ -213,6 +213,16 @@ describe("announcements", () => {
     expect(refused.status).toBe(409);
     expect(refused.announce.error).toContain("This post was sent to the members on");
     expect(await announcementsOf(news.id)).toHaveLength(1);
+    // An audience nobody is in: refused, nothing recorded.
+    await t.database.db
+      .updateTable("member_companies")
+      .set({ status: "left" })
+      .where("membership_type", "=", "associate")
+      .execute();
+    const empty = await send({ intent: "announce", audience: "associate", again: "1" });
+    expect(empty.status).toBe(422);
+    expect(empty.announce.error).toContain("Nobody would receive it");
+    expect(await announcementsOf(news.id)).toHaveLength(1);
     const unknown = await send({ intent: "announce", audience: "everyone" });
     expect(unknown.status).toBe(422);
     const test = await send({ intent: "announce-test" });

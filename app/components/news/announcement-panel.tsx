@@ -48,7 +48,7 @@ export function AnnouncementPanel(props: {
       </h2>
       <p className="mt-1 text-sm text-slate-600">
         Members who turned announcements off in their notification preferences are left out. The e-mails leave at most{" "}
-        {props.perSecond} a second (Settings), each with a one-click unsubscribe.
+        {props.perSecond} e-mails a second (Settings), each with a one-click unsubscribe.
       </p>
       <div aria-live="polite" className="mt-3 space-y-2">
         {props.result?.notice ? <Notice tone="success">{props.result.notice}</Notice> : null}
@@ -76,6 +76,11 @@ export function AnnouncementPanel(props: {
             Send “{props.title}” to {confirm.count.toLocaleString("en-GB")} {confirm.count === 1 ? "member" : "members"}{" "}
             ({confirm.label.toLowerCase()}) now?
           </p>
+          {confirm.count === 0 ? (
+            <p className="mt-1 text-sm text-amber-900">
+              Nobody would receive it: no member of this audience has announcements on. Choose another audience.
+            </p>
+          ) : null}
           {confirm.sentBefore ? (
             <>
               <p className="mt-1 text-sm text-amber-900">This post was sent to the members on {confirm.sentBefore}.</p>
@@ -86,7 +91,7 @@ export function AnnouncementPanel(props: {
             </>
           ) : null}
           <div className="mt-3 flex flex-wrap gap-3">
-            <button type="submit" className="btn-primary" disabled={busy === "announce"}>
+            <button type="submit" className="btn-primary" disabled={busy === "announce" || confirm.count === 0}>
               <Send className="h-4 w-4" aria-hidden="true" />
               {busy === "announce" ? "Sending…" : "Yes, send it"}
             </button>

@@ -117,7 +117,11 @@ async function announce(
     if (isAppError(error) && error.code === "conflict") {
       return data<AnnouncementResult>({ announce: { error: error.message } }, { status: 409 });
     }
-    throw error;
+    const { errors, status } = fieldFailureOf(error);
+    return data<AnnouncementResult>(
+      { announce: { error: errors.audience?.[0] ?? "The post could not be sent. Please try again." } },
+      { status },
+    );
   }
 }
 
