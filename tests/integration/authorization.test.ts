@@ -7,6 +7,7 @@ import sharp from "sharp";
 import { createServer as createViteServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { categoryCreateSchema, paperInputSchema } from "../../core/library/library.schema";
+import { UNSUBSCRIBE_KEY, unsubscribeToken } from "../../core/notifications/unsubscribe";
 import type { Services } from "../../core/services";
 import type { Database } from "../../db/types";
 import { createApp } from "../../server/app";
@@ -131,6 +132,8 @@ const PAGE_ACCESS: Record<string, Access> = {
   "/members-list": "public",
   "/members-list/:slug": "per-address",
   "/registrations/:token": "per-address",
+  // A one-click unsubscribe address (issue 33): the signed address is the key, whoever holds it.
+  "/unsubscribe/:token": "per-address",
   "/members-join": "public",
   "/join": "public",
   "/join/thank-you": "public",
@@ -171,6 +174,7 @@ const PAGE_ACCESS: Record<string, Access> = {
   "/news/rss.xml": "public",
   "/news/atom.xml": "public",
   "/library/:slug/feed.xml": "per-address",
+  "/library-feed/:file": "per-address",
   "/robots.txt": "public",
   // The sign-in layout.
   "/login": "signed-out",
@@ -185,6 +189,7 @@ const PAGE_ACCESS: Record<string, Access> = {
   "/dashboard/events/:slug": "member",
   "/dashboard/company": "member",
   "/dashboard/registrations": "member",
+  "/dashboard/notifications": "member",
   "/dashboard/:slug": "member",
   // The admin layout.
   "/manager": "admin",
@@ -250,6 +255,9 @@ type Fixtures = {
   companyId: number;
   /** A registrant's link to their registration of the public meeting. */
   registrationToken: string;
+  /** A member's one-click unsubscribe token (their digest), and their private feed's. */
+  unsubscribeToken: string;
+  libraryFeedToken: string;
 };
 
 /** An address tried, and what each role must get when its route's class does not say it. */
@@ -274,6 +282,17 @@ function addressesFor(f: Fixtures): Record<string, Try[]> {
       { path: `/registrations/${f.registrationToken}`, expected: everyone(OK) },
       { path: `/registrations/${"x".repeat(43)}`, expected: everyone(NOT_FOUND) },
       { path: "/registrations/not-a-token", expected: everyone(NOT_FOUND) },
+    ],
+    "/unsubscribe/:token": [
+      { path: `/unsubscribe/${f.unsubscribeToken}`, expected: everyone(OK) },
+      { path: `/unsubscribe/${f.unsubscribeToken.replace(/\.digest\./, ".notices.")}`, expected: everyone(NOT_FOUND) },
+      { path: "/unsubscribe/not-a-token", expected: everyone(NOT_FOUND) },
+    ],
+    // A member's private feed: its address is the key; a made-up one is nobody's.
+    "/library-feed/:file": [
+      { path: `/library-feed/${f.libraryFeedToken}.xml`, expected: everyone(OK) },
+      { path: `/library-feed/${"x".repeat(43)}.xml`, expected: everyone(NOT_FOUND) },
+      { path: "/library-feed/not-a-token", expected: everyone(NOT_FOUND) },
     ],
     // A company's page is everyone's while it is current; a left (or lapsed, suspended) one is no one's.
     "/members-list/:slug": [
@@ -447,6 +466,16 @@ async function createFixtures(
     return { id: created.id, revisionId: revision.id };
   };
   /** A registration of the meeting, as the join form stores it, and a link to it as its mails carry. */
+  /** The token a notice to this member carries, signed with the site's key (made on first use). */
+  const unsubscribeTokenOf = async (userId: number) => {
+    await services.notifications.unsubscribeTarget("0.digest.x");
+    const key = await db
+      .selectFrom("app_secrets")
+      .select("value")
+      .where("name", "=", UNSUBSCRIBE_KEY)
+      .executeTakeFirstOrThrow();
+    return unsubscribeToken(Buffer.from(key.value, "base64url"), userId, "digest");
+  };
   const registrationToken = async (meetingId: number) => {
     const row = await db
       .insertInto("join_requests")
@@ -502,6 +531,8 @@ async function createFixtures(
     calendarToken: await services.profile.renewCalendarToken(member.id, member.password),
     companyId: (await services.members.create({ name: "Routes Marine AS", country: "NO" })).id,
     registrationToken: await registrationToken(publicMeeting.id),
+    unsubscribeToken: await unsubscribeTokenOf(member.id),
+    libraryFeedToken: await services.profile.renewLibraryFeedToken(member.id, member.password),
   };
 }
 
