@@ -228,6 +228,64 @@ describe("instant notices (decision 0065)", () => {
   });
 });
 
+describe("a meeting's new time or place", () => {
+  it("reaches its followers and, at once, those registered and not yet confirmed; confirmed attendees get the invitation instead", async () => {
+    await drain();
+    const meeting = await services().meetingsAdmin.create(
+      meetingInputSchema.parse({
+        title: "Bergen radar forum",
+        type: "meeting",
+        start_date: "2031-06-10",
+        location: "Bergen",
+      }),
+    );
+    const pending = await member("Petra");
+    const confirmed = await member("Conrad");
+    const bystander = await member("Bjorn");
+    for (const [user, status] of [
+      [pending, "pending"],
+      [confirmed, "confirmed"],
+    ] as const) {
+      await t.database.db
+        .insertInto("join_requests")
+        .values({
+          kind: "registration",
+          meeting_id: meeting.id,
+          company_name: "Fjord Radar AS",
+          representative_name: `${user.first_name} Registrant`,
+          email: user.email,
+          phone_number: "+47 55 00 00 00",
+          created_at: now.toISOString(),
+          registration_status: status,
+          registration_email: user.email,
+          user_id: user.id,
+        } as never)
+        .execute();
+    }
+    later(BATCH_SECONDS);
+    await services().notices.sendInstant();
+    await delivered();
+    await services().meetingsAdmin.update(
+      meeting.id,
+      meetingInputSchema.parse({
+        title: "Bergen radar forum",
+        type: "meeting",
+        start_date: "2031-06-17",
+        location: "Stavanger",
+      }),
+    );
+    later(BATCH_SECONDS);
+    await services().notices.sendInstant();
+    const mails = await delivered();
+    const notices = (email: string) => to(mails, email).filter((m) => m.parsed.subject?.includes("you follow"));
+    expect(notices(pending.email)).toHaveLength(1);
+    expect(notices(pending.email)[0].parsed.text).toContain("Changed: Bergen radar forum is now");
+    expect(notices(pending.email)[0].parsed.text).toContain("Stavanger");
+    expect(notices(confirmed.email)).toHaveLength(0);
+    expect(to(mails, bystander.email)).toHaveLength(0);
+  });
+});
+
 describe("digests (decision 0065)", () => {
   it("goes once a week to the members who chose nothing (news and meetings), not to those on daily or never", async () => {
     await drain();
