@@ -29,7 +29,8 @@ export default defineConfig({
   projects: [
     {
       name: "chromium",
-      testIgnore: /admin-(site|news|meetings|library|applications|members|membership)\.spec\.ts/,
+      testIgnore:
+        /admin-(site|news|meetings|library|applications|members|membership|announcements|notifications)\.spec\.ts/,
       use: { ...devices["Desktop Chrome"], launchOptions: { executablePath, args: CHROMIUM_ARGS } },
     },
     // The home and menu checks once more against a fresh install: every menu link must lead to a page.
@@ -46,7 +47,8 @@ export default defineConfig({
     // Admin edits change what the other tests read (contact data, pages, meetings), so they run last.
     {
       name: "admin-edits",
-      testMatch: /admin-(site|news|meetings|library|applications|members|membership)\.spec\.ts/,
+      testMatch:
+        /admin-(site|news|meetings|library|applications|members|membership|announcements|notifications)\.spec\.ts/,
       dependencies: ["chromium"],
       use: { ...devices["Desktop Chrome"], launchOptions: { executablePath, args: CHROMIUM_ARGS } },
     },

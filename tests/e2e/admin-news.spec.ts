@@ -64,7 +64,7 @@ test("an admin creates a post with an image, edits it, removes the image, then d
   // Edit: the title changes, the address stays.
   await page.goto("/manage-news?search=Lighthouse");
   await page.getByRole("link", { name: "Edit Lighthouse keepers go digital" }).click();
-  await expect(page.getByText("/post/lighthouse-keepers-go-digital")).toBeVisible();
+  await expect(page.getByRole("link", { name: "/post/lighthouse-keepers-go-digital" })).toBeVisible();
   await page.getByLabel("Title").fill("Lighthouse keepers go fully digital");
   await page.getByRole("button", { name: "Save post" }).click();
   await expect(page.getByRole("status")).toContainText("Saved “Lighthouse keepers go fully digital”.");
