@@ -12,12 +12,15 @@ export default defineConfig({
   testDir: "tests/e2e",
   outputDir: "tmp/e2e-artifacts",
   // A scenario's whole budget (each step keeps the 7 s below): the long ones (several pages, an axe
-  // scan or two, a sign-in) took 31-37 s on the two-core machine shared by several checkouts.
-  timeout: 60_000,
+  // scan or two, a sign-in) took 31-37 s on the two-core machine with nothing else running (load
+  // average near 10 from the two browsers alone); under CI's load they need room (decision 0067).
+  timeout: 90_000,
   expect: { timeout: 7_000 },
   fullyParallel: true,
   workers: 2,
-  retries: 0,
+  // One retry (decision 0067): a scenario that fails and then passes is reported as flaky, by name, in
+  // `npm test`'s summary; a scenario that fails twice fails the run.
+  retries: 1,
   forbidOnly: true,
   reporter: [["list"], ["json", { outputFile: "tmp/e2e-results.json" }]],
   use: {

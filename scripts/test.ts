@@ -3,6 +3,7 @@ import fs from "node:fs";
 import { ensureChromium } from "./browser";
 import { ensureNginx } from "./nginx";
 import { NODE24, prepareNode24 } from "./node24";
+import { type PlaywrightReport, playwrightReportProblems, type VitestReport, vitestProblems } from "./test-report";
 
 /**
  * `npm test`: lint, typecheck, unit + integration tests on SQLite (and again on
@@ -14,8 +15,11 @@ import { NODE24, prepareNode24 } from "./node24";
  * tests again on Node 24 (scripts/node24.ts, decision 0038). Ends with one line:
  * `N passed, N failed`.
  */
-/** notRun: tests that were listed but did not run (Playwright's admin-edits project when a test it depends on failed). */
-type Step = { name: string; passed: number; failed: number; notRun?: number };
+/**
+ * notRun: tests that were listed but did not run (Playwright's admin-edits project when a test it depends on failed).
+ * problems: the failed (and, for Playwright, flaky) tests by name with the first line of their error, for the summary.
+ */
+type Step = { name: string; passed: number; failed: number; notRun?: number; problems?: string[] };
 const steps: Step[] = [];
 fs.mkdirSync("tmp", { recursive: true });
 
@@ -41,20 +45,22 @@ function vitest(name: string, env: NodeJS.ProcessEnv, extraArgs: string[] = []) 
   );
   let passed = 0;
   let failed = 0;
+  const problems: string[] = [];
   if (fs.existsSync(output)) {
     const report = JSON.parse(fs.readFileSync(output, "utf8")) as {
       numPassedTests: number;
       numFailedTests: number;
       numTotalTestSuites: number;
       numFailedTestSuites: number;
-    };
+    } & VitestReport;
+    problems.push(...vitestProblems(report, process.cwd()));
     passed = report.numPassedTests;
     failed =
       report.numFailedTests +
       (report.numFailedTestSuites > 0 && report.numFailedTests === 0 ? report.numFailedTestSuites : 0);
   }
   if (!ok && failed === 0) failed = 1; // the run itself broke (setup, crash)
-  steps.push({ name, passed, failed });
+  steps.push({ name, passed, failed, problems });
 }
 
 check("lint", "npx", ["biome", "check", "."]);
@@ -93,19 +99,18 @@ if (built) {
   let passed = 0;
   let failed = 0;
   let notRun = 0;
+  const problems: string[] = [];
   if (fs.existsSync(report)) {
-    const stats = (
-      JSON.parse(fs.readFileSync(report, "utf8")) as {
-        stats: { expected: number; unexpected: number; flaky: number; skipped: number };
-      }
-    ).stats;
+    const parsed = JSON.parse(fs.readFileSync(report, "utf8")) as PlaywrightReport;
+    const stats = parsed.stats;
+    problems.push(...playwrightReportProblems(parsed));
     passed = stats.expected + stats.flaky;
     failed = stats.unexpected;
     // No test is skipped by choice (no .skip): these are the ones a failed dependency kept from running.
     notRun = stats.skipped;
   }
   if (!ok && failed === 0) failed = 1;
-  steps.push({ name: "end-to-end (Chromium)", passed, failed, notRun });
+  steps.push({ name: "end-to-end (Chromium)", passed, failed, notRun, problems });
 } else {
   steps.push({ name: "end-to-end (Chromium)", passed: 0, failed: 1 });
 }
@@ -126,10 +131,13 @@ if (node24) {
 }
 
 console.log("\nSummary");
-for (const step of steps)
+for (const step of steps) {
   console.log(
     `  ${step.failed ? "✗" : "✓"} ${step.name}: ${step.passed} passed, ${step.failed} failed${step.notRun ? `, ${step.notRun} did not run` : ""}`,
   );
+  // Named here, at the end of a long log, so that whoever reads only its tail knows what to look at.
+  for (const problem of (step.problems ?? []).slice(0, 20)) console.log(`      ${problem}`);
+}
 const passed = steps.reduce((n, s) => n + s.passed, 0);
 const failed = steps.reduce((n, s) => n + s.failed, 0);
 console.log(`\n${passed} passed, ${failed} failed`);
