@@ -38,7 +38,7 @@ export type PlaywrightSuite = {
     title: string;
     file: string;
     line: number;
-    tests: { projectName: string; status: string; results: { error?: { message?: string } }[] }[];
+    tests: { projectName: string; status: string; results: { status: string; error?: { message?: string } }[] }[];
   }[];
 };
 export type PlaywrightReport = {
