@@ -29,6 +29,8 @@ export type RegistrationMailContext = {
   invitation?: NewMailAttachment | null;
   /** What changed of a confirmed meeting, in plain words (the updated mail, decision 0058). */
   change?: { when?: string; where?: string };
+  /** Where a registration that holds no invitation stands (the changed mail, decision 0068). */
+  status?: "pending" | "waitlisted";
 };
 
 /** The mails a registration's states send to the registrant (decision 0052). */
@@ -40,7 +42,8 @@ export type RegistrationMailKind =
   | "declined"
   | "cancelled"
   | "already_registered"
-  | "updated";
+  | "updated"
+  | "changed";
 
 const forMeeting = (c: RegistrationMailContext) => (c.meetingTitle ? ` for ${c.meetingTitle}` : "");
 const subjectOf = (c: RegistrationMailContext, what: string) => `${what}${c.meetingTitle ? `: ${c.meetingTitle}` : ""}`;
@@ -112,6 +115,20 @@ export const registrationMails: Record<RegistrationMailKind, (c: RegistrationMai
       c,
       subjectOf(c, "Updated"),
       `The meeting${c.meetingTitle ? ` ${c.meetingTitle}` : ""} you are registered for has changed.${changeLines(c)}\n\nYour registration stays confirmed.${c.invitation ? " The attached invitation updates the meeting in your calendar." : ""} If you can no longer come, please tell us, so that your place can go to someone on the waiting list.\n\n${NOT_QUOTED}`,
+    ),
+  /**
+   * The meeting moved in time or place and this registration, pending or waitlisted, holds no
+   * invitation to update (decision 0068): the new values, where it stands, and that it can go.
+   */
+  changed: (c) =>
+    mail(
+      c,
+      subjectOf(c, "Changed"),
+      `The meeting${c.meetingTitle ? ` ${c.meetingTitle}` : ""} you registered for has changed.${changeLines(c)}\n\n${
+        c.status === "waitlisted"
+          ? "You are still on its waiting list: we will write to you as soon as a place is free for you."
+          : "Your registration is still waiting for the secretariat's confirmation: we will write to you when it is confirmed."
+      } If the new date or place does not suit you, you can cancel your registration with the link below, so that your place can go to someone else.\n\n${NOT_QUOTED}`,
     ),
   cancelled: (c) =>
     mail(

@@ -119,6 +119,23 @@ export function createRegistrationsRepository(db: Kysely<Database>, dialect: Dia
         .execute();
     },
 
+    /**
+     * Pending and waitlisted registrations sent without an account, after `afterId`, by id: told by
+     * mail of a change of time or place (decision 0068); those with an account hear of it as a notice.
+     * A registration kept as a filled honeypot's is nobody's: it is never mailed.
+     */
+    async unconfirmedWithoutAccountAfter(meetingId: number, afterId: number, limit: number) {
+      return ofMeeting(meetingId)
+        .select(COLUMNS)
+        .where("registration_status", "in", ["pending", "waitlisted"])
+        .where("user_id", "is", null)
+        .where((eb) => eb.or([eb("spam_reason", "is", null), eb("spam_reason", "!=", "honeypot")]))
+        .where("id", ">", afterId)
+        .orderBy("id")
+        .limit(limit)
+        .execute();
+    },
+
     /** The oldest registration on the waiting list: the next to move up. */
     async firstWaitlisted(meetingId: number) {
       return ofMeeting(meetingId)

@@ -104,7 +104,12 @@ export function createRegistrationsService(deps: {
     kind: RegistrationMailKind,
     row: Pick<RegistrationRow, "id" | "email" | "meeting_id" | "representative_name">,
     meeting: Pick<Meeting, "title">,
-    extra: { reason?: string | null; invite?: "REQUEST" | "CANCEL"; change?: InvitationChange } = {},
+    extra: {
+      reason?: string | null;
+      invite?: "REQUEST" | "CANCEL";
+      change?: InvitationChange;
+      status?: "pending" | "waitlisted";
+    } = {},
   ): Promise<void> {
     const manageUrl = (await deps.links?.issue(trx, row.id)) ?? null;
     // A confirmation invites to the meeting; a confirmed registration that ends withdraws the invitation.
@@ -124,6 +129,7 @@ export function createRegistrationsService(deps: {
       manageUrl,
       invitation,
       change: extra.change,
+      status: extra.status,
     });
     await mail.enqueue([built], trx);
   }
@@ -288,7 +294,9 @@ export function createRegistrationsService(deps: {
      * A confirmed meeting moved in time or place (decision 0058): the meetings admin service's save
      * calls the step `prepare` gives inside its transaction, and every confirmed registration gets
      * the updated invitation (METHOD:REQUEST, its UID, its SEQUENCE raised) in a mail that says
-     * what changed. Pending, waitlisted, declined and cancelled ones hold no invitation: nothing.
+     * what changed. Pending and waitlisted ones sent without an account get a mail that says what
+     * changed and where they stand (decision 0068; with an account, a notice tells them); declined
+     * and cancelled ones: nothing.
      */
     invitationUpdates: {
       async prepare() {
@@ -301,6 +309,17 @@ export function createRegistrationsService(deps: {
             const rows = await repo(trx).confirmedAfter(calendar.id, after, UPDATE_BATCH);
             for (const row of rows) {
               await mailTo(trx, site, "updated", row, calendar, { invite: "REQUEST", change });
+              sent += 1;
+            }
+            if (rows.length < UPDATE_BATCH) break;
+            after = rows[rows.length - 1].id;
+          }
+          // Registrants still waiting, who have no account to be told through (decision 0068).
+          for (let after = 0; ; ) {
+            const rows = await repo(trx).unconfirmedWithoutAccountAfter(calendar.id, after, UPDATE_BATCH);
+            for (const row of rows) {
+              const status = row.status === "waitlisted" ? "waitlisted" : "pending";
+              await mailTo(trx, site, "changed", row, calendar, { change, status });
               sent += 1;
             }
             if (rows.length < UPDATE_BATCH) return sent;

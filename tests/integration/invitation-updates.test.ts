@@ -2,6 +2,7 @@ import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type MeetingInput, meetingInputSchema, scheduleInputSchema } from "../../core/meetings/meetings.schema";
 import { createTestContext, type TestContext } from "../support/app";
+import { signIn } from "../support/factories";
 import { registerThroughForm } from "../support/registrations";
 import { mailText, mimeParts, startSmtpServer } from "../support/smtp";
 
@@ -86,7 +87,7 @@ async function mails(email: string) {
 }
 
 describe("updated invitations when a confirmed meeting moves", () => {
-  it("a new date: each confirmed attendee gets one mail with the same UID, SEQUENCE + 1 and the new DTSTART; pending and cancelled ones get nothing", async () => {
+  it("a new date: each confirmed attendee gets one mail with the same UID, SEQUENCE + 1 and the new DTSTART; a pending one without an account is told without an invitation; cancelled ones get nothing", async () => {
     const m = await meeting();
     const [ana, ben, pending, cancelled] = [
       await register(m.path),
@@ -128,8 +129,52 @@ describe("updated invitations when a confirmed meeting moves", () => {
       expect(updated?.ics?.uid).toBe(confirmation?.uid);
       expect(updated?.ics?.sequence).toBe((confirmation?.sequence ?? Number.NaN) + 1);
     }
-    expect(await mails(pending.email)).toHaveLength(before.pending.length);
+    // Pending, sent without an account (decision 0068): what changed and where it stands, no invitation.
+    const pendingMails = await mails(pending.email);
+    expect(pendingMails).toHaveLength(before.pending.length + 1);
+    const told = pendingMails.at(-1);
+    expect(told?.subject).toBe(`Changed: Moved Meeting ${meetings}`);
+    expect(told?.text).toContain("New date and time: Tuesday 15 December 2026 to Wednesday 16 December 2026");
+    expect(told?.text).toContain("Your registration is still waiting for the secretariat's confirmation");
+    expect(told?.text).toMatch(/To see your registration or cancel it: http:\/\/\S+\/registrations\/[A-Za-z0-9_-]+/);
+    expect(told?.ics).toBeNull();
     expect(await mails(cancelled.email)).toHaveLength(before.cancelled.length);
+  });
+
+  it("a new place: a waitlisted registrant without an account is told where they stand; one with an account is not sent this mail (the notices tell them)", async () => {
+    const m = await meeting();
+    await t.runtime.services.meetingsAdmin.update(m.id, fields(meetings, { capacity: "1" }));
+    const first = await register(m.path);
+    const waiting = await register(m.path);
+    const member = await signIn(t.runtime.services);
+    const withAccount = await registerThroughForm(t, m.path, { now, email: member.user.email, token: member.token });
+    const statusOf = async (id: number) =>
+      (
+        await t.database.db
+          .selectFrom("join_requests")
+          .select("registration_status")
+          .where("id", "=", id)
+          .executeTakeFirstOrThrow()
+      ).registration_status;
+    expect(await statusOf(first.id)).toBe("pending");
+    expect(await statusOf(waiting.id)).toBe("waitlisted");
+    expect(await statusOf(withAccount.id)).toBe("waitlisted");
+    const before = { waiting: await mails(waiting.email), member: await mails(member.user.email) };
+
+    await t.runtime.services.meetingsAdmin.update(
+      m.id,
+      fields(meetings, { capacity: "1", location: "Gdynia, Poland" }),
+    );
+
+    const waitingMails = await mails(waiting.email);
+    expect(waitingMails).toHaveLength(before.waiting.length + 1);
+    expect(waitingMails.at(-1)?.subject).toBe(`Changed: Moved Meeting ${meetings}`);
+    expect(waitingMails.at(-1)?.text).toContain("New place: Gdynia, Poland");
+    expect(waitingMails.at(-1)?.text).toContain("You are still on its waiting list");
+    expect(waitingMails.at(-1)?.ics).toBeNull();
+    // The member's registration carries their account: the notices tell them (notices.test.ts), not this mail.
+    expect((await mails(member.user.email)).filter((mail) => mail.subject.startsWith("Changed:"))).toHaveLength(0);
+    expect(await mails(member.user.email)).toHaveLength(before.member.length);
   });
 
   it("a change of the description (or anything an invitation does not show) sends nothing; a second move raises SEQUENCE again", async () => {
