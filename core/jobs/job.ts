@@ -36,6 +36,12 @@ export type JobDefinition = {
   description: string;
   /** Does the work and answers a short summary of what it did ("3 files removed"), kept in the run log. */
   run: (context: JobContext) => Promise<string>;
+  /**
+   * Whether a run with this summary did nothing worth an operator's eye: it is kept in the run log
+   * as any other, but logged at debug level, not info. A job that runs every minute would otherwise
+   * write 1 440 lines a day that say nothing happened.
+   */
+  idle?: (summary: string) => boolean;
 };
 
 export const JOB_NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;

@@ -188,7 +188,8 @@ export function createJobRunner(deps: {
     const released = await repository.release(job.name, runner, due && !stopped ? due : undefined);
     if (!released) log.warn({ due }, "job lease was taken by another process before the run ended");
     await repository.pruneRuns(job.name);
-    log.info(
+    const idle = outcome === "ok" && summary !== null && (job.idle?.(summary) ?? false);
+    log[idle ? "debug" : "info"](
       { due, outcome, summary, error, ms: finishedAt.getTime() - startedAt.getTime(), runner },
       stopped ? "job stopped" : "job finished",
     );

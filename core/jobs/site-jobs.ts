@@ -1,6 +1,6 @@
 import { describeReminders } from "../join/meeting-reminders.service";
 import { describeNotices } from "../members/renewals.service";
-import { describeNoticesRun } from "../notifications/notices.service";
+import { describeNoticesRun, isIdleNoticesRun } from "../notifications/notices.service";
 import { defineJob, type JobDefinition } from "./job";
 
 /**
@@ -52,6 +52,8 @@ export const SITE_JOBS: readonly JobDefinition[] = [
     async run({ services, signal }) {
       return describeNoticesRun(await services.notices.sendInstant({ signal }));
     },
+    // Every minute: a minute with nothing to tell is not worth a line at info level.
+    idle: isIdleNoticesRun,
   }),
   defineJob({
     name: "digest-daily",

@@ -38,10 +38,16 @@ export type NoticesRun = {
   items: number;
 };
 
+const NOTHING_NEW = "Nothing new to tell.";
+const GATHERING = "New items are still being gathered into one notice.";
+
+/** A run of the notices job that mailed nothing: the job runner logs it at debug level only. */
+export const isIdleNoticesRun = (summary: string) => summary === NOTHING_NEW || summary === GATHERING;
+
 /** A line for the job runner's log. */
 export function describeNoticesRun(run: NoticesRun): string {
-  if (run.outcome === "nothing new") return "Nothing new to tell.";
-  if (run.outcome === "gathering") return "New items are still being gathered into one notice.";
+  if (run.outcome === "nothing new") return NOTHING_NEW;
+  if (run.outcome === "gathering") return GATHERING;
   const what = `${run.mails} ${run.mails === 1 ? "mail" : "mails"} listing ${run.items} ${run.items === 1 ? "item" : "items"} in all`;
   return run.outcome === "sent before" ? `Sent before: ${what}.` : `${what[0].toUpperCase()}${what.slice(1)} queued.`;
 }

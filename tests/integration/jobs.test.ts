@@ -1,10 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
+import { Writable } from "node:stream";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineJob, type JobDefinition } from "../../core/jobs/job";
 import { createJobsRepository, RUNS_KEPT_PER_JOB } from "../../core/jobs/jobs.repository";
 import { createJobRunner, type JobRunner } from "../../core/jobs/jobs.service";
 import { SITE_JOBS } from "../../core/jobs/site-jobs";
+import { describeNoticesRun } from "../../core/notifications/notices.service";
 import type { DatabaseHandle } from "../../db/connect";
 import { createLogger } from "../../lib/logger";
 import type { Runtime } from "../../server/env";
@@ -319,6 +322,62 @@ describe("the runner's loop", () => {
     expect((await next.runDue("careful")).kind).toBe("ran");
     expect((await next.runDue("patient")).kind).toBe("taken");
     expect((await next.runs("careful"))[0]).toMatchObject({ outcome: "ok", summary: "all steps" });
+  });
+});
+
+describe("the runner's log", () => {
+  it("writes a run at info, but a run its job calls idle (the notices job's quiet minute) at debug only", async () => {
+    const lines: { level: number; msg: string; job?: string; summary?: string }[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    let busy = false;
+    const job = defineJob({
+      name: "quiet-minutes",
+      schedule: "* * * * *",
+      description: "Says whether it did anything.",
+      async run() {
+        return busy ? "2 mails queued." : "Nothing new to tell.";
+      },
+      idle: (summary) => summary === "Nothing new to tell.",
+    });
+    const runner = createJobRunner({
+      db: t.runtime.database.db,
+      services: t.runtime.services,
+      jobs: [job],
+      origin: t.runtime.config.baseUrl.origin,
+      logger: pino({ level: "debug", base: undefined }, sink),
+      clock,
+    });
+    runners.push(runner);
+    const finished = () => lines.filter((l) => l.msg === "job finished" && l.job === "quiet-minutes");
+    await runner.runNow("quiet-minutes");
+    busy = true;
+    await runner.runNow("quiet-minutes");
+    await expect.poll(() => finished().length).toBe(2);
+    // pino's levels: 20 debug, 30 info.
+    expect(finished().map((l) => [l.level, l.summary])).toEqual([
+      [20, "Nothing new to tell."],
+      [30, "2 mails queued."],
+    ]);
+    // Both are in the run log all the same.
+    const kept = await t.database.db
+      .selectFrom("job_runs")
+      .select("summary")
+      .where("job_name", "=", "quiet-minutes")
+      .orderBy("id")
+      .execute();
+    expect(kept.map((r) => r.summary)).toEqual(["Nothing new to tell.", "2 mails queued."]);
+  });
+
+  it("the notices job calls a run that mailed nothing idle, and one that mailed something not", async () => {
+    const notices = SITE_JOBS.find((j) => j.name === "notices");
+    expect(notices?.idle?.(describeNoticesRun({ outcome: "nothing new", mails: 0, items: 0 }))).toBe(true);
+    expect(notices?.idle?.(describeNoticesRun({ outcome: "gathering", mails: 0, items: 0 }))).toBe(true);
+    expect(notices?.idle?.(describeNoticesRun({ outcome: "sent", mails: 3, items: 5 }))).toBe(false);
   });
 });
 
