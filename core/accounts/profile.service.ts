@@ -17,7 +17,7 @@ import { toPublicUser } from "./accounts.schema";
 import { newPasswordSchema } from "./password-rules";
 import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG, EMAIL_TAKEN, type ProfileInput } from "./profile.schema";
 import { createTokensRepository } from "./tokens.repository";
-import { createUsersRepository, type UsersRepository } from "./users.repository";
+import { createUsersRepository, type FeedTokenColumn, type UsersRepository } from "./users.repository";
 
 const CHECK_LIMIT = { max: 10, windowSeconds: 15 * 60 };
 
@@ -67,6 +67,36 @@ export function createProfileService(deps: {
       throw invalidInput({ password: [CURRENT_PASSWORD_WRONG] });
     }
   }
+
+  /**
+   * A private feed at a secret address (the calendar's, issue 13; the library's, issue 33): only
+   * the token's hash is kept in its column, a new one needs the current password and ends the old
+   * one, and the owner is the active user it belongs to (a new password or a deactivation clears it).
+   */
+  function privateFeed(column: FeedTokenColumn) {
+    return {
+      async renew(userId: number, currentPassword: string | undefined): Promise<string> {
+        await requireCurrentPassword(await currentUser(userId), currentPassword);
+        const token = newToken();
+        await users.update(userId, { [column]: hashToken(token), updated_at: clock().toISOString() });
+        return token;
+      },
+      async end(userId: number): Promise<void> {
+        await currentUser(userId);
+        await users.update(userId, { [column]: null, updated_at: clock().toISOString() });
+      },
+      async has(userId: number): Promise<boolean> {
+        return (await currentUser(userId))[column] !== null;
+      },
+      async owner(token: string): Promise<{ id: number; role: UserRow["role"] } | null> {
+        if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+        const row = await users.findByFeedToken(column, hashToken(token));
+        return row ? { id: row.id, role: row.role } : null;
+      },
+    };
+  }
+  const calendarFeed = privateFeed("calendar_token_hash");
+  const libraryFeed = privateFeed("library_feed_token_hash");
 
   /** The new password's rules, as the profile's fields name them; empty when it keeps them. */
   function newPasswordErrors(input: ProfileInput, email: string): Record<string, string[]> {
@@ -195,58 +225,24 @@ export function createProfileService(deps: {
      * kept, so the address is shown once, when made; making a new one ends the old one. It needs the
      * current password: the address reads members-only meetings without any session.
      */
-    async renewCalendarToken(userId: number, currentPassword: string | undefined): Promise<string> {
-      await requireCurrentPassword(await currentUser(userId), currentPassword);
-      const token = newToken();
-      await users.update(userId, { calendar_token_hash: hashToken(token), updated_at: clock().toISOString() });
-      return token;
-    },
-
+    renewCalendarToken: calendarFeed.renew,
     /** Ends the private calendar feed: its address stops working. */
-    async endCalendarFeed(userId: number): Promise<void> {
-      await currentUser(userId);
-      await users.update(userId, { calendar_token_hash: null, updated_at: clock().toISOString() });
-    },
-
+    endCalendarFeed: calendarFeed.end,
     /** Whether the member has a private calendar feed (its address cannot be shown again). */
-    async hasCalendarFeed(userId: number): Promise<boolean> {
-      return (await currentUser(userId)).calendar_token_hash !== null;
-    },
-
+    hasCalendarFeed: calendarFeed.has,
     /** The signed-in-like reader of a private feed: the active user whose token it is, or null. */
-    async calendarFeedOwner(token: string): Promise<{ id: number; role: UserRow["role"] } | null> {
-      if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-      const row = await users.findByCalendarToken(hashToken(token));
-      return row ? { id: row.id, role: row.role } : null;
-    },
+    calendarFeedOwner: calendarFeed.owner,
 
     /**
      * A new secret address for the member's private feed of the library categories they follow
      * (issue 33), as the calendar's: only its hash is kept, it needs the current password, and a new
      * one (or a new password) ends the old one.
      */
-    async renewLibraryFeedToken(userId: number, currentPassword: string | undefined): Promise<string> {
-      await requireCurrentPassword(await currentUser(userId), currentPassword);
-      const token = newToken();
-      await users.update(userId, { library_feed_token_hash: hashToken(token), updated_at: clock().toISOString() });
-      return token;
-    },
-
-    async endLibraryFeed(userId: number): Promise<void> {
-      await currentUser(userId);
-      await users.update(userId, { library_feed_token_hash: null, updated_at: clock().toISOString() });
-    },
-
-    async hasLibraryFeed(userId: number): Promise<boolean> {
-      return (await currentUser(userId)).library_feed_token_hash !== null;
-    },
-
+    renewLibraryFeedToken: libraryFeed.renew,
+    endLibraryFeed: libraryFeed.end,
+    hasLibraryFeed: libraryFeed.has,
     /** The reader of a private library feed: the active user whose token it is, or null. */
-    async libraryFeedOwner(token: string): Promise<{ id: number; role: UserRow["role"] } | null> {
-      if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-      const row = await users.findByLibraryFeedToken(hashToken(token));
-      return row ? { id: row.id, role: row.role } : null;
-    },
+    libraryFeedOwner: libraryFeed.owner,
 
     /** Whether the current password is right; rate limited per user, and says nothing more. */
     async checkPassword(userId: number, password: string): Promise<boolean> {

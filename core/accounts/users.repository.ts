@@ -62,19 +62,12 @@ function userQueries(db: Kysely<Database>) {
       return db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
     },
     /** The active user a private calendar feed's token belongs to (users_calendar_token_idx). */
-    async findByCalendarToken(tokenHash: string): Promise<UserRow | undefined> {
+    /** The active user whose private feed (calendar or library) has this token's hash. */
+    async findByFeedToken(column: FeedTokenColumn, tokenHash: string): Promise<UserRow | undefined> {
       return db
         .selectFrom("users")
         .selectAll()
-        .where("calendar_token_hash", "=", tokenHash)
-        .where("is_active", "=", 1)
-        .executeTakeFirst();
-    },
-    async findByLibraryFeedToken(tokenHash: string): Promise<UserRow | undefined> {
-      return db
-        .selectFrom("users")
-        .selectAll()
-        .where("library_feed_token_hash", "=", tokenHash)
+        .where(column, "=", tokenHash)
         .where("is_active", "=", 1)
         .executeTakeFirst();
     },
@@ -135,6 +128,9 @@ function userQueries(db: Kysely<Database>) {
   };
 }
 export type UserQueries = ReturnType<typeof userQueries>;
+
+/** The columns that keep the hash of a private feed's secret address (issues 13 and 33). */
+export type FeedTokenColumn = "calendar_token_hash" | "library_feed_token_hash";
 
 export function createUsersRepository(db: Kysely<Database>, dialect: Dialect) {
   return {

@@ -259,6 +259,23 @@ export function createLibraryService(deps: {
     return visible((await tree()).bySlug.get(slug), viewer);
   }
 
+  /**
+   * The newest papers of these categories and of their sub-categories that this viewer may see
+   * (a feed's entries, issue 33): a category the viewer may not see is left out with its branch.
+   */
+  async function latestUnder(roots: CategoryNode[], viewer: Viewer, limit: number): Promise<Paper[]> {
+    const ids = new Set<number>();
+    const walk = (node: CategoryNode) => {
+      if (!canSee(node, viewer) || ids.has(node.row.id)) return;
+      ids.add(node.row.id);
+      for (const child of node.children) walk(child);
+    };
+    for (const root of roots) walk(root);
+    const rows = await repository.recentPapers([...ids], limit);
+    const revisions = await repository.revisionsOf(rows.map((r) => r.id));
+    return rows.map((row) => toPaper(row, revisions));
+  }
+
   async function download(
     key: string | null,
     categoryId: number,
@@ -430,19 +447,11 @@ export function createLibraryService(deps: {
      */
     async followedPapers(categoryIds: number[], viewer: Viewer, limit = FEED_PAPERS): Promise<Paper[]> {
       const { byId } = await bare();
-      const ids = new Set<number>();
-      const walk = (node: CategoryNode) => {
-        if (!canSee(node, viewer) || ids.has(node.row.id)) return;
-        ids.add(node.row.id);
-        for (const child of node.children) walk(child);
-      };
-      for (const id of categoryIds) {
-        const node = byId.get(id);
-        if (node) walk(node);
-      }
-      const rows = await repository.recentPapers([...ids], limit);
-      const revisions = await repository.revisionsOf(rows.map((r) => r.id));
-      return rows.map((row) => toPaper(row, revisions));
+      return latestUnder(
+        categoryIds.flatMap((id) => byId.get(id) ?? []),
+        viewer,
+        limit,
+      );
     },
 
     /** The category and its ancestors, nearest first: the follows a paper in it reaches (issue 33). */
@@ -489,15 +498,7 @@ export function createLibraryService(deps: {
       limit = FEED_PAPERS,
     ): Promise<{ category: Category; papers: Paper[] }> {
       const node = await nodeBySlug(slug, viewer);
-      const ids: number[] = [];
-      const walk = (at: CategoryNode) => {
-        ids.push(at.row.id);
-        for (const child of at.children) if (canSee(child, viewer)) walk(child);
-      };
-      walk(node);
-      const rows = await repository.recentPapers(ids, limit);
-      const revisions = await repository.revisionsOf(rows.map((r) => r.id));
-      return { category: toCategory(node), papers: rows.map((row) => toPaper(row, revisions)) };
+      return { category: toCategory(node), papers: await latestUnder([node], viewer, limit) };
     },
 
     /** A paper as its admin reads it, with its revisions. */
