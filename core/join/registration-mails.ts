@@ -118,7 +118,8 @@ export const registrationMails: Record<RegistrationMailKind, (c: RegistrationMai
     ),
   /**
    * The meeting moved in time or place and this registration, pending or waitlisted, holds no
-   * invitation to update (decision 0068): the new values, where it stands, and that it can go.
+   * invitation to update (decision 0068): the new values, where it stands, and that it can be
+   * cancelled (every registrant mail ends with the link to do so).
    */
   changed: (c) =>
     mail(
@@ -126,9 +127,9 @@ export const registrationMails: Record<RegistrationMailKind, (c: RegistrationMai
       subjectOf(c, "Changed"),
       `The meeting${c.meetingTitle ? ` ${c.meetingTitle}` : ""} you registered for has changed.${changeLines(c)}\n\n${
         c.status === "waitlisted"
-          ? "You are still on its waiting list: we will write to you as soon as a place is free for you."
-          : "Your registration is still waiting for the secretariat's confirmation: we will write to you when it is confirmed."
-      } If the new date or place does not suit you, you can cancel your registration with the link below, so that your place can go to someone else.\n\n${NOT_QUOTED}`,
+          ? "You are still on its waiting list: we will write to you as soon as a place is free for you. If the new date or place does not suit you, please cancel your registration, so that we do not offer you a place you cannot take."
+          : "Your registration is still waiting for the secretariat's confirmation: we will write to you when it is confirmed. If the new date or place does not suit you, please cancel your registration, so that your place can go to someone else."
+      }\n\n${NOT_QUOTED}`,
     ),
   cancelled: (c) =>
     mail(

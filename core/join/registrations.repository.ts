@@ -120,15 +120,14 @@ export function createRegistrationsRepository(db: Kysely<Database>, dialect: Dia
     },
 
     /**
-     * Pending and waitlisted registrations sent without an account, after `afterId`, by id: told by
-     * mail of a change of time or place (decision 0068); those with an account hear of it as a notice.
-     * A registration kept as a filled honeypot's is nobody's: it is never mailed.
+     * Pending and waitlisted registrations, after `afterId`, by id: each is told by mail of a change
+     * of time or place (decision 0068). A registration kept as a filled honeypot's is nobody's: it
+     * is never mailed.
      */
-    async unconfirmedWithoutAccountAfter(meetingId: number, afterId: number, limit: number) {
+    async unconfirmedAfter(meetingId: number, afterId: number, limit: number) {
       return ofMeeting(meetingId)
         .select(COLUMNS)
         .where("registration_status", "in", ["pending", "waitlisted"])
-        .where("user_id", "is", null)
         .where((eb) => eb.or([eb("spam_reason", "is", null), eb("spam_reason", "!=", "honeypot")]))
         .where("id", ">", afterId)
         .orderBy("id")

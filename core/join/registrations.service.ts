@@ -294,9 +294,8 @@ export function createRegistrationsService(deps: {
      * A confirmed meeting moved in time or place (decision 0058): the meetings admin service's save
      * calls the step `prepare` gives inside its transaction, and every confirmed registration gets
      * the updated invitation (METHOD:REQUEST, its UID, its SEQUENCE raised) in a mail that says
-     * what changed. Pending and waitlisted ones sent without an account get a mail that says what
-     * changed and where they stand (decision 0068; with an account, a notice tells them); declined
-     * and cancelled ones: nothing.
+     * what changed. Pending and waitlisted ones get a mail that says what changed and where they
+     * stand, with or without an account (decision 0068); declined and cancelled ones: nothing.
      */
     invitationUpdates: {
       async prepare() {
@@ -314,9 +313,9 @@ export function createRegistrationsService(deps: {
             if (rows.length < UPDATE_BATCH) break;
             after = rows[rows.length - 1].id;
           }
-          // Registrants still waiting, who have no account to be told through (decision 0068).
+          // Registrants still waiting for a place or its confirmation: told too, without an invitation (decision 0068).
           for (let after = 0; ; ) {
-            const rows = await repo(trx).unconfirmedWithoutAccountAfter(calendar.id, after, UPDATE_BATCH);
+            const rows = await repo(trx).unconfirmedAfter(calendar.id, after, UPDATE_BATCH);
             for (const row of rows) {
               const status = row.status === "waitlisted" ? "waitlisted" : "pending";
               await mailTo(trx, site, "changed", row, calendar, { change, status });

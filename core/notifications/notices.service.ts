@@ -21,8 +21,6 @@ type EventRow = Selectable<NotificationEventsTable>;
 type NoticeMeeting = { id: number; title: string; when: string; where: string | null; url: string };
 type NoticePost = { id: number; title: string; url: string; excerpt: string };
 
-const NONE: ReadonlySet<number> = new Set();
-
 /** Accounts read, and mails queued, per transaction: a crash redoes at most one page. */
 const PAGE = 200;
 const DAY_MS = 86_400_000;
@@ -127,15 +125,7 @@ export function createNoticesService(deps: {
   };
 
   /** What one member's mail lists: each thing once, what they follow by this channel and may see. */
-  function itemsFor(
-    events: EventRow[],
-    contents: Contents,
-    choices: Choices,
-    delivery: Delivery,
-    admin: boolean,
-    /** Meetings this member is registered for and not confirmed (who get no updated invitation): they hear of a change at once. */
-    registered: ReadonlySet<number>,
-  ) {
+  function itemsFor(events: EventRow[], contents: Contents, choices: Choices, delivery: Delivery, admin: boolean) {
     const follows = choices.follows.filter((f) => f.delivery === delivery);
     const news = follows.some((f) => f.kind === "news");
     const meetings = follows.some((f) => f.kind === "meetings");
@@ -161,10 +151,7 @@ export function createNoticesService(deps: {
       } else if (event.kind === "news" && news) {
         const post = contents.posts.get(event.ref_id);
         if (post) posts.set(post.id, post);
-      } else if (
-        (event.kind === "meeting" && meetings) ||
-        (event.kind === "meeting_changed" && (meetings || registered.has(event.ref_id)))
-      ) {
+      } else if ((event.kind === "meeting" && meetings) || (event.kind === "meeting_changed" && meetings)) {
         const meeting = meetingOf.get(event.ref_id);
         if (!meeting) continue;
         if (event.kind === "meeting") newMeetings.set(meeting.id, meeting);
@@ -220,7 +207,6 @@ export function createNoticesService(deps: {
     contents: Contents,
     accounts: Awaited<ReturnType<NotificationsRepository["accountsAfter"]>>,
     site: SiteSettings,
-    registrations: ReadonlyMap<number, ReadonlySet<number>>,
   ): Promise<number> {
     const ids = accounts.map((a) => a.id);
     const [{ preferences, follows }, settled] = await Promise.all([
@@ -251,8 +237,7 @@ export function createNoticesService(deps: {
             })),
           };
       const wanted = batch.channel === "instant" || choices.digest === batch.channel;
-      const registered = registrations.get(account.id) ?? NONE;
-      const items = hasAccess && wanted ? itemsFor(events, contents, choices, delivery, admin, registered) : null;
+      const items = hasAccess && wanted ? itemsFor(events, contents, choices, delivery, admin) : null;
       const count = items ? countOf(items) : 0;
       rows.push({ user_id: account.id, items: count });
       if (!items || count === 0) continue;
@@ -303,16 +288,6 @@ export function createNoticesService(deps: {
         meetings: events.some((e) => e.kind === "meeting" || e.kind === "meeting_changed"),
         categories: [...new Set([...contents.reaches.values()].flatMap((set) => [...set]))],
       };
-      // A change of time or place reaches, at once, those registered for the meeting and not yet
-      // confirmed (a confirmed attendee gets the updated calendar invitation: decision 0058).
-      const changedMeetings = [...new Set(events.filter((e) => e.kind === "meeting_changed").map((e) => e.ref_id))];
-      const registrations = new Map<number, Set<number>>();
-      if (batch.channel === "instant") {
-        for (const row of await repository.unconfirmedRegistrants(changedMeetings)) {
-          registrations.set(row.user_id, (registrations.get(row.user_id) ?? new Set()).add(row.meeting_id));
-        }
-      }
-      const registrants = [...registrations.keys()].sort((a, b) => a - b);
       let after = 0;
       for (;;) {
         signal?.throwIfAborted();
@@ -329,14 +304,8 @@ export function createNoticesService(deps: {
           if (accounts.length === 0) break;
           last = accounts[accounts.length - 1].id;
         }
-        await settlePage(batch, events, contents, accounts, site, registrations);
+        await settlePage(batch, events, contents, accounts, site);
         after = last;
-      }
-      // Registrants of a meeting whose time or place changed, with no follow that reached them.
-      for (let from = 0; from < registrants.length; from += PAGE) {
-        signal?.throwIfAborted();
-        const accounts = await repository.accountsAfter(0, PAGE, cutoff, registrants.slice(from, from + PAGE));
-        await settlePage(batch, events, contents, accounts, site, registrations);
       }
     }
     await repository.closeBatch(batch.id, clock().toISOString());

@@ -224,21 +224,6 @@ export function createNotificationsRepository(db: Kysely<Database>) {
       ]);
       return { preferences, follows };
     },
-    /** The accounts registered (pending or on the waiting list) for these meetings, with the meeting. */
-    async unconfirmedRegistrants(meetingIds: number[]): Promise<{ user_id: number; meeting_id: number }[]> {
-      if (meetingIds.length === 0) return [];
-      const rows = await db
-        .selectFrom("join_requests")
-        .select(["user_id", "meeting_id"])
-        .where("kind", "=", "registration")
-        .where("meeting_id", "in", meetingIds)
-        .where("registration_status", "in", ["pending", "waitlisted"])
-        .where("user_id", "is not", null)
-        .execute();
-      return rows.flatMap((r) =>
-        r.user_id === null || r.meeting_id === null ? [] : [{ user_id: r.user_id, meeting_id: r.meeting_id }],
-      );
-    },
     /** Accounts with an instant follow that these events reach, after `afterId`, by id. */
     async instantFollowersAfter(
       reach: { news: boolean; meetings: boolean; categories: number[] },

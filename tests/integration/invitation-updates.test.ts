@@ -87,7 +87,7 @@ async function mails(email: string) {
 }
 
 describe("updated invitations when a confirmed meeting moves", () => {
-  it("a new date: each confirmed attendee gets one mail with the same UID, SEQUENCE + 1 and the new DTSTART; a pending one without an account is told without an invitation; cancelled ones get nothing", async () => {
+  it("a new date: each confirmed attendee gets one mail with the same UID, SEQUENCE + 1 and the new DTSTART; a pending one is told without an invitation; cancelled ones get nothing", async () => {
     const m = await meeting();
     const [ana, ben, pending, cancelled] = [
       await register(m.path),
@@ -129,7 +129,7 @@ describe("updated invitations when a confirmed meeting moves", () => {
       expect(updated?.ics?.uid).toBe(confirmation?.uid);
       expect(updated?.ics?.sequence).toBe((confirmation?.sequence ?? Number.NaN) + 1);
     }
-    // Pending, sent without an account (decision 0068): what changed and where it stands, no invitation.
+    // Pending (decision 0068): what changed and where it stands, no invitation.
     const pendingMails = await mails(pending.email);
     expect(pendingMails).toHaveLength(before.pending.length + 1);
     const told = pendingMails.at(-1);
@@ -141,13 +141,29 @@ describe("updated invitations when a confirmed meeting moves", () => {
     expect(await mails(cancelled.email)).toHaveLength(before.cancelled.length);
   });
 
-  it("a new place: a waitlisted registrant without an account is told where they stand; one with an account is not sent this mail (the notices tell them)", async () => {
+  it("a new place: waitlisted registrants are told where they stand, with an account or without; a filled honeypot's registration is not mailed", async () => {
     const m = await meeting();
     await t.runtime.services.meetingsAdmin.update(m.id, fields(meetings, { capacity: "1" }));
     const first = await register(m.path);
     const waiting = await register(m.path);
     const member = await signIn(t.runtime.services);
     const withAccount = await registerThroughForm(t, m.path, { now, email: member.user.email, token: member.token });
+    const bot = await t.database.db
+      .insertInto("join_requests")
+      .values({
+        kind: "registration",
+        meeting_id: m.id,
+        company_name: "Bot Ltd",
+        representative_name: "Bot",
+        email: "someone-else@example.org",
+        phone_number: "+48 58 000 00 00",
+        created_at: now.toISOString(),
+        registration_status: "waitlisted",
+        registration_email: "someone-else@example.org",
+        spam_reason: "honeypot",
+      } as never)
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const statusOf = async (id: number) =>
       (
         await t.database.db
@@ -159,6 +175,7 @@ describe("updated invitations when a confirmed meeting moves", () => {
     expect(await statusOf(first.id)).toBe("pending");
     expect(await statusOf(waiting.id)).toBe("waitlisted");
     expect(await statusOf(withAccount.id)).toBe("waitlisted");
+    expect(await statusOf(bot.id)).toBe("waitlisted");
     const before = { waiting: await mails(waiting.email), member: await mails(member.user.email) };
 
     await t.runtime.services.meetingsAdmin.update(
@@ -166,15 +183,19 @@ describe("updated invitations when a confirmed meeting moves", () => {
       fields(meetings, { capacity: "1", location: "Gdynia, Poland" }),
     );
 
-    const waitingMails = await mails(waiting.email);
-    expect(waitingMails).toHaveLength(before.waiting.length + 1);
-    expect(waitingMails.at(-1)?.subject).toBe(`Changed: Moved Meeting ${meetings}`);
-    expect(waitingMails.at(-1)?.text).toContain("New place: Gdynia, Poland");
-    expect(waitingMails.at(-1)?.text).toContain("You are still on its waiting list");
-    expect(waitingMails.at(-1)?.ics).toBeNull();
-    // The member's registration carries their account: the notices tell them (notices.test.ts), not this mail.
-    expect((await mails(member.user.email)).filter((mail) => mail.subject.startsWith("Changed:"))).toHaveLength(0);
-    expect(await mails(member.user.email)).toHaveLength(before.member.length);
+    for (const [email, earlier] of [
+      [waiting.email, before.waiting],
+      [member.user.email, before.member],
+    ] as const) {
+      const all = await mails(email);
+      expect(all).toHaveLength(earlier.length + 1);
+      expect(all.at(-1)?.subject).toBe(`Changed: Moved Meeting ${meetings}`);
+      expect(all.at(-1)?.text).toContain("New place: Gdynia, Poland");
+      expect(all.at(-1)?.text).toContain("You are still on its waiting list");
+      expect(all.at(-1)?.text).toContain("so that we do not offer you a place you cannot take");
+      expect(all.at(-1)?.ics).toBeNull();
+    }
+    expect(await mails("someone-else@example.org")).toHaveLength(0);
   });
 
   it("a change of the description (or anything an invitation does not show) sends nothing; a second move raises SEQUENCE again", async () => {

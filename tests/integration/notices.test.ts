@@ -229,7 +229,7 @@ describe("instant notices (decision 0065)", () => {
 });
 
 describe("a meeting's new time or place", () => {
-  it("reaches its followers and, at once, those registered and not yet confirmed; confirmed attendees get the invitation instead", async () => {
+  it("reaches those registered by their registration's own mail, not as a notice; confirmed attendees get the invitation (decision 0068)", async () => {
     await drain();
     const meeting = await services().meetingsAdmin.create(
       meetingInputSchema.parse({
@@ -278,10 +278,12 @@ describe("a meeting's new time or place", () => {
     await services().notices.sendInstant();
     const mails = await delivered();
     const notices = (email: string) => to(mails, email).filter((m) => m.parsed.subject?.includes("you follow"));
-    expect(notices(pending.email)).toHaveLength(1);
-    expect(notices(pending.email)[0].parsed.text).toContain("Changed: Bergen radar forum is now");
-    expect(notices(pending.email)[0].parsed.text).toContain("Stavanger");
+    // One mail each, about their registration: never a notice beside it.
+    expect(notices(pending.email)).toHaveLength(0);
+    expect(to(mails, pending.email).map((m) => m.parsed.subject)).toEqual(["Changed: Bergen radar forum"]);
+    expect(to(mails, pending.email)[0].parsed.text).toContain("New place: Stavanger");
     expect(notices(confirmed.email)).toHaveLength(0);
+    expect(to(mails, confirmed.email).map((m) => m.parsed.subject)).toEqual(["Updated: Bergen radar forum"]);
     expect(to(mails, bystander.email)).toHaveLength(0);
   });
 });
