@@ -61,8 +61,7 @@ function userQueries(db: Kysely<Database>) {
     async findByEmail(email: string): Promise<UserRow | undefined> {
       return db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
     },
-    /** The active user a private calendar feed's token belongs to (users_calendar_token_idx). */
-    /** The active user whose private feed (calendar or library) has this token's hash. */
+    /** The active user whose private feed (calendar or library) has this token's hash (each column has its unique index). */
     async findByFeedToken(column: FeedTokenColumn, tokenHash: string): Promise<UserRow | undefined> {
       return db
         .selectFrom("users")
