@@ -27,7 +27,10 @@ export function vitestProblems(report: VitestReport, root: string): string[] {
     const where = file.name.replace(`${root}/`, "");
     const failedTests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
     for (const test of failedTests) found.push(`${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
-    if (file.status === "failed" && failedTests.length === 0) found.push(`${where}: ${firstLine(file.message)}`);
+    if (file.status === "failed" && failedTests.length === 0) {
+      // A hook that failed (beforeAll, afterAll) leaves the file failed with no message of its own.
+      found.push(`${where}: ${firstLine(file.message) || "failed outside its tests (a hook); see the log above"}`);
+    }
   }
   return found;
 }
@@ -68,4 +71,10 @@ export function playwrightProblems(suite: PlaywrightSuite): string[] {
       }
   for (const child of suite.suites ?? []) found.push(...playwrightProblems(child));
   return found;
+}
+
+/** The summary's lines for one step: at most `max` problems, then how many more there were. */
+export function problemLines(problems: string[], max = 20): string[] {
+  const shown = problems.slice(0, max);
+  return problems.length > max ? [...shown, `… and ${problems.length - max} more (see the log above)`] : shown;
 }

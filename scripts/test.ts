@@ -3,7 +3,13 @@ import fs from "node:fs";
 import { ensureChromium } from "./browser";
 import { ensureNginx } from "./nginx";
 import { NODE24, prepareNode24 } from "./node24";
-import { type PlaywrightReport, playwrightReportProblems, type VitestReport, vitestProblems } from "./test-report";
+import {
+  type PlaywrightReport,
+  playwrightReportProblems,
+  problemLines,
+  type VitestReport,
+  vitestProblems,
+} from "./test-report";
 
 /**
  * `npm test`: lint, typecheck, unit + integration tests on SQLite (and again on
@@ -59,7 +65,11 @@ function vitest(name: string, env: NodeJS.ProcessEnv, extraArgs: string[] = []) 
       report.numFailedTests +
       (report.numFailedTestSuites > 0 && report.numFailedTests === 0 ? report.numFailedTestSuites : 0);
   }
-  if (!ok && failed === 0) failed = 1; // the run itself broke (setup, crash)
+  if (!ok && failed === 0) {
+    failed = 1; // the run itself broke (setup, crash)
+    if (problems.length === 0)
+      problems.push("the run failed outside any test (an unhandled error, a crash): see the log above");
+  }
   steps.push({ name, passed, failed, problems });
 }
 
@@ -109,7 +119,10 @@ if (built) {
     // No test is skipped by choice (no .skip): these are the ones a failed dependency kept from running.
     notRun = stats.skipped;
   }
-  if (!ok && failed === 0) failed = 1;
+  if (!ok && failed === 0) {
+    failed = 1;
+    if (problems.length === 0) problems.push("the run failed outside any scenario: see the log above");
+  }
   steps.push({ name: "end-to-end (Chromium)", passed, failed, notRun, problems });
 } else {
   steps.push({ name: "end-to-end (Chromium)", passed: 0, failed: 1 });
@@ -136,7 +149,7 @@ for (const step of steps) {
     `  ${step.failed ? "✗" : "✓"} ${step.name}: ${step.passed} passed, ${step.failed} failed${step.notRun ? `, ${step.notRun} did not run` : ""}`,
   );
   // Named here, at the end of a long log, so that whoever reads only its tail knows what to look at.
-  for (const problem of (step.problems ?? []).slice(0, 20)) console.log(`      ${problem}`);
+  for (const line of problemLines(step.problems ?? [])) console.log(`      ${line}`);
 }
 const passed = steps.reduce((n, s) => n + s.passed, 0);
 const failed = steps.reduce((n, s) => n + s.failed, 0);

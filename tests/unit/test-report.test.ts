@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { playwrightReportProblems, vitestProblems } from "../../scripts/test-report";
+import { playwrightReportProblems, problemLines, vitestProblems } from "../../scripts/test-report";
 
 // Shapes as the runners write them (trimmed from real reports: tmp/e2e-results.json, tmp/vitest-*.json).
 const passedRun = { workerIndex: 0, status: "passed", duration: 900, errors: [], retry: 0 };
@@ -107,11 +107,26 @@ describe("the test summary names what failed (decision 0067)", () => {
           assertionResults: [],
         },
         { name: "/repo/tests/unit/fine.test.ts", status: "passed", assertionResults: [] },
+        // A beforeAll that threw: the file failed, its tests did not run, and it has no message.
+        {
+          name: "/repo/tests/integration/hooked.test.ts",
+          status: "failed",
+          message: "",
+          assertionResults: [{ fullName: "hooked runs", status: "skipped", failureMessages: [] }],
+        },
       ],
     };
     expect(vitestProblems(report, "/repo")).toEqual([
       "tests/integration/notices.test.ts › notices batches twenty papers: AssertionError: expected 2 to be 1",
       "tests/integration/broken.test.ts: Failed to load url ./missing (resolved id: ./missing)",
+      "tests/integration/hooked.test.ts: failed outside its tests (a hook); see the log above",
     ]);
+  });
+
+  it("shows twenty problems at most per step, and says how many more there were", () => {
+    const many = Array.from({ length: 23 }, (_, i) => `problem ${i + 1}`);
+    expect(problemLines(many)).toHaveLength(21);
+    expect(problemLines(many).at(-1)).toBe("… and 3 more (see the log above)");
+    expect(problemLines(many.slice(0, 20))).toEqual(many.slice(0, 20));
   });
 });
