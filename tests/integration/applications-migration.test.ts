@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { expect, it } from "vitest";
 import { migrateToLatest } from "../../db/migrate";
-import { migrationTest } from "../support/migrations";
+import { migrationTest, ownTables } from "../support/migrations";
 
 const migration = migrationTest("0016_applications");
 
@@ -74,7 +74,7 @@ it("migration 0016 makes existing applications new (handled ones stay handled), 
 
   const down = await migration.toBefore();
   expect(down.error).toBeUndefined();
-  const columns = await db.introspection.getTables();
+  const columns = await ownTables(db);
   expect(columns.find((table) => table.name === "join_request_events")).toBeUndefined();
   expect(columns.find((table) => table.name === "join_requests")?.columns.map((c) => c.name)).not.toContain("status");
   await migrateToLatest(db);

@@ -9,6 +9,7 @@ import { notWaitedFor } from "../../db/group-commit";
 import { migrations } from "../../db/migrations";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { createUser } from "../support/factories";
+import { ownTables } from "../support/migrations";
 
 let t: TestContext;
 beforeAll(async () => {
@@ -37,7 +38,7 @@ const TABLES = [
 
 describe("schema", () => {
   it("has a table for every entity", async () => {
-    const tables = (await t.database.db.introspection.getTables()).map((table) => table.name);
+    const tables = (await ownTables(t.database.db)).map((table) => table.name);
     for (const table of TABLES) expect(tables).toContain(table);
   });
 

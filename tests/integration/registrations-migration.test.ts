@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { expect, it } from "vitest";
 import { migrateToLatest } from "../../db/migrate";
-import { migrationTest } from "../support/migrations";
+import { migrationTest, ownTables } from "../support/migrations";
 
 const migration = migrationTest("0018_registrations");
 
@@ -104,7 +104,7 @@ it("migration 0018 makes existing registrations pending, keys one per address an
 
   const down = await migration.toBefore();
   expect(down.error).toBeUndefined();
-  const tables = await db.introspection.getTables();
+  const tables = await ownTables(db);
   expect(tables.find((t) => t.name === "join_requests")?.columns.map((c) => c.name)).not.toContain(
     "registration_status",
   );

@@ -1,7 +1,8 @@
-import { type MigrationResultSet, Migrator, sql } from "kysely";
+import { type Kysely, type MigrationResultSet, Migrator, sql, type TableMetadata } from "kysely";
 import { afterAll, beforeAll } from "vitest";
 import type { DatabaseHandle } from "../../db/connect";
 import { migrations } from "../../db/migrations";
+import type { Database } from "../../db/types";
 import { createTestDatabase, type TestDatabase } from "./database";
 
 /** A migrator over the database's own migration tables (on PostgreSQL, those of its schema). */
@@ -11,6 +12,18 @@ export async function migratorOf(handle: Pick<DatabaseHandle, "db" | "dialect">)
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db)).rows[0]?.schema
       : undefined;
   return new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations }, migrationTableSchema });
+}
+
+/**
+ * The tables of this test's own database. On PostgreSQL, Kysely's introspection lists the tables of
+ * every schema, and the test files running beside this one each have a schema of their own with the
+ * same tables at the latest migration: only those of the connection's schema are this test's.
+ */
+export async function ownTables(db: Kysely<Database>): Promise<TableMetadata[]> {
+  const tables = await db.introspection.getTables();
+  if (!tables.some((table) => table.schema)) return tables;
+  const current = (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema;
+  return tables.filter((table) => table.schema === current);
 }
 
 /** The migration just before `name`, whichever it is once others land. */
