@@ -63,15 +63,13 @@ export function createMailRepository(db: Kysely<Database>) {
         .limit(limit)
         .execute();
     },
-    /**
-     * When the next pending mail is due, if before `until` (a paced announcement): a time already
-     * past when a mail became due while the last batch was being sent, which is then sent at once.
-     */
-    async nextDue(until: string): Promise<string | null> {
+    /** When the next pending mail that is not due yet becomes due, if before `until` (a paced announcement). */
+    async nextDue(now: string, until: string): Promise<string | null> {
       const row = await db
         .selectFrom("mail_queue")
         .select("next_attempt_at")
         .where("status", "=", "pending")
+        .where("next_attempt_at", ">", now)
         .where("next_attempt_at", "<=", until)
         .orderBy("next_attempt_at")
         .limit(1)

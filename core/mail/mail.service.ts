@@ -47,7 +47,7 @@ export function createMailService(deps: {
    */
   async function wakeForNext(): Promise<void> {
     const now = clock();
-    const next = await repository.nextDue(addSeconds(now, WAKE_WITHIN_SECONDS).toISOString());
+    const next = await repository.nextDue(now.toISOString(), addSeconds(now, WAKE_WITHIN_SECONDS).toISOString());
     if (next === null || stopping) return;
     if (wake) clearTimeout(wake);
     wake = setTimeout(
