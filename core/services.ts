@@ -105,14 +105,18 @@ export function createServices(deps: {
       return { [COMPANY_SEARCH_KIND]: (id) => isCurrentCompany(id, cutoff) };
     },
   });
-  const settings = createSettingsService({ repository: createSettingsRepository(deps.db), clock });
-  const secrets = createSecretsService({ repository: createSecretsRepository(deps.db), clock });
   const contentVersion = createContentVersionService({
     repository: createContentVersionRepository(deps.db, { sqlite: deps.sqlite, notifications: deps.notifications }),
     onError: (error) => deps.logger?.warn({ err: error }, "content version announcements not heard; polling meanwhile"),
   });
+  const settings = createSettingsService({
+    repository: createSettingsRepository(deps.db),
+    clock,
+    version: () => contentVersion.known(),
+  });
+  const secrets = createSecretsService({ repository: createSecretsRepository(deps.db), clock });
   /** Today and the grace period: what "current" is measured against (decision 0044). */
-  const membershipDay = createMembershipDay({ settings, clock, version: () => contentVersion.known() });
+  const membershipDay = createMembershipDay({ settings, clock });
   const auth = createAuthService({
     repository: createAuthRepository(deps.db),
     rateLimit,

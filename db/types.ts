@@ -160,6 +160,11 @@ export interface MeetingsTable {
   registration_auto_confirm: Generated<Flag>;
   /** A full meeting puts new registrations on its waiting list (on by default; only with a capacity). */
   registration_waitlist: Generated<Flag>;
+  /**
+   * Registrations holding a seat (pending, confirmed), kept by triggers on join_requests in the
+   * change's own transaction (migration 0024): read it, never write it.
+   */
+  registration_seats: Generated<number>;
   /** ICS SEQUENCE: raised on every change to the meeting, its schedule or sponsors. */
   sequence: Generated<number>;
   created_at: Timestamp;

@@ -11,6 +11,8 @@ import { gracefulShutdown, HTTP_TIMEOUTS } from "./shutdown";
 
 /** Production entry: bundled to build/server.js beside build/server/ and build/client/. */
 const SHUTDOWN_GRACE_MS = 10_000;
+/** The longest a mail waits for a moment without requests (decision 0069): at least five a second leave under load. */
+const MAIL_YIELDS_AT_MOST_MS = 200;
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -66,6 +68,7 @@ async function main() {
   lingerBeforeClose(server);
   continueWhenRead(server);
   const shutdown = gracefulShutdown(server);
+  runtime.services.mail.yieldTo(() => shutdown.whenQuiet(MAIL_YIELDS_AT_MOST_MS));
   if (config.jobs.enabled) jobs.start();
   else runtime.logger.info("scheduled jobs off in this process (JOBS=off)");
 

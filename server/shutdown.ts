@@ -35,6 +35,10 @@ const IDLE_GRACE_MS = 250;
 export function gracefulShutdown(server: Server) {
   const inFlight = new Map<Socket, number>();
   let draining = false;
+  /** Requests being answered, on every connection. */
+  let answering = 0;
+  /** Who waits for a moment when no request is being answered (`whenQuiet`). */
+  let waiting: (() => void)[] = [];
 
   const closeIfIdle = (socket: Socket) => {
     setTimeout(() => {
@@ -50,17 +54,43 @@ export function gracefulShutdown(server: Server) {
   server.prependListener("request", (request, response) => {
     const socket = request.socket;
     inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    answering += 1;
     if (draining) response.setHeader("Connection", "close");
     response.once("close", () => {
       const left = (inFlight.get(socket) ?? 1) - 1;
       inFlight.set(socket, left);
       if (draining && left === 0) closeIfIdle(socket);
+      answering -= 1;
+      if (answering === 0 && waiting.length > 0) {
+        const woken = waiting;
+        waiting = [];
+        for (const wake of woken) wake();
+      }
     });
   });
 
   return {
     get draining() {
       return draining;
+    },
+    /**
+     * Resolves once no request is being answered, or after `maxMs` at the latest: background work
+     * that can wait (sending mail) goes between requests rather than in front of them.
+     */
+    whenQuiet(maxMs: number): Promise<void> {
+      if (answering === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          waiting = waiting.filter((other) => other !== wake);
+          resolve();
+        }, maxMs);
+        timer.unref();
+        waiting.push(wake);
+      });
     },
     drain(): Promise<void> {
       draining = true;

@@ -121,7 +121,24 @@ export function createJoinRepository(db: Kysely<Database>) {
         .orderBy("id")
         .execute();
     },
+    /**
+     * Deletes a request. A registration's meeting row is taken first, as every change of a
+     * registration takes it (registrations.repository `lockMeeting`): the seat count's trigger
+     * (migration 0024) writes that row, and taking it after this request's own row could deadlock
+     * with a change of the same registration on PostgreSQL. Run it in a transaction.
+     */
     async remove(id: number): Promise<boolean> {
+      const found = await db.selectFrom("join_requests").select("meeting_id").where("id", "=", id).executeTakeFirst();
+      if (!found) return false;
+      if (found.meeting_id !== null) {
+        // A write that changes nothing: on PostgreSQL it holds the row until the transaction ends; on
+        // SQLite the transaction writes anyway.
+        await db
+          .updateTable("meetings")
+          .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+          .where("id", "=", found.meeting_id)
+          .execute();
+      }
       const result = await db.deleteFrom("join_requests").where("id", "=", id).executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },

@@ -324,7 +324,8 @@ export function createJoinService(deps: {
               name: fields.representative_name,
             });
           }
-          const manageUrl = registration ? ((await deps.registrationLinks?.issue(trx, id)) ?? null) : null;
+          const manageUrl =
+            registration && meeting ? ((await deps.registrationLinks?.issue(trx, id, meeting)) ?? null) : null;
           const invitation =
             registration === "confirmed" && spam !== "honeypot" && deps.registrationInvitations
               ? await deps.registrationInvitations.attachment(
@@ -483,7 +484,8 @@ export function createJoinService(deps: {
 
     /** Deletes a request and its mail history; a registration's seat is free again. */
     async remove(id: number): Promise<void> {
-      if (!(await repository.remove(id))) throw new AppError("not_found", "Request not found.");
+      const removed = await deps.transaction((trx) => createJoinRepository(trx).remove(id));
+      if (!removed) throw new AppError("not_found", "Request not found.");
     },
   };
 }

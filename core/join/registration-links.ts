@@ -6,6 +6,9 @@ import { hashToken, newToken } from "../../lib/tokens";
 import { lastDayOf, zoneOfMeeting } from "../meetings/meetings.schema";
 import { addDays } from "../members/members.values";
 
+/** What a link's expiry is reckoned from: the meeting's days in its zone. */
+type MeetingDays = { start_date: string; end_date: string | null; timezone: string };
+
 /** What a registrant's link opens: their registration and its meeting. */
 export type LinkedRegistration = NonNullable<Awaited<ReturnType<ReturnType<typeof linksRepository>["find"]>>>;
 
@@ -67,10 +70,13 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 export function createRegistrationLinks(deps: { db: Kysely<Database>; clock: Clock; origin: string }) {
   const origin = deps.origin.replace(/\/+$/, "");
   return {
-    /** A new link to the registration, stored in the caller's transaction; null when it has no meeting. */
-    async issue(trx: Kysely<Database>, registrationId: number): Promise<string | null> {
+    /**
+     * A new link to the registration, stored in the caller's transaction; null when it has no meeting.
+     * `days`: the meeting's days when the caller has them at hand (a new registration), else read.
+     */
+    async issue(trx: Kysely<Database>, registrationId: number, days?: MeetingDays): Promise<string | null> {
       const repo = linksRepository(trx);
-      const meeting = await repo.meetingOf(registrationId);
+      const meeting = days ?? (await repo.meetingOf(registrationId));
       if (!meeting) return null;
       const zone = zoneOfMeeting(meeting);
       const lastDay = lastDayOf(meeting);

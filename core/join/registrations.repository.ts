@@ -2,7 +2,7 @@ import { type Kysely, type Selectable, sql } from "kysely";
 import type { Dialect } from "../../db/connect";
 import { containsText } from "../../db/queries";
 import type { Database, JoinRequestEventsTable } from "../../db/types";
-import { REGISTRATION_STATUSES, type RegistrationStatus, SEAT_HOLDING } from "./join.values";
+import { REGISTRATION_STATUSES, type RegistrationStatus } from "./join.values";
 
 /** What the admin's list and the state changes read of a registration. */
 const COLUMNS = [
@@ -57,7 +57,7 @@ export function createRegistrationsRepository(db: Kysely<Database>, dialect: Dia
     async lockMeeting(meetingId: number) {
       let query = db
         .selectFrom("meetings")
-        .select(["id", "title", "capacity", "registration_auto_confirm", "registration_waitlist"])
+        .select(["id", "title", "capacity", "registration_auto_confirm", "registration_waitlist", "registration_seats"])
         .where("id", "=", meetingId);
       if (dialect === "postgres") query = query.forUpdate();
       return query.executeTakeFirst();
@@ -68,35 +68,31 @@ export function createRegistrationsRepository(db: Kysely<Database>, dialect: Dia
       return db.selectFrom("meetings").select(["id", "capacity"]).where("id", "=", meetingId).executeTakeFirst();
     },
 
-    /** Registrations holding a seat: pending and confirmed (join_requests_registration_idx). */
+    /**
+     * Registrations holding a seat: pending and confirmed, probable spam included (its sender was told
+     * they are registered, so it holds its seat until the secretariat deletes it, decision 0039). The
+     * number is kept by the database's triggers in each change's transaction (migration 0024), so it
+     * is current inside a transaction that has just changed a registration.
+     */
     async seatsTaken(meetingId: number): Promise<number> {
-      // No `kind` test: only registrations have a registration_status, and with it SQLite picks the
-      // kind index and reads every registration of every meeting instead of this covering one.
       const row = await db
-        .selectFrom("join_requests")
-        .where("meeting_id", "=", meetingId)
-        .where("registration_status", "in", SEAT_HOLDING)
-        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .selectFrom("meetings")
+        .select("registration_seats")
+        .where("id", "=", meetingId)
         .executeTakeFirst();
-      return Number(row?.n ?? 0);
+      return row?.registration_seats ?? 0;
     },
 
-    /**
-     * Seats taken by each meeting (those without any are left out), against its capacity
-     * (join_requests_registration_idx). Probable spam counts too: its sender was told they are
-     * registered, so it holds its seat until the secretariat deletes it (decision 0039).
-     */
+    /** Seats taken by each meeting (those without any are left out), against its capacity. */
     async seatsTakenBy(meetingIds: number[]): Promise<Map<number, number>> {
       if (meetingIds.length === 0) return new Map();
       const rows = await db
-        .selectFrom("join_requests")
-        .select(["meeting_id", (eb) => eb.fn.countAll<number>().as("n")])
-        .where("meeting_id", "in", meetingIds)
-        // No `kind` test, as in seatsTaken: join_requests_registration_idx covers the count.
-        .where("registration_status", "in", SEAT_HOLDING)
-        .groupBy("meeting_id")
+        .selectFrom("meetings")
+        .select(["id", "registration_seats"])
+        .where("id", "in", meetingIds)
+        .where("registration_seats", ">", 0)
         .execute();
-      return new Map(rows.map((r) => [Number(r.meeting_id), Number(r.n)]));
+      return new Map(rows.map((r) => [r.id, r.registration_seats]));
     },
 
     /** The registration of this (folded) address that holds or waits for a seat, if any. */

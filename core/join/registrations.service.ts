@@ -251,12 +251,15 @@ export function createRegistrationsService(deps: {
       const meeting = await r.lockMeeting(meetingId);
       if (!meeting) throw new AppError("not_found", "Meeting not found.");
       const folded = foldEmail(email);
-      // The hook for the manage link (issue 32): the existing registration is found here.
-      if (await r.findActiveByEmail(meetingId, folded)) throw invalidInput({ email: [ALREADY_REGISTERED] });
-      if (await hasSeat(trx, meeting)) {
+      // An address holding a registration already is refused by the insert that follows (the unique key
+      // of registration_email, the folded address, and the meeting): the caller answers ALREADY_REGISTERED.
+      // The seats as the lock read them: nothing in this transaction has changed them yet.
+      if (meeting.capacity === null || meeting.registration_seats < meeting.capacity) {
         return { status: meeting.registration_auto_confirm === 1 && !spam ? "confirmed" : "pending", email: folded };
       }
       if (meeting.registration_waitlist === 1) return { status: "waitlisted", email: folded };
+      // Full, without a waiting list: someone registered already is told that rather than "full".
+      if (await r.findActiveByEmail(meetingId, folded)) throw invalidInput({ email: [ALREADY_REGISTERED] });
       throw invalidInput({ page_path: [MEETING_FULL] });
     },
 

@@ -40,6 +40,8 @@ export function createMailService(deps: {
   let stopping = false;
   /** A wake-up for the next mail that becomes due soon (paced announcements), rather than the 30 s timer. */
   let wake: NodeJS.Timeout | null = null;
+  /** Waits before each mail for a moment when the server answers no request (`yieldTo`); none: send at once. */
+  let quiet: (() => Promise<void>) | null = null;
 
   /**
    * Mails set to leave later (an announcement leaves at its pace, decision 0066) are sent when
@@ -77,6 +79,7 @@ export function createMailService(deps: {
   async function deliverBatch(batch: Awaited<ReturnType<MailRepository["due"]>>): Promise<number> {
     let sent = 0;
     for (const mail of batch) {
+      if (quiet) await quiet();
       // What is not taken stays pending for the next start (or another process) to send.
       if (stopping) break;
       const claimed = await repository.claim(mail, addSeconds(clock(), SEND_LOCK_SECONDS).toISOString());
@@ -129,6 +132,16 @@ export function createMailService(deps: {
      */
     async enqueue(mails: NewMail[], trx: Kysely<Database>): Promise<void> {
       await createMailRepository(trx).enqueue(mails, clock().toISOString());
+    },
+
+    /**
+     * Requests first (decision 0069): before each mail the sender waits for `whenQuiet`, a moment
+     * when the server answers no request (at most its bound), so that composing and handing over
+     * mail, a millisecond or more each, never stands in front of a person's request. Under a
+     * sustained load the mail still leaves, one per bound; once the load passes, at full speed.
+     */
+    yieldTo(whenQuiet: () => Promise<void>): void {
+      quiet = whenQuiet;
     },
 
     /** Starts sending what is due, in the background. */

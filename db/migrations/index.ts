@@ -21,6 +21,7 @@ import * as m0020 from "./0020_meeting_reminders";
 import * as m0021 from "./0021_registration_links";
 import * as m0022 from "./0022_follows";
 import * as m0023 from "./0023_notices";
+import * as m0024 from "./0024_registration_seats";
 
 /**
  * Append-only list of migrations, imported statically so that the bundled
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   "0021_registration_links": m0021,
   "0022_follows": m0022,
   "0023_notices": m0023,
+  "0024_registration_seats": m0024,
 };

@@ -141,6 +141,11 @@ describe("submitting a registration", () => {
     expect(full.status).toBe(422);
     expect(full.json?.errors).toEqual({ page_path: ["This meeting is full: registration is closed."] });
     expect(await statusesOf(m.id)).toEqual(["pending"]);
+    // Whoever holds the seat already is told that, not that the meeting is full.
+    const [holder] = await rows(m.id);
+    const again = await register(m.path, { email: holder.email.toUpperCase() });
+    expect(again.status).toBe(422);
+    expect(again.json?.errors).toEqual({ email: [ALREADY_REGISTERED_MAILED] });
   });
 
   it("keeps one registration per address and meeting, whatever its case; a cancelled one may register again", async () => {
@@ -228,6 +233,91 @@ describe("the last seats taken at once", () => {
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(await statusesOf(m.id)).toEqual(["pending"]);
+  });
+});
+
+describe("the seats taken (kept by the database, migration 0024)", () => {
+  const counted = async (meetingId: number) =>
+    Number(
+      (
+        await t.database.db
+          .selectFrom("join_requests")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .where("meeting_id", "=", meetingId)
+          .where("registration_status", "in", ["pending", "confirmed"])
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const kept = async (meetingId: number) =>
+    (
+      await t.database.db
+        .selectFrom("meetings")
+        .select("registration_seats")
+        .where("id", "=", meetingId)
+        .executeTakeFirstOrThrow()
+    ).registration_seats;
+
+  it("follow every change, made by the site or by hand, and are what the pages read", async () => {
+    const by = { id: null, name: "Ada Admin" };
+    const m = await meeting({ capacity: 3 });
+    const other = await meeting({ capacity: 3 });
+    const steps: [string, () => Promise<unknown>][] = [
+      [
+        "four registrations, one waitlisted",
+        async () => {
+          for (let i = 0; i < 4; i++) await register(m.path);
+        },
+      ],
+      ["confirmed", async () => t.runtime.services.registrations.confirm(m.id, (await rows(m.id))[0].id, by)],
+      [
+        "cancelled, the waitlisted one moved up",
+        async () => t.runtime.services.registrations.cancel(m.id, (await rows(m.id))[0].id, by),
+      ],
+      ["declined", async () => t.runtime.services.registrations.decline(m.id, (await rows(m.id))[1].id, by, null)],
+      ["deleted from the inbox", async () => t.runtime.services.join.remove((await rows(m.id))[2].id)],
+      [
+        "moved to another meeting by hand",
+        async () =>
+          t.database.db
+            .updateTable("join_requests")
+            .set({ meeting_id: other.id })
+            .where("id", "=", (await rows(m.id))[2].id)
+            .execute(),
+      ],
+      [
+        "a cancelled one made pending by hand",
+        async () =>
+          t.database.db
+            .updateTable("join_requests")
+            .set({ registration_status: "pending" })
+            .where("id", "=", (await rows(m.id))[0].id)
+            .execute(),
+      ],
+      [
+        "a change that leaves the state as it was",
+        async () =>
+          t.database.db
+            .updateTable("join_requests")
+            .set({ registration_status: "pending", note: "Late arrival." })
+            .where("id", "=", (await rows(m.id))[0].id)
+            .execute(),
+      ],
+    ];
+    for (const [step, run] of steps) {
+      await run();
+      expect({ step, m: await kept(m.id), other: await kept(other.id) }).toEqual({
+        step,
+        m: await counted(m.id),
+        other: await counted(other.id),
+      });
+    }
+    expect(await kept(m.id)).toBeGreaterThan(0);
+    expect(await t.runtime.services.registrations.seatsTaken([m.id, other.id])).toEqual(
+      new Map([
+        [m.id, await counted(m.id)],
+        [other.id, await counted(other.id)],
+      ]),
+    );
   });
 });
 
