@@ -40,6 +40,7 @@ import { createMembersService } from "./members/members.service";
 import { COMPANY_SEARCH_KIND } from "./members/members.values";
 import { createMembershipDay } from "./members/membership-day";
 import { createRenewalsService } from "./members/renewals.service";
+import { isPublishedPost } from "./news/news.repository";
 import { createNewsService } from "./news/news.service";
 import { postUrl } from "./news/news.values";
 import { createAnnouncementsService } from "./notifications/announcements.service";
@@ -102,7 +103,8 @@ export function createServices(deps: {
     // A member company's entry is found while the company is current (decisions 0044, 0046).
     shownWhen: async () => {
       const { cutoff } = await membershipDay();
-      return { [COMPANY_SEARCH_KIND]: (id) => isCurrentCompany(id, cutoff) };
+      // A draft's entry waits in the index, found once the post is published (decision 0070).
+      return { [COMPANY_SEARCH_KIND]: (id) => isCurrentCompany(id, cutoff), news: (id) => isPublishedPost(id) };
     },
   });
   const contentVersion = createContentVersionService({

@@ -218,10 +218,15 @@ export interface NewsPostsTable {
   /** The image's alt text; '' when decorative, without an image or not described yet (migration 0011). */
   image_alt: Generated<string>;
   image_decorative: Generated<Flag>;
+  /** A draft is seen by the admins alone (migration 0025); a published post once published_at has come. */
+  status: Generated<NewsPostStatus>;
   published_at: Timestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
+
+/** A news post's stored state (migration 0025). */
+export type NewsPostStatus = "draft" | "published";
 
 export interface JoinRequestsTable {
   id: Generated<number>;

@@ -1,6 +1,6 @@
-import { type Expression, type Insertable, sql, type Updateable } from "kysely";
+import { type Expression, type Insertable, type RawBuilder, type SqlBool, sql, type Updateable } from "kysely";
 import type { Dialect } from "../../db/connect";
-import type { Executor, NewsPostsTable } from "../../db/types";
+import type { Executor, NewsPostStatus, NewsPostsTable } from "../../db/types";
 
 const SUMMARY = [
   "id",
@@ -14,15 +14,33 @@ const SUMMARY = [
   "image_alt",
   "image_decorative",
   "published_at",
+  "status",
 ] as const;
 
-/** `matching`: a subquery of post ids (the search module's full-text match), joined into the list's own query. */
-export type NewsFilter = { from?: string; to?: string; matching?: Expression<number> };
+/**
+ * `matching`: a subquery of post ids (the search module's full-text match), joined into the list's own
+ * query. `state`: the posts everyone sees ("published", the default), or for the admins' list also
+ * their drafts ("all") or only them ("draft").
+ */
+export type NewsFilter = {
+  from?: string;
+  to?: string;
+  matching?: Expression<number>;
+  state?: NewsPostStatus | "all";
+};
+
+/** Whether a post is seen by everyone: not a draft (decision 0070). For the search's `shownWhen`. */
+export function isPublishedPost(postId: RawBuilder<number>): RawBuilder<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from news_posts as shown_post
+    where shown_post.id = ${postId} and shown_post.status = 'published')`;
+}
 
 /** Runs on the executor it is given: the database, or the transaction of a write. */
 export function createNewsRepository(db: Executor) {
   function filtered(filter: NewsFilter) {
     let query = db.selectFrom("news_posts");
+    const state = filter.state ?? "published";
+    if (state !== "all") query = query.where("status", "=", state);
     if (filter.from) query = query.where("published_at", ">=", filter.from);
     if (filter.to) query = query.where("published_at", "<", filter.to);
     if (filter.matching) query = query.where("id", "in", filter.matching);
@@ -47,29 +65,40 @@ export function createNewsRepository(db: Executor) {
       return Number(row?.n ?? 0);
     },
     /**
-     * The months (YYYY-MM) that have posts, newest first. One index seek per month
-     * (the newest post before the month found last) instead of reading every post:
-     * ten thousand posts over nine years cost 107 seeks, not 10 000 rows.
+     * The months (YYYY-MM) that have published posts, newest first. One index seek per month (the
+     * newest published post before the month found last, read backwards on (published_at, id) until
+     * the first that is not a draft) instead of reading every post: ten thousand posts over nine
+     * years cost 107 seeks, not 10 000 rows.
      */
     async months(): Promise<string[]> {
       const { rows } = await sql<{ month: string }>`
         with recursive months(month) as (
-          select substr(max(published_at), 1, 7) from news_posts
+          select (select substr(published_at, 1, 7) from news_posts where status = 'published'
+            order by published_at desc limit 1)
           union all
-          select (select substr(max(published_at), 1, 7) from news_posts where published_at < months.month || '-01')
+          select (select substr(published_at, 1, 7) from news_posts
+            where published_at < months.month || '-01' and status = 'published'
+            order by published_at desc limit 1)
           from months where months.month is not null
         )
         select month from months where month is not null`.execute(db);
       return rows.map((r) => r.month);
     },
+    /** A post as everyone sees it: published (drafts are the admins', read by id). */
     async findBySlug(slug: string) {
-      return db.selectFrom("news_posts").selectAll().where("slug", "=", slug).executeTakeFirst();
+      return db
+        .selectFrom("news_posts")
+        .selectAll()
+        .where("slug", "=", slug)
+        .where("status", "=", "published")
+        .executeTakeFirst();
     },
     async latestExcept(slug: string, limit: number) {
       return db
         .selectFrom("news_posts")
         .select([...SUMMARY])
         .where("slug", "!=", slug)
+        .where("status", "=", "published")
         .orderBy("published_at", "desc")
         .orderBy("id", "desc")
         .limit(limit)
@@ -110,6 +139,7 @@ export function createNewsRepository(db: Executor) {
       return db
         .selectFrom("news_posts")
         .select(["slug", "updated_at"])
+        .where("status", "=", "published")
         .orderBy("published_at", "desc")
         .limit(45_000)
         .execute();

@@ -41,12 +41,27 @@ export const postSummarySchema = z
   .meta({ id: "PostSummary" });
 export type PostSummary = z.output<typeof postSummarySchema>;
 
+/** A post's state (decision 0070): a draft is seen by the admins alone, everywhere. */
+export const postStatusSchema = z
+  .enum(["draft", "published"], { error: "The status must be draft or published." })
+  .meta({ description: "`draft`: seen by the admins alone, anywhere; `published`: seen by everyone." });
+
+/** A post in the admins' list: with its state. */
+export const adminPostSummarySchema = postSummarySchema
+  .extend({ status: postStatusSchema })
+  .meta({ id: "AdminPostSummary" });
+export type AdminPostSummary = z.output<typeof adminPostSummarySchema>;
+
 /** A whole post: the list's fields without the excerpt, with the sanitized content and the image's sizes. */
 export const postSchema = postSummarySchema
   .omit({ excerpt: true })
   .extend({ content: z.string(), image_srcset: z.string().nullable() })
   .meta({ id: "Post" });
 export type Post = z.output<typeof postSchema>;
+
+/** A whole post as the admins read it: with its state. */
+export const adminPostSchema = postSchema.extend({ status: postStatusSchema }).meta({ id: "AdminPost" });
+export type AdminPost = z.output<typeof adminPostSchema>;
 
 /** The months that have posts, newest first, as month filters. */
 export const dateFiltersSchema = z
@@ -79,6 +94,9 @@ export const postInputSchema = z.object({
       "`image_decorative: false`) must send `image_alt` or `image_decorative`, or it is a 422 on `image_alt`.",
   }),
   image_decorative: decorativeField.meta({ description: 'The image only decorates: no alt text (alt="").' }),
+  // Optional: a new post without it is published (SPEC's clients keep publishing); an update without it
+  // keeps the post's state, so that a client that knows nothing of drafts never publishes one.
+  status: postStatusSchema.optional(),
 });
 export type PostInput = z.input<typeof postInputSchema>;
 /** A post as the service takes it: already parsed by postInputSchema (by the route's contract or the page's action). */
@@ -87,6 +105,11 @@ export type PostData = z.output<typeof postInputSchema>;
 export const adminListSchema = z.object({
   search: listSearchSchema(),
   page: postsQuerySchema.shape.page,
+  /** Only the posts in this state; every post without it. */
+  status: z
+    .union([postStatusSchema, z.literal(""), z.null()])
+    .optional()
+    .transform((v) => v || undefined),
 });
 /** The admin list query, parsed. */
 export type AdminListQuery = z.output<typeof adminListSchema>;

@@ -18,6 +18,8 @@ import type { SearchService } from "../search/search.service";
 import { createNewsRepository, type NewsRepository } from "./news.repository";
 import {
   type AdminListQuery,
+  type AdminPost,
+  type AdminPostSummary,
   monthFilterOf,
   monthRange,
   NEWS_PER_PAGE,
@@ -79,6 +81,11 @@ export function createNewsService(deps: {
     };
   }
 
+  /** A post as the admins read it: with its state. */
+  function toAdminPost(row: NonNullable<Awaited<ReturnType<NewsRepository["findById"]>>>): AdminPost {
+    return { ...toPost(row), status: row.status };
+  }
+
   /** Files of an image that no committed row names any more; a failure leaves them to the upload sweep. */
   async function removeFiles(key: string | null) {
     if (key) await Promise.allSettled(imageFiles(key).map((file) => storage.remove(file)));
@@ -131,13 +138,16 @@ export function createNewsService(deps: {
     /** Posts as a notice or digest lists them (issue 33): those that still exist, oldest first. */
     async noticePosts(ids: number[]): Promise<{ id: number; title: string; url: string; excerpt: string }[]> {
       const rows = await Promise.all(ids.filter(isRowId).map((id) => repository.findById(id)));
-      return rows
-        .filter((row) => row !== undefined)
-        .map((row) => ({ id: row.id, title: row.title, url: postUrl(row.slug), excerpt: row.excerpt ?? "" }));
+      return (
+        rows
+          // A post made a draft again since is not announced.
+          .filter((row): row is NonNullable<typeof row> => row?.status === "published")
+          .map((row) => ({ id: row.id, title: row.title, url: postUrl(row.slug), excerpt: row.excerpt ?? "" }))
+      );
     },
 
     /** How many posts there are, for the admin home. */
-    countPosts: () => repository.count({}),
+    countPosts: () => repository.count({ state: "all" }),
 
     async list(query: PostsQuery): Promise<Page<PostSummary>> {
       const range = query.filters ? monthRange(query.filters) : {};
@@ -161,8 +171,9 @@ export function createNewsService(deps: {
       return toPost(row);
     },
 
-    async getById(id: number): Promise<Post> {
-      return toPost(await existing(id));
+    /** Any post, drafts included, with its state: for the admins. */
+    async getById(id: number): Promise<AdminPost> {
+      return toAdminPost(await existing(id));
     },
 
     /** The newest posts, for the home page (no count, no filters). */
@@ -178,9 +189,22 @@ export function createNewsService(deps: {
       return repository.allForSitemap();
     },
 
-    /** The admin list: every post, newest first, searchable. */
-    async adminList(query: AdminListQuery): Promise<Page<PostSummary>> {
-      return this.list({ filters: null, search: query.search, page: query.page });
+    /** The admin list: every post, drafts included (or one state), newest first, searchable. */
+    async adminList(query: AdminListQuery): Promise<Page<AdminPostSummary>> {
+      const filter = {
+        matching: query.search ? search.matchingIds("news", query.search) : undefined,
+        state: query.status ?? ("all" as const),
+      };
+      const [rows, total] = await Promise.all([
+        repository.list(filter, (query.page - 1) * NEWS_PER_PAGE, NEWS_PER_PAGE),
+        repository.count(filter),
+      ]);
+      return pageOf(
+        rows.map((row) => ({ ...summary(row), status: row.status })),
+        query.page,
+        NEWS_PER_PAGE,
+        total,
+      );
     },
 
     /**
@@ -188,7 +212,7 @@ export function createNewsService(deps: {
      * database decides uniqueness: an insert that loses a race for the slug is
      * retried with the next one, never answered 500.
      */
-    async create(input: PostData, image?: Uint8Array): Promise<Post> {
+    async create(input: PostData, image?: Uint8Array): Promise<AdminPost> {
       const data = prepare(input, Boolean(image));
       const base = slugify(data.title);
       const stored = image ? await storeImage(storage, "news", image) : null;
@@ -208,15 +232,19 @@ export function createNewsService(deps: {
               image_height: stored?.height ?? null,
               image_alt: data.image_alt,
               image_decorative: data.image_decorative,
+              status: data.status ?? "published",
               published_at: now,
               created_at: now,
               updated_at: now,
             });
             await index(inserted, trx);
-            await deps.notify?.({ kind: "news", ref_id: inserted.id, category_id: null }, trx);
+            // Those following the news hear of a post when everyone can read it, not of a draft.
+            if (inserted.status === "published") {
+              await deps.notify?.({ kind: "news", ref_id: inserted.id, category_id: null }, trx);
+            }
             return inserted;
           });
-          return toPost(row);
+          return toAdminPost(row);
         } catch (error) {
           const slugTaken = isUniqueViolation(error, { table: "news_posts", column: "slug" });
           if (slugTaken && attempt + 1 < SLUG_ATTEMPTS) continue;
@@ -232,7 +260,7 @@ export function createNewsService(deps: {
      * post will have an image, which decides whether alt text is required, is read in the transaction
      * that writes (decision 0041): a picture another admin adds meanwhile is not left without its text.
      */
-    async update(id: number, input: PostData, image?: Uint8Array): Promise<Post> {
+    async update(id: number, input: PostData, image?: Uint8Array): Promise<AdminPost> {
       // A post that is gone, and a new image without its text (needed whatever the post has), are refused
       // before any file is written; the read here decides nothing the write depends on.
       if (image) await existing(id);
@@ -245,6 +273,10 @@ export function createNewsService(deps: {
         // Deleted meanwhile: the new image's files go too.
         if (!before) throw new AppError("not_found", "Post not found.");
         const data = withImage ?? prepare(input, Boolean(before.image));
+        const status = data.status ?? before.status;
+        // A draft published now is new to everyone: it is dated now, first in the lists, and announced.
+        const publishing = before.status === "draft" && status === "published";
+        const now = clock().toISOString();
         const row = await news.update(id, {
           title: data.title,
           content: data.content,
@@ -253,14 +285,17 @@ export function createNewsService(deps: {
           image_alt: data.image_alt,
           image_decorative: data.image_decorative,
           ...(stored ? { image: stored.key, image_width: stored.width, image_height: stored.height } : {}),
-          updated_at: clock().toISOString(),
+          status,
+          ...(publishing ? { published_at: now } : {}),
+          updated_at: now,
         });
         if (!row) throw new AppError("not_found", "Post not found.");
         await index(row, trx);
+        if (publishing) await deps.notify?.({ kind: "news", ref_id: row.id, category_id: null }, trx);
         return { before, row };
       });
       if (stored && before.image !== stored.key) await removeFiles(before.image);
-      return toPost(row);
+      return toAdminPost(row);
     },
 
     /** Deletes the post and its search entry together; its image's files once that has committed. */
@@ -277,7 +312,7 @@ export function createNewsService(deps: {
     },
 
     /** Removes the post's image; answers the post without it. */
-    async removeImage(id: number): Promise<Post> {
+    async removeImage(id: number): Promise<AdminPost> {
       await existing(id);
       const { before, row } = await committing(null, async (trx) => {
         const news = createNewsRepository(trx);
@@ -294,7 +329,7 @@ export function createNewsService(deps: {
         return { before, row };
       });
       await removeFiles(before.image);
-      return toPost(row);
+      return toAdminPost(row);
     },
   };
 }

@@ -18,7 +18,14 @@ export type Audience = "all" | MembershipType;
 /** Recipients read, and their mails queued, per statement. */
 const PAGE = 500;
 
-type Post = { id: number; title: string; slug: string; content: string; author_name: string | null };
+type Post = {
+  id: number;
+  title: string;
+  slug: string;
+  content: string;
+  author_name: string | null;
+  status: "draft" | "published";
+};
 
 export type AnnouncementProgress = {
   id: number;
@@ -33,6 +40,9 @@ export type AnnouncementProgress = {
 
 export const NOBODY =
   "Nobody would receive it: no member of this audience has announcements on. Choose another audience.";
+
+/** A draft is the admins' alone: its link would be a 404 to every member (decision 0070). */
+export const DRAFT_NOT_SENT = "This post is a draft: publish it first, then send it to the members.";
 
 export const SENT_BEFORE = (when: string) =>
   `This post was sent to the members on ${when}. To send it again, tick "Send it again" and send.`;
@@ -119,6 +129,7 @@ export function createAnnouncementsService(deps: {
         deps.unsubscribeKey(),
         deps.membershipCutoff(),
       ]);
+      if (post.status === "draft") throw new AppError("conflict", DRAFT_NOT_SENT);
       const perSecond = Math.max(1, Number(site["mail.announcements_per_second"]) || 5);
       const queued = await deps.db.transaction().execute(async (trx) => {
         const repo = createAnnouncementsRepository(trx, deps.dialect);

@@ -22,6 +22,7 @@ import * as m0021 from "./0021_registration_links";
 import * as m0022 from "./0022_follows";
 import * as m0023 from "./0023_notices";
 import * as m0024 from "./0024_registration_seats";
+import * as m0025 from "./0025_news_drafts";
 
 /**
  * Append-only list of migrations, imported statically so that the bundled
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   "0022_follows": m0022,
   "0023_notices": m0023,
   "0024_registration_seats": m0024,
+  "0025_news_drafts": m0025,
 };

@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import {
+  type AdminPost,
   adminListSchema,
-  type Post,
+  adminPostSchema,
+  adminPostSummarySchema,
   postInputSchema,
-  postSchema,
-  postSummarySchema,
 } from "../../core/news/news.schema";
 import type { Runtime } from "../env";
 import { fileField } from "./admin-media";
@@ -12,7 +12,7 @@ import { apiRouter, declare, pageAnswer, success } from "./contract";
 import { access, idParam, ok, uploadedImage } from "./http";
 
 /** The admin's post, with the address its image is deleted at (SPEC §7). */
-const withLinks = (post: Post) => ({
+const withLinks = (post: AdminPost) => ({
   ...post,
   image_delete_url: post.image ? `/api/dashboard/news/${post.id}/image` : null,
 });
@@ -23,7 +23,7 @@ const postBody = postInputSchema.extend({
   image_width: z.unknown().optional().openapi({ description: "Ignored: the size is read from the file." }),
   image_height: z.unknown().optional().openapi({ description: "Ignored: the size is read from the file." }),
 });
-const postAnswer = success({ post: postSchema.extend({ image_delete_url: z.string().nullable() }) });
+const postAnswer = success({ post: adminPostSchema.extend({ image_delete_url: z.string().nullable() }) });
 const notFound = "Post not found.";
 
 /** SPEC §7 'News' (admin): list, create, update, delete, delete the image. */
@@ -44,12 +44,15 @@ export function adminNewsRoutes(runtime: Runtime) {
         "Load-more is a GET of `next_page_url` plus `&search=` (SPEC §7): a repeated `search` with the same value is taken once, with different values it is a 422.",
       query: adminListSchema,
       response: {
-        schema: pageAnswer(postSummarySchema),
+        schema: pageAnswer(adminPostSummarySchema),
       },
     },
     async (c, { query }) => {
       const page = await services.news.adminList(query);
-      const next = page.current_page < page.last_page ? `/api/dashboard/news?page=${page.current_page + 1}` : null;
+      // The state filter stays with the next page; the search is the client's to append (SPEC §7).
+      const state = query.status ? `&status=${query.status}` : "";
+      const next =
+        page.current_page < page.last_page ? `/api/dashboard/news?page=${page.current_page + 1}${state}` : null;
       return ok(c, { ...page, next_page_url: next });
     },
   );
@@ -62,6 +65,9 @@ export function adminNewsRoutes(runtime: Runtime) {
       access: access.admin,
       tag,
       summary: "Create a post",
+      description:
+        "Published unless `status` is `draft` (decision 0070): a draft is seen by the admins alone, and those " +
+        "following the news hear of it when it is published.",
       body: { schema: postBody },
       response: { status: 201, schema: postAnswer },
       errors: [507],
@@ -80,6 +86,9 @@ export function adminNewsRoutes(runtime: Runtime) {
       access: access.admin,
       tag,
       summary: "Update a post",
+      description:
+        "Without `status` the post keeps its state. A draft published by this call is dated now and announced to " +
+        "those following the news; a published post made a draft again is gone from the site until published.",
       params: idParams,
       body: { schema: postBody },
       response: { schema: postAnswer },

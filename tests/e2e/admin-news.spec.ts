@@ -38,7 +38,7 @@ test("an admin creates a post with an image, edits it, removes the image, then d
   await expect(editor.locator("img")).toHaveAttribute("alt", "The keeper's cottage below the tower");
   await expectAccessible(page);
   // The post's own image needs its alt text too: refused beside the field, then saved with it.
-  await page.getByRole("button", { name: "Publish post" }).click();
+  await page.getByRole("button", { name: "Create post" }).click();
   const postAlt = page.locator("#image-alt");
   await expect(page.locator("#image-alt-error")).toHaveText(
     "The alt text field is required unless the image is decorative.",
@@ -49,7 +49,7 @@ test("an admin creates a post with an image, edits it, removes the image, then d
     .getByLabel("Image", { exact: true })
     .setInputFiles({ name: "lighthouse.jpg", mimeType: "image/jpeg", buffer: photo });
   await postAlt.fill("A lighthouse on a rocky point at dusk");
-  await page.getByRole("button", { name: "Publish post" }).click();
+  await page.getByRole("button", { name: "Create post" }).click();
   await expect(page.getByRole("status")).toContainText("Saved “Lighthouse keepers go digital”.");
 
   // First in the public list, with its image, and in site search.
@@ -112,7 +112,7 @@ test("a non-image upload is refused beside the field, and nothing is saved", asy
   await page.locator("#image-alt").fill("Notes");
   await page.getByRole("textbox", { name: "Content" }).click();
   await page.keyboard.type("Body");
-  await page.getByRole("button", { name: "Publish post" }).click();
+  await page.getByRole("button", { name: "Create post" }).click();
   await expect(page.getByText("The image must be a JPEG, PNG or WebP file.")).toBeVisible();
   await expect(page.getByLabel("Title")).toHaveValue("Qwertzuiop refusal check");
   await page.goto("/manage-news?search=Qwertzuiop");
@@ -127,7 +127,7 @@ test("a title with a right-to-left override and in Cyrillic: clean in <title> an
   await page.getByLabel("Title").fill("Новости \u202Egpj.exe");
   await page.getByRole("textbox", { name: "Content" }).click();
   await page.keyboard.type("Body");
-  await page.getByRole("button", { name: "Publish post" }).click();
+  await page.getByRole("button", { name: "Create post" }).click();
   await expect(page.getByRole("status")).toContainText("Saved “Новости gpj.exe”.");
 
   const answer = await page.goto("/post/novosti-gpj-exe");
@@ -138,6 +138,50 @@ test("a title with a right-to-left override and in Cyrillic: clean in <title> an
 
   await page.goto("/manage-news?search=gpj");
   await page.getByRole("button", { name: /^Delete Новости/ }).click();
+  await page.getByRole("dialog", { name: "Delete this post?" }).getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByText("0 posts")).toBeVisible();
+});
+
+test("a draft is the admins' alone until it is published (decision 0070)", async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  await page.goto("/login?redirect=%2Fmanage-news%2Fnew");
+  await signIn(page, ADMIN);
+  await page.getByLabel("Title").fill("Wavelet buoy network draft");
+  await page.getByRole("textbox", { name: "Content" }).click();
+  await page.keyboard.type("The wavelet buoys report every ten minutes.");
+  await page.getByRole("radio", { name: /^Draft/ }).check();
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Create post" }).click();
+  await expect(page.getByRole("status")).toContainText("Saved “Wavelet buoy network draft” as a draft.");
+
+  // Marked in the list, and found by the state filter.
+  await page.getByLabel("State").selectOption("draft");
+  await page.getByRole("button", { name: "Filter" }).click();
+  const row = page.locator("main li", { hasText: "Wavelet buoy network draft" });
+  await expect(row.getByText("Draft", { exact: true })).toBeVisible();
+  await expectAccessible(page);
+
+  // A visitor finds it nowhere: not on /news, not at its address.
+  const visitor = await browser.newPage();
+  await visitor.goto("/news");
+  await expect(visitor.getByText("Wavelet buoy network draft")).toHaveCount(0);
+  expect((await visitor.goto("/post/wavelet-buoy-network-draft"))?.status()).toBe(404);
+
+  // Published: the visitor reads it.
+  await row.getByRole("link", { name: /^Edit/ }).click();
+  await expect(page.getByText("A draft: only admins see it")).toBeVisible();
+  await page.getByRole("radio", { name: /^Published/ }).check();
+  await page.getByRole("button", { name: "Save post" }).click();
+  await expect(page.getByRole("status")).toContainText("Saved “Wavelet buoy network draft”.");
+  expect((await visitor.goto("/post/wavelet-buoy-network-draft"))?.status()).toBe(200);
+  await visitor.goto("/news");
+  await expect(visitor.locator("main ul > li article").first().getByRole("heading")).toHaveText(
+    "Wavelet buoy network draft",
+  );
+  await visitor.close();
+
+  await page.goto("/manage-news?search=Wavelet");
+  await page.getByRole("button", { name: "Delete Wavelet buoy network draft" }).click();
   await page.getByRole("dialog", { name: "Delete this post?" }).getByRole("button", { name: "Delete" }).click();
   await expect(page.getByText("0 posts")).toBeVisible();
 });

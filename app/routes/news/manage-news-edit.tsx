@@ -145,11 +145,17 @@ export async function action({ context, params, request }: Route.ActionArgs) {
       author_name: form.author_name,
       image_alt: form.image_alt,
       image_decorative: form.image_decorative,
+      status: form.status,
     });
     const saved = post ? await services.news.update(post.id, input, file) : await services.news.create(input, file);
     const { sessionToken, secureCookies } = getRequestContext(context);
     const headers = sessionToken
-      ? { "Set-Cookie": setFlash(`Saved “${saved.title}”.`, { token: sessionToken, secure: secureCookies }) }
+      ? {
+          "Set-Cookie": setFlash(
+            saved.status === "draft" ? `Saved “${saved.title}” as a draft.` : `Saved “${saved.title}”.`,
+            { token: sessionToken, secure: secureCookies },
+          ),
+        }
       : undefined;
     return redirect("/manage-news", { headers });
   } catch (error) {
@@ -160,12 +166,19 @@ export async function action({ context, params, request }: Route.ActionArgs) {
       content: String(form.content ?? ""),
       image_alt: String(form.image_alt ?? ""),
       image_decorative: form.image_decorative === "1",
+      status: form.status === "draft" ? ("draft" as const) : ("published" as const),
     };
     return data({ errors, values }, { status });
   }
 }
 
-/** Create or edit a news post: title, rich content, author and image (SPEC §7 'News'). */
+/** A post's states as the editor offers them, each with who sees it (decision 0070). */
+const STATES = [
+  ["published", "Published", "everyone sees it on the site, in the feed and in search"],
+  ["draft", "Draft", "only admins see it here; nobody is told of it"],
+] as const;
+
+/** Create or edit a news post: title, rich content, author and image (SPEC §7 'News'), and its state. */
 export default function EditNews({ loaderData, actionData }: Route.ComponentProps) {
   const { post } = loaderData;
   const edited = actionData && "values" in actionData ? actionData : undefined;
@@ -176,6 +189,7 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
     content: post?.content ?? "",
     image_alt: post?.image_alt ?? "",
     image_decorative: post?.image_decorative ?? false,
+    status: post?.status ?? ("published" as const),
   };
   const saving = useNavigation().state === "submitting";
   return (
@@ -195,6 +209,9 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
             {postUrl(post.slug)}
           </a>{" "}
           (stays the same when the title changes)
+          {post.status === "draft"
+            ? ". A draft: only admins see it; visitors get “not found” until it is published."
+            : ""}
         </p>
       ) : null}
       {Object.keys(errors).length > 0 ? (
@@ -269,12 +286,32 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
           </div>
         </div>
         <RichTextEditor name="content" label="Content" initialHtml={values.content} error={errors.content?.[0]} />
+        <fieldset>
+          <legend className="field-label">State</legend>
+          <div className="mt-1 space-y-2">
+            {STATES.map(([state, label, who]) => (
+              <label key={state} className="flex items-start gap-2 text-sm text-slate-800">
+                <input
+                  type="radio"
+                  name="status"
+                  value={state}
+                  defaultChecked={values.status === state}
+                  className="mt-0.5"
+                />
+                <span>
+                  <span className="font-semibold">{label}</span>: {who}
+                </span>
+              </label>
+            ))}
+          </div>
+          {errors.status ? <p className="mt-1.5 text-sm text-red-700">{errors.status[0]}</p> : null}
+        </fieldset>
         <div className="flex flex-wrap justify-end gap-3">
           <Link to="/manage-news" className="btn-outline">
             Cancel
           </Link>
           <button type="submit" className="btn-primary" disabled={saving}>
-            {saving ? "Saving…" : post ? "Save post" : "Publish post"}
+            {saving ? "Saving…" : post ? "Save post" : "Create post"}
           </button>
         </div>
       </Form>
@@ -287,7 +324,11 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
           </button>
         </Form>
       ) : null}
-      {post && loaderData.announcement ? (
+      {post?.status === "draft" && loaderData.announcement ? (
+        <p className="mt-8 rounded-md bg-slate-50 px-4 py-3 text-sm text-slate-700 ring-1 ring-slate-200">
+          A draft cannot be sent to the members: publish it first, then send it from here.
+        </p>
+      ) : post && loaderData.announcement ? (
         <AnnouncementPanel
           title={post.title}
           {...loaderData.announcement}

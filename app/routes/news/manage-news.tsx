@@ -3,7 +3,7 @@ import { data, Link } from "react-router";
 import { adminListSchema } from "../../../core/news/news.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
-import { AdminList, filterParams } from "../../components/admin/admin-list";
+import { AdminList, type FilterSelects, filterParams } from "../../components/admin/admin-list";
 import { formatDate } from "../../components/news/post-card";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
 import { getRequestContext } from "../../context";
@@ -21,12 +21,18 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
       parseOrThrow(adminListSchema, {
         search: url.searchParams.get("search"),
         page: url.searchParams.get("page") ?? undefined,
+        status: url.searchParams.get("status"),
       }),
     );
     // The "Saved …" notice of the editor's redirect: from a signed flash cookie, never from the URL.
     const flash = takeFlash(request, { token: sessionToken, secure: secureCookies });
     return data(
-      { page, search: url.searchParams.get("search") ?? "", notice: flash.message },
+      {
+        page,
+        search: url.searchParams.get("search") ?? "",
+        status: url.searchParams.get("status") ?? "",
+        notice: flash.message,
+      },
       { headers: flash.headers },
     );
   } catch (error) {
@@ -47,19 +53,37 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
 }
 
-/** SPEC §2 'Admin lists for … news with search': the admin's news list with load-more. */
+const SELECTS: FilterSelects = {
+  status: {
+    label: "State",
+    options: [
+      ["published", "Published"],
+      ["draft", "Drafts"],
+    ],
+  },
+};
+
+/** SPEC §2 'Admin lists for … news with search': the admin's news list with load-more, drafts marked. */
 export default function ManageNews({ loaderData }: Route.ComponentProps) {
-  const { page, search, notice } = loaderData;
+  const { page, search, status, notice } = loaderData;
   return (
     <AdminList
       title="News"
       newLink={{ to: "/manage-news/new", label: "New post" }}
       notice={notice}
       search={{ id: "manage-news", label: "Search posts" }}
-      params={filterParams({ search })}
+      filters={{
+        label: "Filter the posts",
+        selects: SELECTS,
+        grid: "sm:grid-cols-[1fr_12rem_auto]",
+      }}
+      params={filterParams({ search, status })}
       page={page}
       noun={["post", "posts"]}
-      empty={{ filtered: `No post matches “${search}”.`, unfiltered: "No posts yet." }}
+      empty={{
+        filtered: search ? `No post matches “${search}”.` : "No post is in this state.",
+        unfiltered: "No posts yet.",
+      }}
       layout="rows"
       path="/manage-news"
       paging="load-more"
@@ -77,7 +101,14 @@ export default function ManageNews({ loaderData }: Route.ComponentProps) {
             ) : null}
           </div>
           <div className="min-w-0 flex-1">
-            <p className="font-semibold break-words text-navy-900 sm:truncate">{post.title}</p>
+            <p className="font-semibold break-words text-navy-900 sm:truncate">
+              {post.status === "draft" ? (
+                <span className="mr-2 inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">
+                  Draft
+                </span>
+              ) : null}
+              {post.title}
+            </p>
             <p className="text-xs text-slate-600">
               {formatDate(post.published_at)}
               {post.author_name ? ` · ${post.author_name}` : ""}

@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DRAFT_NOT_SENT } from "../../core/notifications/announcements.service";
+import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
+import { signIn } from "../support/factories";
+import { pagesApp } from "../support/pages";
+
+/**
+ * Drafts of news posts (issue 34, decision 0070): a draft is the admins' alone everywhere (lists,
+ * its page, the home page, the month filters, site search, the sitemap, the feeds, the public
+ * API, the page cache), nobody is told of it, and publishing it dates it now and announces it.
+ */
+let t: TestContext;
+/** The site with its pages (React Router's routes) and the real page cache in front. */
+let pages: TestContext["app"];
+let closePages: () => Promise<void>;
+let token: string;
+let clock = new Date("2026-11-20T10:00:00Z");
+
+beforeAll(async () => {
+  t = await createTestContext({}, { clock: () => clock });
+  ({ pages, close: closePages } = await pagesApp(t));
+  token = (await signIn(t.runtime.services, "admin")).token;
+}, 120_000);
+afterAll(async () => {
+  await closePages?.();
+  await t?.close();
+});
+
+type AdminPost = { id: number; slug: string; status: string; published_at: string };
+const postOf = (res: { json: Record<string, unknown> | null }) => (res.json as { post: AdminPost }).post;
+const TITLE = "Quillwort sonar trials results";
+const WORD = "quillwort";
+
+const newsEvents = () =>
+  t.database.db.selectFrom("notification_events").select(["ref_id"]).where("kind", "=", "news").execute();
+
+/** Where a visitor could come across the post: every public surface, as a visitor sees it. */
+async function seenBy(slug: string) {
+  const text = async (url: string) => {
+    const answer = await call(pages, "GET", `${ORIGIN}${url}`);
+    expect(answer.status, url).toBe(200);
+    return answer.text;
+  };
+  const getPosts = (await call(pages, "POST", "/api/getPosts", { json: {} })).json as { data: { slug: string }[] };
+  const latest = (await call(pages, "GET", "/api/getLatestPosts/some-other-post")).json as {
+    data: { slug: string }[];
+  };
+  const search = (await call(pages, "GET", `/api/search?search_query=${WORD}`)).json as { results: { url: string }[] };
+  const months = (await call(pages, "GET", "/api/getDateFilters")).json as { data: string[] };
+  return {
+    page: (await call(pages, "GET", `${ORIGIN}/post/${slug}`)).status,
+    api: (await call(pages, "GET", `/api/getPostBySlug/${slug}`)).status,
+    list: getPosts.data.some((p) => p.slug === slug),
+    latest: latest.data.some((p) => p.slug === slug),
+    search: search.results.some((r) => r.url === `/post/${slug}`),
+    news: (await text("/news")).includes(TITLE),
+    home: (await text("/")).includes(TITLE),
+    sitemap: (await text("/sitemap.xml")).includes(`/post/${slug}`),
+    rss: (await text("/news/rss.xml")).includes(TITLE),
+    atom: (await text("/news/atom.xml")).includes(TITLE),
+    month: months.data.includes("11-2026"),
+  };
+}
+const NOWHERE = {
+  page: 404,
+  api: 404,
+  list: false,
+  latest: false,
+  search: false,
+  news: false,
+  home: false,
+  sitemap: false,
+  rss: false,
+  atom: false,
+  month: false,
+};
+const EVERYWHERE = {
+  page: 200,
+  api: 200,
+  list: true,
+  latest: true,
+  search: true,
+  news: true,
+  home: true,
+  sitemap: true,
+  rss: true,
+  atom: true,
+  month: true,
+};
+
+describe("a draft news post", () => {
+  it("is seen by the admins alone, is announced to nobody, and appears everywhere once published, dated then", async () => {
+    const eventsBefore = (await newsEvents()).length;
+    const created = await call(pages, "POST", "/api/dashboard/news", {
+      token,
+      json: { title: TITLE, content: `<p>The ${WORD} trials are done.</p>`, status: "draft" },
+    });
+    expect(created.status).toBe(201);
+    const draft = postOf(created);
+    expect(draft.status).toBe("draft");
+    // The month filters hold no other post of this month in the test's data: November 2026 is the draft's alone.
+    expect(await seenBy(draft.slug)).toEqual(NOWHERE);
+    expect(await newsEvents()).toHaveLength(eventsBefore);
+
+    // The admins' list: with its state, and filtered by it.
+    const all = (await call(pages, "GET", "/api/dashboard/news", { token })).json as {
+      data: { id: number; status: string }[];
+    };
+    expect(all.data.find((p) => p.id === draft.id)?.status).toBe("draft");
+    const drafts = (await call(pages, "GET", "/api/dashboard/news?status=draft", { token })).json as {
+      data: { id: number }[];
+    };
+    expect(drafts.data.map((p) => p.id)).toEqual([draft.id]);
+    const published = (await call(pages, "GET", "/api/dashboard/news?status=published", { token })).json as {
+      data: { id: number }[];
+    };
+    expect(published.data.map((p) => p.id)).not.toContain(draft.id);
+    expect((await call(pages, "GET", `/api/dashboard/news?status=scheduled`, { token })).status).toBe(422);
+
+    // Sending it to the members is refused; an update without a state keeps it a draft.
+    const sent = await t.runtime.services.announcements
+      .send(draft.id, { audience: "all", again: false, by: 1 })
+      .catch((error: unknown) => error);
+    expect(sent).toMatchObject({ code: "conflict", message: DRAFT_NOT_SENT });
+    const kept = await call(pages, "PATCH", `/api/dashboard/news/${draft.id}`, {
+      token,
+      json: { title: TITLE, content: `<p>The ${WORD} trials are done, with figures.</p>` },
+    });
+    expect(postOf(kept).status).toBe("draft");
+    expect(await seenBy(draft.slug)).toEqual(NOWHERE);
+
+    // Published a day later: dated then, everywhere at once (the page cache included), and announced once.
+    clock = new Date("2026-11-21T08:30:00Z");
+    // A day later the admin signs in again (the session ended while idle).
+    token = (await signIn(t.runtime.services, "admin")).token;
+    const out = await call(pages, "PATCH", `/api/dashboard/news/${draft.id}`, {
+      token,
+      json: { title: TITLE, content: `<p>The ${WORD} trials are done, with figures.</p>`, status: "published" },
+    });
+    expect(out.status).toBe(200);
+    expect(postOf(out)).toMatchObject({ status: "published", published_at: "2026-11-21T08:30:00.000Z" });
+    expect(await seenBy(draft.slug)).toEqual(EVERYWHERE);
+    expect((await newsEvents()).filter((e) => e.ref_id === draft.id)).toHaveLength(1);
+
+    // Made a draft again: gone from everywhere; published again later: not announced a second time.
+    await call(pages, "PATCH", `/api/dashboard/news/${draft.id}`, {
+      token,
+      json: { title: TITLE, content: "<p>Withdrawn for corrections.</p>", status: "draft" },
+    });
+    expect(await seenBy(draft.slug)).toEqual(NOWHERE);
+  });
+
+  it("is published when a client says nothing of drafts, as SPEC's clients do; an unknown state is a 422", async () => {
+    const created = await call(pages, "POST", "/api/dashboard/news", {
+      token,
+      json: { title: "Plain post from an old client", content: "<p>Hello.</p>" },
+    });
+    expect(postOf(created).status).toBe("published");
+    expect((await call(pages, "GET", `/api/getPostBySlug/${postOf(created).slug}`)).status).toBe(200);
+    const refused = await call(pages, "POST", "/api/dashboard/news", {
+      token,
+      json: { title: "Scheduled", content: "<p>Later.</p>", status: "someday" },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.json?.errors).toEqual({ status: ["The status must be draft or published."] });
+  });
+});
