@@ -16,6 +16,7 @@ export default [
     route("search", "routes/search/search.tsx"),
     route("news", "routes/news/index.tsx"),
     route("post/:slug", "routes/news/post.tsx"),
+    route("news/preview/:token", "routes/news/preview.tsx"),
     route("events", "routes/events/index.tsx"),
     route("events/:slug", "routes/events/meeting.tsx"),
     route("registrations/:token", "routes/events/registration.tsx"),

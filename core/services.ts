@@ -190,7 +190,15 @@ export function createServices(deps: {
     post: (id) => news.getById(id),
     postUrl,
   });
-  const news = createNewsService({ db: deps.db, dialect: deps.dialect, search, storage: deps.storage, clock, notify });
+  const news = createNewsService({
+    db: deps.db,
+    dialect: deps.dialect,
+    search,
+    storage: deps.storage,
+    clock,
+    notify,
+    previewKey: () => secrets.key("news-preview"),
+  });
   const invitations = createInvitationService({
     users,
     tokens,

@@ -13,6 +13,7 @@ import { type Page, pageOf } from "../../lib/pagination";
 import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
 import type { FileStorage } from "../../lib/storage";
 import { uploadUrl } from "../../lib/uploads";
+import { readSignedToken, signToken } from "../../lib/signed-token";
 import { invalidInput } from "../../lib/validation";
 import type { SearchService } from "../search/search.service";
 import { createNewsRepository, type NewsRepository } from "./news.repository";
@@ -31,6 +32,9 @@ import {
 } from "./news.schema";
 
 const LATEST_COUNT = 4;
+/** How long a preview link opens its post (issue 34). */
+export const PREVIEW_DAYS = 7;
+const PREVIEW_PURPOSE = "news-preview";
 
 type Row = Awaited<ReturnType<NewsRepository["list"]>>[number];
 
@@ -57,6 +61,8 @@ export function createNewsService(deps: {
   search: SearchService;
   storage: FileStorage;
   clock: Clock;
+  /** The key that signs preview links (core/secrets: the same in every process). */
+  previewKey?: () => Promise<Buffer>;
   /** Records a new post for the members following the news (issue 33), in the write's transaction. */
   notify?: (event: { kind: "news"; ref_id: number; category_id: null }, trx: Kysely<Database>) => Promise<void>;
 }) {
@@ -169,6 +175,26 @@ export function createNewsService(deps: {
       const row = slug.length <= 200 ? await repository.findBySlug(slug) : undefined;
       if (!row) throw new AppError("not_found", "Post not found.");
       return toPost(row);
+    },
+
+    /**
+     * A link that shows the post as it will look, to anyone who has it, for PREVIEW_DAYS (decision
+     * 0070): signed, not stored, so each call makes a new one and none can be withdrawn but by the key.
+     */
+    async previewLink(id: number): Promise<{ path: string; expires_at: string }> {
+      const post = await existing(id);
+      if (!deps.previewKey) throw new AppError("unavailable", "Previews are not available in this process.");
+      const expiresAt = new Date(clock().getTime() + PREVIEW_DAYS * 86_400_000);
+      const token = signToken(await deps.previewKey(), PREVIEW_PURPOSE, post.id, expiresAt);
+      return { path: `/news/preview/${token}`, expires_at: expiresAt.toISOString() };
+    },
+
+    /** The post a preview link shows, whatever its state, or null: not a link of ours, expired, or the post is gone. */
+    async preview(token: string): Promise<{ post: AdminPost; expires_at: string } | null> {
+      if (!deps.previewKey || token.length > 100) return null;
+      const found = readSignedToken(await deps.previewKey(), PREVIEW_PURPOSE, token, clock());
+      const row = found ? await repository.findById(found.id) : undefined;
+      return found && row ? { post: toAdminPost(row), expires_at: found.expiresAt.toISOString() } : null;
     },
 
     /** Any post, drafts included, with its state: for the admins. */

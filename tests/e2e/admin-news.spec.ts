@@ -170,6 +170,12 @@ test("a draft is the admins' alone until it is published (decision 0070)", async
   // Published: the visitor reads it.
   await row.getByRole("link", { name: /^Edit/ }).click();
   await expect(page.getByText("A draft: only admins see it")).toBeVisible();
+  // Its preview link reads it as it will look, for anyone who has the link.
+  const previewUrl = await page.getByLabel("Preview link").inputValue();
+  await expectAccessible(page);
+  expect((await visitor.goto(previewUrl))?.status()).toBe(200);
+  await expect(visitor.getByRole("note")).toContainText("Preview");
+  await expect(visitor.getByRole("heading", { level: 1 })).toHaveText("Wavelet buoy network draft");
   await page.getByRole("radio", { name: /^Published/ }).check();
   await page.getByRole("button", { name: "Save post" }).click();
   await expect(page.getByRole("status")).toContainText("Saved “Wavelet buoy network draft”.");

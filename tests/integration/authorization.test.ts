@@ -134,6 +134,8 @@ const PAGE_ACCESS: Record<string, Access> = {
   "/registrations/:token": "per-address",
   // A one-click unsubscribe address (issue 33): the signed address is the key, whoever holds it.
   "/unsubscribe/:token": "per-address",
+  // A news post's preview (issue 34): the signed link is the key, whoever holds it, until it expires.
+  "/news/preview/:token": "per-address",
   "/members-join": "public",
   "/join": "public",
   "/join/thank-you": "public",
@@ -258,6 +260,8 @@ type Fixtures = {
   /** A member's one-click unsubscribe token (their digest), and their private feed's. */
   unsubscribeToken: string;
   libraryFeedToken: string;
+  /** A preview link's path for the news post. */
+  previewPath: string;
 };
 
 /** An address tried, and what each role must get when its route's class does not say it. */
@@ -282,6 +286,12 @@ function addressesFor(f: Fixtures): Record<string, Try[]> {
       { path: `/registrations/${f.registrationToken}`, expected: everyone(OK) },
       { path: `/registrations/${"x".repeat(43)}`, expected: everyone(NOT_FOUND) },
       { path: "/registrations/not-a-token", expected: everyone(NOT_FOUND) },
+    ],
+    "/news/preview/:token": [
+      { path: f.previewPath, expected: everyone(OK) },
+      // Signed for another post id: the signature no longer checks.
+      { path: f.previewPath.replace(/\/(\d+)\./, (_m, id) => `/${Number(id) + 1}.`), expected: everyone(NOT_FOUND) },
+      { path: "/news/preview/not-a-token", expected: everyone(NOT_FOUND) },
     ],
     "/unsubscribe/:token": [
       { path: `/unsubscribe/${f.unsubscribeToken}`, expected: everyone(OK) },
@@ -533,6 +543,7 @@ async function createFixtures(
     registrationToken: await registrationToken(publicMeeting.id),
     unsubscribeToken: await unsubscribeTokenOf(member.id),
     libraryFeedToken: await services.profile.renewLibraryFeedToken(member.id, member.password),
+    previewPath: (await services.news.previewLink(post.id)).path,
   };
 }
 

@@ -165,3 +165,42 @@ describe("a draft news post", () => {
     expect(refused.json?.errors).toEqual({ status: ["The status must be draft or published."] });
   });
 });
+
+describe("a draft's preview link", () => {
+  it("shows the draft as it will look to anyone with it, never cached nor indexed, for seven days", async () => {
+    const created = await call(pages, "POST", "/api/dashboard/news", {
+      token,
+      json: { title: "Halyard preview draft", content: "<p>First words.</p>", status: "draft" },
+    });
+    const draft = postOf(created);
+    const { path, expires_at } = await t.runtime.services.news.previewLink(draft.id);
+    expect(Date.parse(expires_at) - clock.getTime()).toBe(7 * 86_400_000);
+    const open = () => call(pages, "GET", `${ORIGIN}${path}`);
+
+    const first = await open();
+    expect(first.status).toBe(200);
+    expect(first.headers.get("cache-control")).toBe("no-store");
+    expect(first.headers.get("x-robots-tag")).toBe("noindex");
+    expect(first.text).toContain('<meta name="robots" content="noindex"/>');
+    expect(first.text).toContain("Preview");
+    expect(first.text).toContain("Halyard preview draft");
+    expect(first.text).toContain("First words.");
+    // Never kept by the page cache: an edit shows at once.
+    await call(pages, "PATCH", `/api/dashboard/news/${draft.id}`, {
+      token,
+      json: { title: "Halyard preview draft", content: "<p>Second words.</p>" },
+    });
+    expect((await open()).text).toContain("Second words.");
+    // Still the admins' alone at its own address.
+    expect((await call(pages, "GET", `${ORIGIN}/post/${draft.slug}`)).status).toBe(404);
+
+    // Another post's id under the same signature, a made-up token, and the link once expired: nothing.
+    const forged = path.replace(/\/(\d+)\./, (_m, id) => `/${Number(id) + 1}.`);
+    expect((await call(pages, "GET", `${ORIGIN}${forged}`)).status).toBe(404);
+    expect((await call(pages, "GET", `${ORIGIN}/news/preview/${"1.2.".padEnd(47, "x")}`)).status).toBe(404);
+    clock = new Date(Date.parse(expires_at) + 1000);
+    const expired = await open();
+    expect(expired.status).toBe(404);
+    expect(expired.headers.get("cache-control")).toBe("no-store");
+  });
+});

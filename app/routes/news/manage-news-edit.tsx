@@ -1,4 +1,4 @@
-import { ImageOff } from "lucide-react";
+import { Eye, ImageOff } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { MEMBERSHIP_TYPES } from "../../../core/members/members.values";
 import { postInputSchema, postUrl } from "../../../core/news/news.schema";
@@ -8,6 +8,7 @@ import { isoInZone } from "../../../lib/time-zones";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
 import { parseOrThrow } from "../../../lib/validation";
 import { AnnouncementPanel, type AnnouncementResult, audienceLabel } from "../../components/news/announcement-panel";
+import { formatDate } from "../../components/news/post-card";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ImageTextFields } from "../../components/ui/image-text-fields";
 import { RichTextEditor } from "../../components/ui/rich-text-editor";
@@ -36,7 +37,14 @@ async function loadPost(context: Route.LoaderArgs["context"], id: string | undef
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const post = await loadPost(context, params.id);
-  return { post, announcement: post ? await announcementData(context, post.id) : null };
+  const { services, origin } = getRequestContext(context);
+  // A draft gets a link to read it as it will look (decision 0070): a new one, valid for a week, each time.
+  const link = post?.status === "draft" ? await services.news.previewLink(post.id) : null;
+  return {
+    post,
+    announcement: post ? await announcementData(context, post.id) : null,
+    preview: link ? { url: `${origin.replace(/\/+$/, "")}${link.path}`, expires_at: link.expires_at } : null,
+  };
 }
 
 /** The announcement panel's data (issue 33): the mail's preview, the audiences and their sizes, each sending so far. */
@@ -172,6 +180,33 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   }
 }
 
+/** The draft's preview link, to open or to send to someone who should read it first. */
+function PreviewLink({ url, expires_at }: { url: string; expires_at: string }) {
+  return (
+    <div className="mt-4 rounded-md bg-slate-50 px-4 py-3 text-sm text-slate-700 ring-1 ring-slate-200">
+      <label htmlFor="preview-link" className="font-semibold text-navy-900">
+        Preview link
+      </label>
+      <p id="preview-hint" className="mt-1">
+        Anyone with this link can read the draft as it will look until {formatDate(expires_at)}, without signing in.
+      </p>
+      <div className="mt-2 flex flex-wrap gap-2">
+        <input
+          id="preview-link"
+          readOnly
+          value={url}
+          aria-describedby="preview-hint"
+          className="w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 py-1.5 font-mono text-xs sm:w-auto sm:flex-1"
+        />
+        <a href={url} target="_blank" rel="noreferrer" className="btn-outline py-1.5">
+          <Eye className="h-4 w-4" aria-hidden="true" />
+          Open the preview
+        </a>
+      </div>
+    </div>
+  );
+}
+
 /** A post's states as the editor offers them, each with who sees it (decision 0070). */
 const STATES = [
   ["published", "Published", "everyone sees it on the site, in the feed and in search"],
@@ -214,6 +249,7 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
             : ""}
         </p>
       ) : null}
+      {loaderData.preview ? <PreviewLink {...loaderData.preview} /> : null}
       {Object.keys(errors).length > 0 ? (
         <p
           role="alert"

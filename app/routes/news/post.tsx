@@ -2,7 +2,8 @@ import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
 import { postUrl } from "../../../core/news/news.values";
 import { isAppError } from "../../../lib/errors";
-import { formatDate, PostCard } from "../../components/news/post-card";
+import { PostArticle } from "../../components/news/post-article";
+import { PostCard } from "../../components/news/post-card";
 import { getRequestContext } from "../../context";
 import { SERVED_AS_ISLANDS } from "../../islands/island";
 import { seoMeta } from "../../lib/seo";
@@ -62,30 +63,7 @@ export default function NewsPost({ loaderData }: Route.ComponentProps) {
         All news
       </Link>
       <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-12 lg:grid-cols-[minmax(0,1fr)_20rem]">
-        <article>
-          <p className="text-sm text-slate-600">
-            <time dateTime={post.published_at}>{formatDate(post.published_at)}</time>
-            {post.author_name ? ` · ${post.author_name}` : ""}
-          </p>
-          <h1 className="mt-2 font-display text-4xl leading-tight font-bold text-navy-900 sm:text-5xl">{post.title}</h1>
-          {post.image ? (
-            <img
-              src={post.image}
-              srcSet={post.image_srcset ?? undefined}
-              sizes="(min-width: 1200px) 820px, 100vw"
-              alt={post.image_alt}
-              width={post.image_width ?? 1600}
-              height={post.image_height ?? 900}
-              className="mt-8 h-auto w-full rounded-xl"
-            />
-          ) : null}
-          <div
-            className="rich-text mt-8 max-w-3xl"
-            // Sanitized on write and again on read by the news service.
-            // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized server-side
-            dangerouslySetInnerHTML={{ __html: post.content }}
-          />
-        </article>
+        <PostArticle post={post} />
         {latest.length > 0 ? (
           <aside aria-labelledby="latest-posts">
             <h2 id="latest-posts" className="font-display text-2xl font-bold text-navy-900">
