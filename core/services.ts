@@ -15,6 +15,7 @@ import { createTokensRepository } from "./accounts/tokens.repository";
 import { createUsersRepository } from "./accounts/users.repository";
 import { createAuthRepository } from "./auth/auth.repository";
 import { createAuthService, type IdleSeconds } from "./auth/auth.service";
+import { createContentSchedule } from "./content-version/content-schedule";
 import { createContentVersionRepository } from "./content-version/content-version.repository";
 import { createContentVersionService } from "./content-version/content-version.service";
 import { createApplicationsService } from "./join/applications.service";
@@ -103,8 +104,9 @@ export function createServices(deps: {
     // A member company's entry is found while the company is current (decisions 0044, 0046).
     shownWhen: async () => {
       const { cutoff } = await membershipDay();
-      // A draft's entry waits in the index, found once the post is published (decision 0070).
-      return { [COMPANY_SEARCH_KIND]: (id) => isCurrentCompany(id, cutoff), news: (id) => isPublishedPost(id) };
+      // A draft's or a scheduled post's entry waits in the index, found once the post is visible (decisions 0070, 0071).
+      const now = clock().toISOString();
+      return { [COMPANY_SEARCH_KIND]: (id) => isCurrentCompany(id, cutoff), news: (id) => isPublishedPost(id, now) };
     },
   });
   const contentVersion = createContentVersionService({
@@ -199,6 +201,14 @@ export function createServices(deps: {
     notify,
     previewKey: () => secrets.key("news-preview"),
   });
+  /** When content next changes by itself (a scheduled post): the caches' bound (decision 0071). */
+  const contentSchedule = createContentSchedule({
+    next: () => news.nextAppearance(),
+    latest: () => news.latestAppearance(),
+    clock,
+    onError: (error) =>
+      deps.logger?.warn({ err: error }, "scheduled posts not read; cached pages not served meanwhile"),
+  });
   const invitations = createInvitationService({
     users,
     tokens,
@@ -284,6 +294,7 @@ export function createServices(deps: {
       clock,
     }),
     contentVersion,
+    contentSchedule,
     rateLimit,
     search,
     news,

@@ -220,6 +220,8 @@ export interface NewsPostsTable {
   image_decorative: Generated<Flag>;
   /** A draft is seen by the admins alone (migration 0025); a published post once published_at has come. */
   status: Generated<NewsPostStatus>;
+  /** When those following the news were told of it (a notice event); null until it is first visible. */
+  announced_at: Timestamp | null;
   published_at: Timestamp;
   created_at: Timestamp;
   updated_at: Timestamp;

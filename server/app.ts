@@ -152,6 +152,9 @@ export function createSite(
             allowedOrigins: [config.baseUrl.origin],
             authenticate: (token) => services.auth.authenticate(token),
             contentRoute: contentRoutes(apiRoutes),
+            now: services.contentSchedule.now,
+            staleBefore: services.contentSchedule.staleBefore,
+            scheduleReady: services.contentSchedule.ready,
           },
           logger,
         )

@@ -28,6 +28,8 @@ export type AppEnv = {
     clientIp: string;
     /** Set by the page cache on a page it may store: it encodes the answer itself, once per encoding. */
     pageCacheEncodes?: boolean;
+    /** When the page cache took the request (its clock): what it stores is stamped as of then (decision 0071). */
+    renderStartedAt?: number;
     /**
      * Set by the page cache on a signed-in request it renders once for the role (decision 0032): the
      * entry to store the answer under, once the chain has given it every header.

@@ -50,6 +50,8 @@ export const SITE_JOBS: readonly JobDefinition[] = [
     description:
       "Mails members what they follow at once (a paper, a revision, a news post, a meeting), batched: what comes together is one mail. Decision 0065.",
     async run({ services, signal }) {
+      // Scheduled posts whose time has come are told of first, so that this run's notices carry them (decision 0071).
+      await services.news.announceDue();
       return describeNoticesRun(await services.notices.sendInstant({ signal }));
     },
     // Every minute: a minute with nothing to tell is not worth a line at info level.

@@ -1,6 +1,6 @@
 import { type Expression, type Insertable, type RawBuilder, type SqlBool, sql, type Updateable } from "kysely";
 import type { Dialect } from "../../db/connect";
-import type { Executor, NewsPostStatus, NewsPostsTable } from "../../db/types";
+import type { Executor, NewsPostsTable } from "../../db/types";
 
 const SUMMARY = [
   "id",
@@ -18,29 +18,40 @@ const SUMMARY = [
 ] as const;
 
 /**
+ * Which posts a read takes (decisions 0070, 0071): those everyone sees at `now` ("visible": published,
+ * and dated now or before), or for the admins' list those whose time is still ahead ("scheduled"),
+ * drafts, or all of them.
+ */
+export type NewsState = "visible" | "scheduled" | "draft" | "all";
+
+/**
  * `matching`: a subquery of post ids (the search module's full-text match), joined into the list's own
- * query. `state`: the posts everyone sees ("published", the default), or for the admins' list also
- * their drafts ("all") or only them ("draft").
+ * query. `state` (visible by default) as seen at `now` (ISO).
  */
 export type NewsFilter = {
   from?: string;
   to?: string;
   matching?: Expression<number>;
-  state?: NewsPostStatus | "all";
+  state?: NewsState;
+  now: string;
 };
 
-/** Whether a post is seen by everyone: not a draft (decision 0070). For the search's `shownWhen`. */
-export function isPublishedPost(postId: RawBuilder<number>): RawBuilder<SqlBool> {
+/** Whether a post is seen by everyone at `now`: published and its time come (decisions 0070, 0071). For the search's `shownWhen`. */
+export function isPublishedPost(postId: RawBuilder<number>, now: string): RawBuilder<SqlBool> {
   return sql<SqlBool>`exists (select 1 from news_posts as shown_post
-    where shown_post.id = ${postId} and shown_post.status = 'published')`;
+    where shown_post.id = ${postId} and shown_post.status = 'published' and shown_post.published_at <= ${now})`;
 }
 
 /** Runs on the executor it is given: the database, or the transaction of a write. */
 export function createNewsRepository(db: Executor) {
   function filtered(filter: NewsFilter) {
     let query = db.selectFrom("news_posts");
-    const state = filter.state ?? "published";
-    if (state !== "all") query = query.where("status", "=", state);
+    const state = filter.state ?? "visible";
+    if (state === "draft") query = query.where("status", "=", "draft");
+    if (state === "visible") {
+      query = query.where("status", "=", "published").where("published_at", "<=", filter.now);
+    }
+    if (state === "scheduled") query = query.where("status", "=", "published").where("published_at", ">", filter.now);
     if (filter.from) query = query.where("published_at", ">=", filter.from);
     if (filter.to) query = query.where("published_at", "<", filter.to);
     if (filter.matching) query = query.where("id", "in", filter.matching);
@@ -70,10 +81,11 @@ export function createNewsRepository(db: Executor) {
      * the first that is not a draft) instead of reading every post: ten thousand posts over nine
      * years cost 107 seeks, not 10 000 rows.
      */
-    async months(): Promise<string[]> {
+    async months(now: string): Promise<string[]> {
       const { rows } = await sql<{ month: string }>`
         with recursive months(month) as (
-          select (select substr(published_at, 1, 7) from news_posts where status = 'published'
+          select (select substr(published_at, 1, 7) from news_posts
+            where published_at <= ${now} and status = 'published'
             order by published_at desc limit 1)
           union all
           select (select substr(published_at, 1, 7) from news_posts
@@ -84,21 +96,23 @@ export function createNewsRepository(db: Executor) {
         select month from months where month is not null`.execute(db);
       return rows.map((r) => r.month);
     },
-    /** A post as everyone sees it: published (drafts are the admins', read by id). */
-    async findBySlug(slug: string) {
+    /** A post as everyone sees it at `now` (drafts and scheduled posts are the admins', read by id). */
+    async findBySlug(slug: string, now: string) {
       return db
         .selectFrom("news_posts")
         .selectAll()
         .where("slug", "=", slug)
         .where("status", "=", "published")
+        .where("published_at", "<=", now)
         .executeTakeFirst();
     },
-    async latestExcept(slug: string, limit: number) {
+    async latestExcept(slug: string, limit: number, now: string) {
       return db
         .selectFrom("news_posts")
         .select([...SUMMARY])
         .where("slug", "!=", slug)
         .where("status", "=", "published")
+        .where("published_at", "<=", now)
         .orderBy("published_at", "desc")
         .orderBy("id", "desc")
         .limit(limit)
@@ -134,12 +148,61 @@ export function createNewsRepository(db: Executor) {
     async remove(id: number) {
       return db.deleteFrom("news_posts").where("id", "=", id).returningAll().executeTakeFirst();
     },
+    /**
+     * The next moment a post becomes visible by itself (the earliest scheduled post's time), or null:
+     * what is cached from now on lives no longer than that (decision 0071).
+     */
+    async nextAppearance(now: string): Promise<string | null> {
+      const row = await db
+        .selectFrom("news_posts")
+        .select("published_at")
+        .where("status", "=", "published")
+        .where("published_at", ">", now)
+        .orderBy("published_at")
+        .limit(1)
+        .executeTakeFirst();
+      return row?.published_at ?? null;
+    },
+    /** The moment the latest visible post appeared (its date, now or before), or null. */
+    async latestAppearance(now: string): Promise<string | null> {
+      const row = await db
+        .selectFrom("news_posts")
+        .select("published_at")
+        .where("status", "=", "published")
+        .where("published_at", "<=", now)
+        .orderBy("published_at", "desc")
+        .limit(1)
+        .executeTakeFirst();
+      return row?.published_at ?? null;
+    },
+    /** Visible posts nobody was told of yet (scheduled ones whose time has come). */
+    async dueUnannounced(now: string) {
+      return db
+        .selectFrom("news_posts")
+        .select("id")
+        .where("announced_at", "is", null)
+        .where("status", "=", "published")
+        .where("published_at", "<=", now)
+        .orderBy("published_at")
+        .execute();
+    },
+    /** Marks the post as told of; false when it was already (another process, another save). */
+    async markAnnounced(id: number, at: string): Promise<boolean> {
+      const result = await db
+        .updateTable("news_posts")
+        .set({ announced_at: at })
+        .where("id", "=", id)
+        .where("announced_at", "is", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
     /** Slugs and dates for the sitemap and feeds; bounded by the sitemap protocol's 50 000 entries. */
-    async allForSitemap() {
+    async allForSitemap(now: string) {
       return db
         .selectFrom("news_posts")
         .select(["slug", "updated_at"])
         .where("status", "=", "published")
+        .where("published_at", "<=", now)
         .orderBy("published_at", "desc")
         .limit(45_000)
         .execute();

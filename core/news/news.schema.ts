@@ -41,14 +41,30 @@ export const postSummarySchema = z
   .meta({ id: "PostSummary" });
 export type PostSummary = z.output<typeof postSummarySchema>;
 
-/** A post's state (decision 0070): a draft is seen by the admins alone, everywhere. */
+/**
+ * A post's state (decisions 0070, 0071): a draft, or a post scheduled for later, is seen by the
+ * admins alone, everywhere; a published one by everyone.
+ */
 export const postStatusSchema = z
-  .enum(["draft", "published"], { error: "The status must be draft or published." })
-  .meta({ description: "`draft`: seen by the admins alone, anywhere; `published`: seen by everyone." });
+  .enum(["draft", "scheduled", "published"], { error: "The status must be draft, scheduled or published." })
+  .meta({
+    description:
+      "`draft`: seen by the admins alone, anywhere; `scheduled`: the same until `publish_at`, then published by " +
+      "itself (no job needed); `published`: seen by everyone.",
+  });
+
+/** When a scheduled post appears: a date and time with its offset, in the future. */
+export const PUBLISH_AT_FORMAT =
+  "The publication time must be a date and time with its offset, such as 2026-12-01T09:00:00+01:00.";
 
 /** A post in the admins' list: with its state. */
 export const adminPostSummarySchema = postSummarySchema
-  .extend({ status: postStatusSchema })
+  .extend({
+    status: postStatusSchema,
+    publish_at: z.string().nullable().meta({
+      description: "When it is (or was) published: a scheduled post's time ahead; null for a draft.",
+    }),
+  })
   .meta({ id: "AdminPostSummary" });
 export type AdminPostSummary = z.output<typeof adminPostSummarySchema>;
 
@@ -60,7 +76,9 @@ export const postSchema = postSummarySchema
 export type Post = z.output<typeof postSchema>;
 
 /** A whole post as the admins read it: with its state. */
-export const adminPostSchema = postSchema.extend({ status: postStatusSchema }).meta({ id: "AdminPost" });
+export const adminPostSchema = postSchema
+  .extend({ status: postStatusSchema, publish_at: adminPostSummarySchema.shape.publish_at })
+  .meta({ id: "AdminPost" });
 export type AdminPost = z.output<typeof adminPostSchema>;
 
 /** The months that have posts, newest first, as month filters. */
@@ -97,6 +115,12 @@ export const postInputSchema = z.object({
   // Optional: a new post without it is published (SPEC's clients keep publishing); an update without it
   // keeps the post's state, so that a client that knows nothing of drafts never publishes one.
   status: postStatusSchema.optional(),
+  // Required with `scheduled` (news.service checks it against the clock); ignored otherwise.
+  publish_at: z
+    .union([z.iso.datetime({ offset: true, error: PUBLISH_AT_FORMAT }), z.literal(""), z.null()])
+    .transform((v) => v || undefined)
+    .optional()
+    .meta({ description: "With `status: scheduled`: when the post appears, ISO 8601 with an offset, in the future." }),
 });
 export type PostInput = z.input<typeof postInputSchema>;
 /** A post as the service takes it: already parsed by postInputSchema (by the route's contract or the page's action). */

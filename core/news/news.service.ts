@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Dialect } from "../../db/connect";
-import type { Database, Executor } from "../../db/types";
+import type { Database, Executor, NewsPostStatus } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { AppError } from "../../lib/errors";
@@ -10,10 +10,10 @@ import { ALT_REQUIRED, describedImage } from "../../lib/image-text";
 import { imageFiles, imageSrcSet } from "../../lib/image-variants";
 import { storeImage } from "../../lib/images";
 import { type Page, pageOf } from "../../lib/pagination";
+import { readSignedToken, signToken } from "../../lib/signed-token";
 import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
 import type { FileStorage } from "../../lib/storage";
 import { uploadUrl } from "../../lib/uploads";
-import { readSignedToken, signToken } from "../../lib/signed-token";
 import { invalidInput } from "../../lib/validation";
 import type { SearchService } from "../search/search.service";
 import { createNewsRepository, type NewsRepository } from "./news.repository";
@@ -87,9 +87,53 @@ export function createNewsService(deps: {
     };
   }
 
-  /** A post as the admins read it: with its state. */
+  /** A stored post's state as the admins see it now: a published post dated ahead is scheduled (decision 0071). */
+  function stateOf(row: { status: NewsPostStatus; published_at: string }, now: string): AdminPost["status"] {
+    if (row.status === "draft") return "draft";
+    return row.published_at > now ? "scheduled" : "published";
+  }
+
+  /** A post as the admins read it: with its state and when it is (or was) published. */
   function toAdminPost(row: NonNullable<Awaited<ReturnType<NewsRepository["findById"]>>>): AdminPost {
-    return { ...toPost(row), status: row.status };
+    const status = stateOf(row, clock().toISOString());
+    return { ...toPost(row), status, publish_at: status === "draft" ? null : row.published_at };
+  }
+
+  /**
+   * Where the post stands after a save (decisions 0070, 0071): its stored status and date. Published
+   * now: dated now unless it was visible already; scheduled: dated at `publish_at`, which must lie
+   * ahead; a draft keeps its date (it is dated again when published); no state: as it was.
+   */
+  function placed(
+    input: Pick<PostData, "status" | "publish_at">,
+    before: { status: NewsPostStatus; published_at: string } | null,
+    now: string,
+  ): { status: NewsPostStatus; published_at: string } {
+    const wanted = input.status ?? (before ? stateOf(before, now) : "published");
+    if (wanted === "draft") return { status: "draft", published_at: before?.published_at ?? now };
+    if (wanted === "scheduled") {
+      if (!input.publish_at) throw invalidInput({ publish_at: ["Give the date and time the post is to appear."] });
+      const at = new Date(input.publish_at);
+      if (at.toISOString() <= now) throw invalidInput({ publish_at: ["The publication time must be in the future."] });
+      return { status: "published", published_at: at.toISOString() };
+    }
+    const visible = before && stateOf(before, now) === "published";
+    return { status: "published", published_at: visible ? before.published_at : now };
+  }
+
+  /**
+   * Tells those following the news of a post once it is visible, once (decision 0071): at its save,
+   * or for a scheduled post when the notices job finds its time has come. In the caller's transaction.
+   */
+  async function announce(
+    trx: Executor,
+    row: { id: number; status: NewsPostStatus; published_at: string },
+    now: string,
+  ) {
+    if (row.status !== "published" || row.published_at > now) return;
+    if (await createNewsRepository(trx).markAnnounced(row.id, now)) {
+      await deps.notify?.({ kind: "news", ref_id: row.id, category_id: null }, trx as Kysely<Database>);
+    }
   }
 
   /** Files of an image that no committed row names any more; a failure leaves them to the upload sweep. */
@@ -144,21 +188,44 @@ export function createNewsService(deps: {
     /** Posts as a notice or digest lists them (issue 33): those that still exist, oldest first. */
     async noticePosts(ids: number[]): Promise<{ id: number; title: string; url: string; excerpt: string }[]> {
       const rows = await Promise.all(ids.filter(isRowId).map((id) => repository.findById(id)));
+      const now = clock().toISOString();
       return (
         rows
-          // A post made a draft again since is not announced.
-          .filter((row): row is NonNullable<typeof row> => row?.status === "published")
+          // A post made a draft again, or moved later, since is not announced now.
+          .filter((row): row is NonNullable<typeof row> => row !== undefined && stateOf(row, now) === "published")
           .map((row) => ({ id: row.id, title: row.title, url: postUrl(row.slug), excerpt: row.excerpt ?? "" }))
       );
     },
 
+    /**
+     * Tells those following the news of the scheduled posts whose time has come (the notices job, each
+     * minute, decision 0071), each once and in its own transaction. Answers how many.
+     */
+    async announceDue(): Promise<number> {
+      const now = clock().toISOString();
+      let told = 0;
+      for (const { id } of await repository.dueUnannounced(now)) {
+        await db.transaction().execute(async (trx) => {
+          const row = await createNewsRepository(trx).findForWrite(id, dialect);
+          if (row) await announce(trx, row, now);
+        });
+        told += 1;
+      }
+      return told;
+    },
+
+    /** When the next scheduled post appears (ISO), or null: when the caches read the schedule again (decision 0071). */
+    nextAppearance: () => repository.nextAppearance(clock().toISOString()),
+    /** When the latest visible post appeared (ISO), or null: what is cached must be newer (decision 0071). */
+    latestAppearance: () => repository.latestAppearance(clock().toISOString()),
+
     /** How many posts there are, for the admin home. */
-    countPosts: () => repository.count({ state: "all" }),
+    countPosts: () => repository.count({ state: "all", now: clock().toISOString() }),
 
     async list(query: PostsQuery): Promise<Page<PostSummary>> {
       const range = query.filters ? monthRange(query.filters) : {};
       const matching = query.search ? search.matchingIds("news", query.search) : undefined;
-      const filter = { ...range, matching };
+      const filter = { ...range, matching, now: clock().toISOString() };
       const [rows, total] = await Promise.all([
         repository.list(filter, (query.page - 1) * NEWS_PER_PAGE, NEWS_PER_PAGE),
         repository.count(filter),
@@ -168,11 +235,11 @@ export function createNewsService(deps: {
 
     /** The month filters that have posts, newest first, as MM-YYYY. */
     async dateFilters(): Promise<string[]> {
-      return (await repository.months()).map(monthFilterOf);
+      return (await repository.months(clock().toISOString())).map(monthFilterOf);
     },
 
     async getBySlug(slug: string): Promise<Post> {
-      const row = slug.length <= 200 ? await repository.findBySlug(slug) : undefined;
+      const row = slug.length <= 200 ? await repository.findBySlug(slug, clock().toISOString()) : undefined;
       if (!row) throw new AppError("not_found", "Post not found.");
       return toPost(row);
     },
@@ -204,29 +271,34 @@ export function createNewsService(deps: {
 
     /** The newest posts, for the home page (no count, no filters). */
     async latest(limit = 3): Promise<PostSummary[]> {
-      return (await repository.list({}, 0, limit)).map(summary);
+      return (await repository.list({ now: clock().toISOString() }, 0, limit)).map(summary);
     },
 
     async latestExcept(slug: string): Promise<PostSummary[]> {
-      return (await repository.latestExcept(slug, LATEST_COUNT)).map(summary);
+      return (await repository.latestExcept(slug, LATEST_COUNT, clock().toISOString())).map(summary);
     },
 
     async sitemapEntries() {
-      return repository.allForSitemap();
+      return repository.allForSitemap(clock().toISOString());
     },
 
     /** The admin list: every post, drafts included (or one state), newest first, searchable. */
     async adminList(query: AdminListQuery): Promise<Page<AdminPostSummary>> {
+      const now = clock().toISOString();
       const filter = {
         matching: query.search ? search.matchingIds("news", query.search) : undefined,
-        state: query.status ?? ("all" as const),
+        state: query.status === "published" ? ("visible" as const) : (query.status ?? ("all" as const)),
+        now,
       };
       const [rows, total] = await Promise.all([
         repository.list(filter, (query.page - 1) * NEWS_PER_PAGE, NEWS_PER_PAGE),
         repository.count(filter),
       ]);
       return pageOf(
-        rows.map((row) => ({ ...summary(row), status: row.status })),
+        rows.map((row) => {
+          const status = stateOf(row, now);
+          return { ...summary(row), status, publish_at: status === "draft" ? null : row.published_at };
+        }),
         query.page,
         NEWS_PER_PAGE,
         total,
@@ -241,8 +313,10 @@ export function createNewsService(deps: {
     async create(input: PostData, image?: Uint8Array): Promise<AdminPost> {
       const data = prepare(input, Boolean(image));
       const base = slugify(data.title);
-      const stored = image ? await storeImage(storage, "news", image) : null;
       const now = clock().toISOString();
+      // Refused before any file is written: a time that is not ahead, or missing.
+      const state = placed(data, null, now);
+      const stored = image ? await storeImage(storage, "news", image) : null;
       for (let attempt = 0; ; attempt++) {
         try {
           const row = await db.transaction().execute(async (trx) => {
@@ -258,16 +332,13 @@ export function createNewsService(deps: {
               image_height: stored?.height ?? null,
               image_alt: data.image_alt,
               image_decorative: data.image_decorative,
-              status: data.status ?? "published",
-              published_at: now,
+              ...state,
               created_at: now,
               updated_at: now,
             });
             await index(inserted, trx);
-            // Those following the news hear of a post when everyone can read it, not of a draft.
-            if (inserted.status === "published") {
-              await deps.notify?.({ kind: "news", ref_id: inserted.id, category_id: null }, trx);
-            }
+            // Those following the news hear of a post when everyone can read it, not of a draft or before its time.
+            await announce(trx, inserted, now);
             return inserted;
           });
           return toAdminPost(row);
@@ -299,10 +370,9 @@ export function createNewsService(deps: {
         // Deleted meanwhile: the new image's files go too.
         if (!before) throw new AppError("not_found", "Post not found.");
         const data = withImage ?? prepare(input, Boolean(before.image));
-        const status = data.status ?? before.status;
-        // A draft published now is new to everyone: it is dated now, first in the lists, and announced.
-        const publishing = before.status === "draft" && status === "published";
         const now = clock().toISOString();
+        // A post published now that nobody could read before is new to everyone: dated now, first in the lists.
+        const state = placed(data, before, now);
         const row = await news.update(id, {
           title: data.title,
           content: data.content,
@@ -311,13 +381,12 @@ export function createNewsService(deps: {
           image_alt: data.image_alt,
           image_decorative: data.image_decorative,
           ...(stored ? { image: stored.key, image_width: stored.width, image_height: stored.height } : {}),
-          status,
-          ...(publishing ? { published_at: now } : {}),
+          ...state,
           updated_at: now,
         });
         if (!row) throw new AppError("not_found", "Post not found.");
         await index(row, trx);
-        if (publishing) await deps.notify?.({ kind: "news", ref_id: row.id, category_id: null }, trx);
+        await announce(trx, row, now);
         return { before, row };
       });
       if (stored && before.image !== stored.key) await removeFiles(before.image);

@@ -24,7 +24,7 @@ type Post = {
   slug: string;
   content: string;
   author_name: string | null;
-  status: "draft" | "published";
+  status: "draft" | "scheduled" | "published";
 };
 
 export type AnnouncementProgress = {
@@ -41,8 +41,8 @@ export type AnnouncementProgress = {
 export const NOBODY =
   "Nobody would receive it: no member of this audience has announcements on. Choose another audience.";
 
-/** A draft is the admins' alone: its link would be a 404 to every member (decision 0070). */
-export const DRAFT_NOT_SENT = "This post is a draft: publish it first, then send it to the members.";
+/** A draft or a scheduled post is the admins' alone: its link would be a 404 to every member (decisions 0070, 0071). */
+export const UNPUBLISHED_NOT_SENT = "This post is not published yet: send it to the members once it is on the site.";
 
 export const SENT_BEFORE = (when: string) =>
   `This post was sent to the members on ${when}. To send it again, tick "Send it again" and send.`;
@@ -129,7 +129,7 @@ export function createAnnouncementsService(deps: {
         deps.unsubscribeKey(),
         deps.membershipCutoff(),
       ]);
-      if (post.status === "draft") throw new AppError("conflict", DRAFT_NOT_SENT);
+      if (post.status !== "published") throw new AppError("conflict", UNPUBLISHED_NOT_SENT);
       const perSecond = Math.max(1, Number(site["mail.announcements_per_second"]) || 5);
       const queued = await deps.db.transaction().execute(async (trx) => {
         const repo = createAnnouncementsRepository(trx, deps.dialect);

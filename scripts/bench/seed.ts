@@ -39,6 +39,7 @@ export const EXTRA_DATA: DataStep[] = [
             excerpt: excerptOf(content),
             author_name: "Bench",
             published_at: at,
+            announced_at: at,
             created_at: at,
             updated_at: at,
           };

@@ -565,6 +565,8 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
                 image_alt: pictureAlt({ scene: n.item.scene, title: n.title }),
                 image_decorative: 0,
                 published_at: at,
+                // Told of long ago: the notices job tells of no demo post (decision 0071).
+                announced_at: at,
                 created_at: at,
                 updated_at: at,
               };

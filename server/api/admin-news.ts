@@ -66,8 +66,9 @@ export function adminNewsRoutes(runtime: Runtime) {
       tag,
       summary: "Create a post",
       description:
-        "Published unless `status` is `draft` (decision 0070): a draft is seen by the admins alone, and those " +
-        "following the news hear of it when it is published.",
+        "Published now unless `status` says otherwise (decisions 0070, 0071): a `draft` is seen by the admins alone; " +
+        "a `scheduled` post (with `publish_at`, in the future) too, until its time, when it appears everywhere by " +
+        "itself. Those following the news hear of a post when it appears.",
       body: { schema: postBody },
       response: { status: 201, schema: postAnswer },
       errors: [507],
@@ -87,8 +88,9 @@ export function adminNewsRoutes(runtime: Runtime) {
       tag,
       summary: "Update a post",
       description:
-        "Without `status` the post keeps its state. A draft published by this call is dated now and announced to " +
-        "those following the news; a published post made a draft again is gone from the site until published.",
+        "Without `status` the post keeps its state. A post published by this call that nobody could read before " +
+        "(a draft, a scheduled post) is dated now and announced to those following the news; `scheduled` with " +
+        "`publish_at` moves it to that time; a published post made a draft again is gone from the site until published.",
       params: idParams,
       body: { schema: postBody },
       response: { schema: postAnswer },

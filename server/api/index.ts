@@ -110,7 +110,13 @@ export function createApi(runtime: Runtime, extra: readonly OpenAPIHono<AppEnv>[
   // A quarter of the page cache's budget (PAGE_CACHE_MB), which switches both off at 0.
   const answerCache =
     config.pageCacheBytes > 0
-      ? createAnswerCache(services.contentVersion, { maxBytes: config.pageCacheBytes / 4, ttlMs: ANSWER_TTL_MS })
+      ? createAnswerCache(services.contentVersion, {
+          maxBytes: config.pageCacheBytes / 4,
+          ttlMs: ANSWER_TTL_MS,
+          now: services.contentSchedule.now,
+          staleBefore: services.contentSchedule.staleBefore,
+          scheduleReady: services.contentSchedule.ready,
+        })
       : null;
   api.use("*", async (c, next) => {
     c.set("answerCache", answerCache);

@@ -38,16 +38,31 @@ async function respond(answer: Answer, state: "hit" | "miss", acceptEncoding: st
 
 export function createAnswerCache(
   contentVersion: ContentVersionService,
-  options: { maxBytes: number; ttlMs: number; now?: () => number },
+  options: {
+    maxBytes: number;
+    ttlMs: number;
+    now?: () => number;
+    /** What an answer served under a version must have been stored after: a scheduled post's time that has come (decision 0071). */
+    staleBefore?: (version: number) => number | null | undefined;
+    /** Resolves once `staleBefore` is known for the version (content-schedule.ts `ready`). */
+    scheduleReady?: (version: number) => Promise<void>;
+  },
 ): AnswerCache {
   const now = options.now ?? Date.now;
-  const store = createVersionedStore<Answer>({ maxBytes: options.maxBytes, ttlMs: options.ttlMs, now });
+  const store = createVersionedStore<Answer>({
+    maxBytes: options.maxBytes,
+    ttlMs: options.ttlMs,
+    now,
+    staleBefore: options.staleBefore,
+  });
   return {
     async answer(key, make, acceptEncoding) {
       // Until PostgreSQL's first poll has answered, the database itself.
       const version = contentVersion.known() ?? (await contentVersion.current());
       const stored = store.get(key, version);
       if (stored) return respond(stored, "hit", acceptEncoding);
+      // As old as the data it read: a scheduled post that appears while it is made is not in it (decision 0071).
+      const startedAt = now();
       const response = await make();
       const contentType = response.headers.get("Content-Type") ?? "";
       if (response.status !== 200 || response.headers.has("Set-Cookie") || !contentType.includes("json")) {
@@ -59,11 +74,12 @@ export function createAnswerCache(
         body,
         contentType,
         bytes: 2 * body.byteLength + key.length,
-        storedAt: now(),
+        storedAt: startedAt,
         encoded: {},
         // An answer dropped before its turn for brotli's highest quality is not encoded again.
         kept: () => store.holds(key, answer),
       };
+      await options.scheduleReady?.(version);
       store.set(key, answer, version);
       return respond(answer, "miss", acceptEncoding);
     },

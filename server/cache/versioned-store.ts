@@ -27,6 +27,11 @@ export function createVersionedStore<T extends Stored>(options: {
   maxBytes: number;
   ttlMs: number;
   now: () => number;
+  /**
+   * An entry served under a version must have been stored after this moment (a scheduled post's time
+   * that has come, decision 0071; content-schedule.ts): null for none, undefined while not known (no hits then).
+   */
+  staleBefore?: (version: number) => number | null | undefined;
 }): VersionedStore<T> {
   const entries = new Map<string, { entry: T; expiresAt: number }>();
   let version: number | null = null;
@@ -51,6 +56,11 @@ export function createVersionedStore<T extends Stored>(options: {
       if (current < version) return null;
       const kept = entries.get(key);
       if (!kept || options.now() >= kept.expiresAt) return null;
+      if (options.staleBefore) {
+        const since = options.staleBefore(current);
+        // Stored before a scheduled post appeared (it lacks it), or not known yet: not served.
+        if (since === undefined || (since !== null && kept.entry.storedAt < since)) return null;
+      }
       entries.delete(key);
       entries.set(key, kept);
       return kept.entry;

@@ -74,6 +74,10 @@ export type PageCacheOptions = {
    */
   contentRoute?: (method: string, pathname: string) => boolean;
   now?: () => number;
+  /** What a page served under a version must have been stored after: a scheduled post's time that has come (decision 0071). */
+  staleBefore?: (version: number) => number | null | undefined;
+  /** Resolves once `staleBefore` is known for the version (content-schedule.ts `ready`). */
+  scheduleReady?: (version: number) => Promise<void>;
 };
 
 export type PageCache = {
@@ -394,11 +398,21 @@ export function createPageCache(
   logger: Logger,
 ): PageCache {
   const now = options.now ?? Date.now;
-  const store = createVersionedStore<Entry>({ maxBytes: options.maxBytes, ttlMs: options.ttlMs, now });
+  const store = createVersionedStore<Entry>({
+    maxBytes: options.maxBytes,
+    ttlMs: options.ttlMs,
+    now,
+    staleBefore: options.staleBefore,
+  });
 
   /** The response the chain made for `key`, as an entry kept under `version`. */
   async function keep(c: Context<AppEnv>, key: string, version: number): Promise<Entry> {
-    const entry = await makeEntry(c.res, c.get("secureHeadersNonce") ?? "", now(), (kept) => store.holds(key, kept));
+    const renderedAt = c.get("renderStartedAt") ?? now();
+    const entry = await makeEntry(c.res, c.get("secureHeadersNonce") ?? "", renderedAt, (kept) =>
+      store.holds(key, kept),
+    );
+    // The schedule known for this version first, so that the next request is answered from here (decision 0071).
+    await options.scheduleReady?.(version);
     store.set(key, entry, version);
     return entry;
   }
@@ -564,6 +578,8 @@ export function createPageCache(
   }
 
   const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
+    // An entry is as old as the data its render read: a scheduled post that appears mid-render is not in it.
+    c.set("renderStartedAt", now());
     const url = new URL(c.req.url);
     // Of the API, only routes that declare their answer content are the cache's business.
     if (url.pathname.startsWith("/api/") && !contentRoute(c.req.method, url.pathname)) return next();

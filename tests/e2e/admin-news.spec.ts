@@ -191,3 +191,65 @@ test("a draft is the admins' alone until it is published (decision 0070)", async
   await page.getByRole("dialog", { name: "Delete this post?" }).getByRole("button", { name: "Delete" }).click();
   await expect(page.getByText("0 posts")).toBeVisible();
 });
+
+test("a post scheduled two minutes ahead appears on /news, in the feed and in search at its time, not before (decision 0071)", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  await page.goto("/login?redirect=%2Fmanage-news%2Fnew");
+  await signIn(page, ADMIN);
+  await page.getByLabel("Title").fill("Zircon beacon schedule");
+  await page.getByRole("textbox", { name: "Content" }).click();
+  await page.keyboard.type("The zircon beacons switch to the new schedule.");
+  await page.getByRole("radio", { name: /^Scheduled/ }).check();
+  // Two minutes ahead, to the minute, in the site's time zone (the field's label names it).
+  const label = (await page.locator("label[for=publish_time]").textContent()) ?? "";
+  const zone = /^At \((.+) time\)$/.exec(label.trim())?.[1] ?? "UTC";
+  const at = new Date(Math.ceil((Date.now() + 120_000) / 60_000) * 60_000);
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-CA", {
+      timeZone: zone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
+  await page.getByLabel("Publish on (for a scheduled post)").fill(`${parts.year}-${parts.month}-${parts.day}`);
+  await page.getByLabel(`At (${zone} time)`).fill(`${parts.hour}:${parts.minute}`);
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Create post" }).click();
+  await expect(page.getByRole("status")).toContainText("Saved “Zircon beacon schedule”: it appears on");
+  await expect(page.locator("main li", { hasText: "Zircon beacon schedule" }).getByText("Scheduled")).toBeVisible();
+
+  // Before its time a visitor finds it nowhere (each read twice: the second from the page cache).
+  const visitor = await browser.newPage();
+  const everywhere = async () => {
+    await visitor.goto("/news");
+    const onNews = (await visitor.getByText("Zircon beacon schedule").count()) > 0;
+    const feed = await (await visitor.request.get("/news/rss.xml")).text();
+    const search = await (await visitor.request.get("/api/search?search_query=zircon")).json();
+    return {
+      news: onNews,
+      feed: feed.includes("Zircon beacon schedule"),
+      search: JSON.stringify(search).includes("zircon-beacon-schedule"),
+    };
+  };
+  for (let i = 0; i < 2; i++) expect(await everywhere()).toEqual({ news: false, feed: false, search: false });
+  expect(Date.now()).toBeLessThan(at.getTime());
+
+  // At its time, with nobody saving anything: everywhere.
+  await visitor.waitForTimeout(Math.max(0, at.getTime() - Date.now()) + 1_000);
+  expect(await everywhere()).toEqual({ news: true, feed: true, search: true });
+  await visitor.close();
+
+  await page.goto("/manage-news?search=Zircon");
+  await page.getByRole("button", { name: "Delete Zircon beacon schedule" }).click();
+  await page.getByRole("dialog", { name: "Delete this post?" }).getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByText("0 posts")).toBeVisible();
+});

@@ -5,7 +5,7 @@ import { migrationTest, ownTables } from "../support/migrations";
 
 const migration = migrationTest("0025_news_drafts");
 
-it("migration 0025 keeps every post published, takes only the two states, and goes back", async () => {
+it("migration 0025 keeps every post published and told of, takes only the two states, and goes back", async () => {
   const { db } = migration;
   expect((await migration.toBefore()).error).toBeUndefined();
   const at = "2026-10-01T09:00:00.000Z";
@@ -13,8 +13,9 @@ it("migration 0025 keeps every post published, takes only the two states, and go
     values ('radar', 'Radar', '<p>Radar.</p>', 'Radar.', ${at}, ${at}, ${at})`.execute(db);
 
   await migrateToLatest(db);
-  expect(await db.selectFrom("news_posts").select(["slug", "status"]).execute()).toEqual([
-    { slug: "radar", status: "published" },
+  // Published, and told of at its date: the notices job tells of no post from before.
+  expect(await db.selectFrom("news_posts").select(["slug", "status", "announced_at"]).execute()).toEqual([
+    { slug: "radar", status: "published", announced_at: at },
   ]);
   await db.updateTable("news_posts").set({ status: "draft" }).execute();
   await expect(
@@ -27,5 +28,6 @@ it("migration 0025 keeps every post published, takes only the two states, and go
   expect((await migration.toBefore()).error).toBeUndefined();
   const posts = (await ownTables(db)).find((table) => table.name === "news_posts");
   expect(posts?.columns.map((c) => c.name)).not.toContain("status");
+  expect(posts?.columns.map((c) => c.name)).not.toContain("announced_at");
   await migrateToLatest(db);
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DRAFT_NOT_SENT } from "../../core/notifications/announcements.service";
+import { PUBLISH_AT_FORMAT } from "../../core/news/news.schema";
+import { UNPUBLISHED_NOT_SENT } from "../../core/notifications/announcements.service";
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
 import { signIn } from "../support/factories";
 import { pagesApp } from "../support/pages";
@@ -35,7 +36,7 @@ const newsEvents = () =>
   t.database.db.selectFrom("notification_events").select(["ref_id"]).where("kind", "=", "news").execute();
 
 /** Where a visitor could come across the post: every public surface, as a visitor sees it. */
-async function seenBy(slug: string) {
+async function seenBy(slug: string, month = "11-2026", title = TITLE) {
   const text = async (url: string) => {
     const answer = await call(pages, "GET", `${ORIGIN}${url}`);
     expect(answer.status, url).toBe(200);
@@ -53,12 +54,12 @@ async function seenBy(slug: string) {
     list: getPosts.data.some((p) => p.slug === slug),
     latest: latest.data.some((p) => p.slug === slug),
     search: search.results.some((r) => r.url === `/post/${slug}`),
-    news: (await text("/news")).includes(TITLE),
-    home: (await text("/")).includes(TITLE),
+    news: (await text("/news")).includes(title),
+    home: (await text("/")).includes(title),
     sitemap: (await text("/sitemap.xml")).includes(`/post/${slug}`),
-    rss: (await text("/news/rss.xml")).includes(TITLE),
-    atom: (await text("/news/atom.xml")).includes(TITLE),
-    month: months.data.includes("11-2026"),
+    rss: (await text("/news/rss.xml")).includes(title),
+    atom: (await text("/news/atom.xml")).includes(title),
+    month: months.data.includes(month),
   };
 }
 const NOWHERE = {
@@ -115,13 +116,13 @@ describe("a draft news post", () => {
       data: { id: number }[];
     };
     expect(published.data.map((p) => p.id)).not.toContain(draft.id);
-    expect((await call(pages, "GET", `/api/dashboard/news?status=scheduled`, { token })).status).toBe(422);
+    expect((await call(pages, "GET", `/api/dashboard/news?status=someday`, { token })).status).toBe(422);
 
     // Sending it to the members is refused; an update without a state keeps it a draft.
     const sent = await t.runtime.services.announcements
       .send(draft.id, { audience: "all", again: false, by: 1 })
       .catch((error: unknown) => error);
-    expect(sent).toMatchObject({ code: "conflict", message: DRAFT_NOT_SENT });
+    expect(sent).toMatchObject({ code: "conflict", message: UNPUBLISHED_NOT_SENT });
     const kept = await call(pages, "PATCH", `/api/dashboard/news/${draft.id}`, {
       token,
       json: { title: TITLE, content: `<p>The ${WORD} trials are done, with figures.</p>` },
@@ -162,7 +163,7 @@ describe("a draft news post", () => {
       json: { title: "Scheduled", content: "<p>Later.</p>", status: "someday" },
     });
     expect(refused.status).toBe(422);
-    expect(refused.json?.errors).toEqual({ status: ["The status must be draft or published."] });
+    expect(refused.json?.errors).toEqual({ status: ["The status must be draft, scheduled or published."] });
   });
 });
 
@@ -202,5 +203,64 @@ describe("a draft's preview link", () => {
     const expired = await open();
     expect(expired.status).toBe(404);
     expect(expired.headers.get("cache-control")).toBe("no-store");
+  });
+});
+
+describe("a scheduled post (decision 0071)", () => {
+  it("is the admins' alone until its time, then everywhere at once with no job, the caches included, and announced once", async () => {
+    clock = new Date("2026-12-31T23:59:20Z");
+    token = (await signIn(t.runtime.services, "admin")).token;
+    const title = "Quillwort schedule for the new year";
+    const refusedPast = await call(pages, "POST", "/api/dashboard/news", {
+      token,
+      json: { title, content: `<p>${WORD} in January.</p>`, status: "scheduled", publish_at: "2026-12-31T23:00:00Z" },
+    });
+    expect(refusedPast.status).toBe(422);
+    expect(refusedPast.json?.errors).toEqual({ publish_at: ["The publication time must be in the future."] });
+    const refusedNoTime = await call(pages, "POST", "/api/dashboard/news", {
+      token,
+      json: { title, content: "<p>x</p>", status: "scheduled" },
+    });
+    expect(refusedNoTime.json?.errors).toEqual({ publish_at: ["Give the date and time the post is to appear."] });
+    expect(
+      (
+        await call(pages, "POST", "/api/dashboard/news", {
+          token,
+          json: { title, content: "<p>x</p>", status: "scheduled", publish_at: "next tuesday" },
+        })
+      ).json?.errors,
+    ).toEqual({ publish_at: [PUBLISH_AT_FORMAT] });
+
+    const eventsBefore = (await newsEvents()).length;
+    const created = await call(pages, "POST", "/api/dashboard/news", {
+      token,
+      json: {
+        title,
+        content: `<p>The ${WORD} schedule for the new year.</p>`,
+        status: "scheduled",
+        publish_at: "2027-01-01T01:00:00+01:00",
+      },
+    });
+    expect(created.status).toBe(201);
+    const post = postOf(created) as AdminPost & { publish_at: string };
+    expect(post).toMatchObject({ status: "scheduled", publish_at: "2027-01-01T00:00:00.000Z" });
+    // Seen (and cached) before its time: nowhere.
+    expect(await seenBy(post.slug, "01-2027", title)).toEqual(NOWHERE);
+    expect(await seenBy(post.slug, "01-2027", title)).toEqual(NOWHERE);
+    const scheduled = (await call(pages, "GET", "/api/dashboard/news?status=scheduled", { token })).json as {
+      data: { id: number; status: string }[];
+    };
+    expect(scheduled.data).toEqual([expect.objectContaining({ id: post.id, status: "scheduled" })]);
+    expect(await t.runtime.services.news.announceDue()).toBe(0);
+    expect(await newsEvents()).toHaveLength(eventsBefore);
+
+    // A second past its time (41 s on, within the caches' lifetime), with nobody saving anything:
+    // everywhere, though every page and list was cached before.
+    clock = new Date("2027-01-01T00:00:01Z");
+    expect(await seenBy(post.slug, "01-2027", title)).toEqual(EVERYWHERE);
+    // The notices job tells those following the news once.
+    expect(await t.runtime.services.news.announceDue()).toBe(1);
+    expect(await t.runtime.services.news.announceDue()).toBe(0);
+    expect((await newsEvents()).filter((e) => e.ref_id === post.id)).toHaveLength(1);
   });
 });

@@ -33,4 +33,27 @@ describe("versioned store: holds", () => {
     expect(store.get("f", 2)).toBeNull();
     expect(store.holds("f", kept)).toBe(false);
   });
+
+  it("serves no entry stored before a scheduled post appeared, nor any while the schedule is not known (decision 0071)", () => {
+    let now = 1_000;
+    let since: number | null | undefined = null;
+    const store = createVersionedStore<{ bytes: number; storedAt: number }>({
+      maxBytes: 100,
+      ttlMs: 60_000,
+      now: () => now,
+      staleBefore: () => since,
+    });
+    expect(store.get("news", 1)).toBeNull();
+    store.set("news", { bytes: 1, storedAt: 1_000 }, 1);
+    expect(store.get("news", 1)).not.toBeNull();
+    // Being read again (a scheduled moment came): no hit meanwhile.
+    now = 5_000;
+    since = undefined;
+    expect(store.get("news", 1)).toBeNull();
+    // A post appeared at 4 000: what was stored at 1 000 lacks it; what is stored from then on has it.
+    since = 4_000;
+    expect(store.get("news", 1)).toBeNull();
+    store.set("news", { bytes: 1, storedAt: 5_000 }, 1);
+    expect(store.get("news", 1)).toMatchObject({ storedAt: 5_000 });
+  });
 });

@@ -4,7 +4,7 @@ import { MEMBERSHIP_TYPES } from "../../../core/members/members.values";
 import { postInputSchema, postUrl } from "../../../core/news/news.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseId } from "../../../lib/ids";
-import { isoInZone } from "../../../lib/time-zones";
+import { isoInZone, isoWithOffset } from "../../../lib/time-zones";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
 import { parseOrThrow } from "../../../lib/validation";
 import { AnnouncementPanel, type AnnouncementResult, audienceLabel } from "../../components/news/announcement-panel";
@@ -39,9 +39,14 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const post = await loadPost(context, params.id);
   const { services, origin } = getRequestContext(context);
   // A draft gets a link to read it as it will look (decision 0070): a new one, valid for a week, each time.
-  const link = post?.status === "draft" ? await services.news.previewLink(post.id) : null;
+  const link = post && post.status !== "published" ? await services.news.previewLink(post.id) : null;
+  // A scheduled time is shown and typed in the site's time zone (decision 0071).
+  const zone = (await services.settings.getAll())["site.timezone"];
+  const publishAt = post?.status === "scheduled" && post.publish_at ? isoInZone(new Date(post.publish_at), zone) : null;
   return {
     post,
+    zone,
+    publishOn: publishAt ? { date: publishAt.slice(0, 10), time: publishAt.slice(11, 16) } : null,
     announcement: post ? await announcementData(context, post.id) : null,
     preview: link ? { url: `${origin.replace(/\/+$/, "")}${link.path}`, expires_at: link.expires_at } : null,
   };
@@ -147,6 +152,7 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     }
     const file =
       form.image instanceof File && form.image.size > 0 ? new Uint8Array(await form.image.arrayBuffer()) : undefined;
+    const zone = (await services.settings.getAll())["site.timezone"];
     const input = parseOrThrow(postInputSchema, {
       title: form.title,
       content: form.content,
@@ -154,15 +160,13 @@ export async function action({ context, params, request }: Route.ActionArgs) {
       image_alt: form.image_alt,
       image_decorative: form.image_decorative,
       status: form.status,
+      publish_at: form.status === "scheduled" ? scheduledAt(form.publish_date, form.publish_time, zone) : undefined,
     });
     const saved = post ? await services.news.update(post.id, input, file) : await services.news.create(input, file);
     const { sessionToken, secureCookies } = getRequestContext(context);
     const headers = sessionToken
       ? {
-          "Set-Cookie": setFlash(
-            saved.status === "draft" ? `Saved “${saved.title}” as a draft.` : `Saved “${saved.title}”.`,
-            { token: sessionToken, secure: secureCookies },
-          ),
+          "Set-Cookie": setFlash(savedNotice(saved, zone), { token: sessionToken, secure: secureCookies }),
         }
       : undefined;
     return redirect("/manage-news", { headers });
@@ -174,10 +178,28 @@ export async function action({ context, params, request }: Route.ActionArgs) {
       content: String(form.content ?? ""),
       image_alt: String(form.image_alt ?? ""),
       image_decorative: form.image_decorative === "1",
-      status: form.status === "draft" ? ("draft" as const) : ("published" as const),
+      status: STATES.find(([state]) => state === form.status)?.[0] ?? ("published" as const),
+      publish_date: String(form.publish_date ?? ""),
+      publish_time: String(form.publish_time ?? ""),
     };
     return data({ errors, values }, { status });
   }
+}
+
+/** The date and time typed in the site's zone, as ISO 8601 with that day's offset; "" when either is missing. */
+function scheduledAt(date: unknown, time: unknown, zone: string): string {
+  if (typeof date !== "string" || typeof time !== "string") return "";
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !/^\d{2}:\d{2}$/.test(time)) return "";
+  return isoWithOffset(date, time, zone);
+}
+
+/** What the list says after a save: the state the post is in, and when a scheduled one appears. */
+function savedNotice(saved: { title: string; status: string; publish_at: string | null }, zone: string): string {
+  if (saved.status === "draft") return `Saved “${saved.title}” as a draft.`;
+  if (saved.status === "scheduled" && saved.publish_at) {
+    return `Saved “${saved.title}”: it appears on ${isoInZone(new Date(saved.publish_at), zone).slice(0, 16)}.`;
+  }
+  return `Saved “${saved.title}”.`;
 }
 
 /** The draft's preview link, to open or to send to someone who should read it first. */
@@ -188,7 +210,7 @@ function PreviewLink({ url, expires_at }: { url: string; expires_at: string }) {
         Preview link
       </label>
       <p id="preview-hint" className="mt-1">
-        Anyone with this link can read the draft as it will look until {formatDate(expires_at)}, without signing in.
+        Anyone with this link can read the post as it will look until {formatDate(expires_at)}, without signing in.
       </p>
       <div className="mt-2 flex flex-wrap gap-2">
         <input
@@ -210,6 +232,7 @@ function PreviewLink({ url, expires_at }: { url: string; expires_at: string }) {
 /** A post's states as the editor offers them, each with who sees it (decision 0070). */
 const STATES = [
   ["published", "Published", "everyone sees it on the site, in the feed and in search"],
+  ["scheduled", "Scheduled", "only admins see it until the time below; then it is published by itself"],
   ["draft", "Draft", "only admins see it here; nobody is told of it"],
 ] as const;
 
@@ -225,6 +248,8 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
     image_alt: post?.image_alt ?? "",
     image_decorative: post?.image_decorative ?? false,
     status: post?.status ?? ("published" as const),
+    publish_date: loaderData.publishOn?.date ?? "",
+    publish_time: loaderData.publishOn?.time ?? "",
   };
   const saving = useNavigation().state === "submitting";
   return (
@@ -246,6 +271,9 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
           (stays the same when the title changes)
           {post.status === "draft"
             ? ". A draft: only admins see it; visitors get “not found” until it is published."
+            : ""}
+          {post.status === "scheduled" && loaderData.publishOn
+            ? `. Scheduled: visitors get “not found” until ${loaderData.publishOn.date} ${loaderData.publishOn.time} (${loaderData.zone} time).`
             : ""}
         </p>
       ) : null}
@@ -341,6 +369,23 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
             ))}
           </div>
           {errors.status ? <p className="mt-1.5 text-sm text-red-700">{errors.status[0]}</p> : null}
+          <div className="mt-3 grid gap-3 sm:grid-cols-2">
+            <TextField
+              id="publish_date"
+              name="publish_date"
+              type="date"
+              label="Publish on (for a scheduled post)"
+              defaultValue={values.publish_date}
+              error={errors.publish_at?.[0]}
+            />
+            <TextField
+              id="publish_time"
+              name="publish_time"
+              type="time"
+              label={`At (${loaderData.zone} time)`}
+              defaultValue={values.publish_time}
+            />
+          </div>
         </fieldset>
         <div className="flex flex-wrap justify-end gap-3">
           <Link to="/manage-news" className="btn-outline">
@@ -360,9 +405,9 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
           </button>
         </Form>
       ) : null}
-      {post?.status === "draft" && loaderData.announcement ? (
+      {post && post.status !== "published" && loaderData.announcement ? (
         <p className="mt-8 rounded-md bg-slate-50 px-4 py-3 text-sm text-slate-700 ring-1 ring-slate-200">
-          A draft cannot be sent to the members: publish it first, then send it from here.
+          This post is not published yet: once it is on the site, send it to the members from here.
         </p>
       ) : post && loaderData.announcement ? (
         <AnnouncementPanel

@@ -58,6 +58,7 @@ const SELECTS: FilterSelects = {
     label: "State",
     options: [
       ["published", "Published"],
+      ["scheduled", "Scheduled"],
       ["draft", "Drafts"],
     ],
   },
@@ -105,6 +106,11 @@ export default function ManageNews({ loaderData }: Route.ComponentProps) {
               {post.status === "draft" ? (
                 <span className="mr-2 inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">
                   Draft
+                </span>
+              ) : null}
+              {post.status === "scheduled" ? (
+                <span className="mr-2 inline-block rounded bg-sky-100 px-1.5 py-0.5 text-xs font-semibold text-sky-900">
+                  Scheduled
                 </span>
               ) : null}
               {post.title}

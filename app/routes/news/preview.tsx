@@ -40,8 +40,12 @@ export default function NewsPreview({ loaderData }: Route.ComponentProps) {
         <Eye className="h-4 w-4" aria-hidden="true" />
         <span className="font-semibold">Preview</span>
         <span>
-          {post.status === "draft" ? "A draft, not on the site yet." : "This post is published."} This link works until{" "}
-          {formatDate(expires_at)}.
+          {post.status === "draft"
+            ? "A draft, not on the site yet."
+            : post.status === "scheduled"
+              ? `Scheduled: on the site from ${formatDate(post.publish_at ?? "")}.`
+              : "This post is published."}{" "}
+          This link works until {formatDate(expires_at)}.
         </span>
       </p>
       <div className="mt-6 max-w-4xl">
