@@ -93,10 +93,15 @@ export function createNewsService(deps: {
     return row.published_at > now ? "scheduled" : "published";
   }
 
+  /** The state and publication time the admins' answers carry: a draft has no time yet. */
+  function adminFields(row: { status: NewsPostStatus; published_at: string }, now: string) {
+    const status = stateOf(row, now);
+    return { status, publish_at: status === "draft" ? null : row.published_at };
+  }
+
   /** A post as the admins read it: with its state and when it is (or was) published. */
   function toAdminPost(row: NonNullable<Awaited<ReturnType<NewsRepository["findById"]>>>): AdminPost {
-    const status = stateOf(row, clock().toISOString());
-    return { ...toPost(row), status, publish_at: status === "draft" ? null : row.published_at };
+    return { ...toPost(row), ...adminFields(row, clock().toISOString()) };
   }
 
   /**
@@ -129,11 +134,11 @@ export function createNewsService(deps: {
     trx: Executor,
     row: { id: number; status: NewsPostStatus; published_at: string },
     now: string,
-  ) {
-    if (row.status !== "published" || row.published_at > now) return;
-    if (await createNewsRepository(trx).markAnnounced(row.id, now)) {
-      await deps.notify?.({ kind: "news", ref_id: row.id, category_id: null }, trx as Kysely<Database>);
-    }
+  ): Promise<boolean> {
+    if (row.status !== "published" || row.published_at > now) return false;
+    if (!(await createNewsRepository(trx).markAnnounced(row.id, now))) return false;
+    await deps.notify?.({ kind: "news", ref_id: row.id, category_id: null }, trx as Kysely<Database>);
+    return true;
   }
 
   /** Files of an image that no committed row names any more; a failure leaves them to the upload sweep. */
@@ -205,11 +210,12 @@ export function createNewsService(deps: {
       const now = clock().toISOString();
       let told = 0;
       for (const { id } of await repository.dueUnannounced(now)) {
-        await db.transaction().execute(async (trx) => {
+        // Told meanwhile by a save, or made a draft again: not counted.
+        const toldNow = await db.transaction().execute(async (trx) => {
           const row = await createNewsRepository(trx).findForWrite(id, dialect);
-          if (row) await announce(trx, row, now);
+          return row ? announce(trx, row, now) : false;
         });
-        told += 1;
+        if (toldNow) told += 1;
       }
       return told;
     },
@@ -295,10 +301,7 @@ export function createNewsService(deps: {
         repository.count(filter),
       ]);
       return pageOf(
-        rows.map((row) => {
-          const status = stateOf(row, now);
-          return { ...summary(row), status, publish_at: status === "draft" ? null : row.published_at };
-        }),
+        rows.map((row) => ({ ...summary(row), ...adminFields(row, now) })),
         query.page,
         NEWS_PER_PAGE,
         total,
