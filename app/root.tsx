@@ -30,13 +30,18 @@ export const handle = SHARED_WHEN_SIGNED_IN;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, auth, origin, publicConfig, sharedRender } = getRequestContext(context);
-  const [settings, formTimes] = await Promise.all([services.settings.getAll(), services.join.formTimes()]);
+  const [settings, formTimes, ownPages] = await Promise.all([
+    services.settings.getAll(),
+    services.join.formTimes(),
+    // The association's own pages in the menu and the footer (decision 0072).
+    services.pages.placements(),
+  ]);
   // formTimes: when the page was made, signed for each public form (decision 0039), which sends it
   // back for the server's "too fast" check, with or without JavaScript.
   // roleOnly: the page is shared by the role's users (decision 0032); `user` holds the role alone,
   // and useSignedInUser fetches the rest.
   const roleOnly = Boolean(auth && sharedRender);
-  return { settings, user: auth?.user ?? null, roleOnly, origin, formTimes, publicConfig };
+  return { settings, ownPages, user: auth?.user ?? null, roleOnly, origin, formTimes, publicConfig };
 }
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];

@@ -35,6 +35,8 @@ export default [
     ...CMS_GROUPS.flatMap((group) =>
       group.pages.map((page) => route(slug(page.to), "routes/pages/cms-page.tsx", { id: `cms-${slug(page.to)}` })),
     ),
+    // The association's own pages (decision 0072): any other single segment; the static routes above win.
+    route(":slug", "routes/pages/cms-page.tsx", { id: "cms-own" }),
   ]),
   ...Object.keys(LEGACY_REDIRECTS).map((from) =>
     route(slug(from), "routes/site/legacy-redirect.tsx", { id: `legacy-${slug(from)}` }),
@@ -66,7 +68,8 @@ export default [
   layout("routes/layouts/admin.tsx", [
     route("manager", "routes/admin/manager.tsx"),
     route("manager/pages", "routes/pages/manage-pages.tsx"),
-    route("manager/pages/*", "routes/pages/manage-page-edit.tsx"),
+    route("manager/pages/new", "routes/pages/manage-page-edit.tsx", { id: "manage-page-new" }),
+    route("manager/pages/*", "routes/pages/manage-page-edit.tsx", { id: "manage-page-edit" }),
     route("manager/settings", "routes/admin/settings.tsx"),
     route("manager/requests", "routes/join/manage-requests.tsx"),
     route("manager/users", "routes/account/manage-users.tsx"),

@@ -49,6 +49,7 @@ import { createNoticesService, PREFERENCES_PATH } from "./notifications/notices.
 import { createNotificationsRepository } from "./notifications/notifications.repository";
 import { createNotificationsService } from "./notifications/notifications.service";
 import { UNSUBSCRIBE_KEY } from "./notifications/unsubscribe";
+import { isVisiblePage } from "./pages/pages.repository";
 import { createPagesService } from "./pages/pages.service";
 import { createRateLimitRepository } from "./rate-limit/rate-limit.repository";
 import { createRateLimitService } from "./rate-limit/rate-limit.service";
@@ -104,9 +105,13 @@ export function createServices(deps: {
     // A member company's entry is found while the company is current (decisions 0044, 0046).
     shownWhen: async () => {
       const { cutoff } = await membershipDay();
-      // A draft's or a scheduled post's entry waits in the index, found once the post is visible (decisions 0070, 0071).
+      // A draft's or a scheduled post's or page's entry waits in the index, found once it is visible (decisions 0070–0072).
       const now = clock().toISOString();
-      return { [COMPANY_SEARCH_KIND]: (id) => isCurrentCompany(id, cutoff), news: (id) => isPublishedPost(id, now) };
+      return {
+        [COMPANY_SEARCH_KIND]: (id) => isCurrentCompany(id, cutoff),
+        news: (id) => isPublishedPost(id, now),
+        page: { text: (url) => isVisiblePage(url, now) },
+      };
     },
   });
   const contentVersion = createContentVersionService({
@@ -201,10 +206,11 @@ export function createServices(deps: {
     notify,
     previewKey: () => secrets.key("news-preview"),
   });
-  /** When content next changes by itself (a scheduled post): the caches' bound (decision 0071). */
+  const pages = createPagesService({ db: deps.db, search, clock });
+  /** When content next changes by itself (a scheduled post or page): the caches' bound (decisions 0071, 0072). */
   const contentSchedule = createContentSchedule({
-    next: () => news.nextAppearance(),
-    latest: () => news.latestAppearance(),
+    next: async () => earliest(await Promise.all([news.nextAppearance(), pages.nextAppearance()])),
+    latest: async () => latest(await Promise.all([news.latestAppearance(), pages.latestAppearance()])),
     clock,
     onError: (error) =>
       deps.logger?.warn({ err: error }, "scheduled posts not read; cached pages not served meanwhile"),
@@ -321,7 +327,7 @@ export function createServices(deps: {
     renewals: createRenewalsService({ db: deps.db, clock, day: membershipDay, settings, mail }),
     /** Reminders to confirmed attendees before their meeting (issue 32): the meeting-reminders job calls it. */
     meetingReminders: createMeetingRemindersService({ db: deps.db, clock, settings, mail }),
-    pages: createPagesService({ db: deps.db, search, clock }),
+    pages,
     library,
     libraryAdmin: createLibraryAdminService({
       db: deps.db,
@@ -366,3 +372,11 @@ export function createServices(deps: {
   };
 }
 export type Services = ReturnType<typeof createServices>;
+
+/** The earliest and the latest of ISO times (same form, so they sort as text), null for none. */
+const earliest = (times: (string | null)[]) => times.filter((t) => t !== null).sort()[0] ?? null;
+const latest = (times: (string | null)[]) =>
+  times
+    .filter((t) => t !== null)
+    .sort()
+    .at(-1) ?? null;

@@ -69,7 +69,19 @@ export interface PagesTable {
   content: string;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** 'draft' or 'published' (migration 0026). */
+  status: Generated<PageStatus>;
+  /** When a published page appears; null: since ever. */
+  published_at: string | null;
+  /** A page of the association's own: 'about', 'services', or null standing alone. */
+  section: PageSection | null;
+  in_menu: Generated<number>;
+  in_footer: Generated<number>;
+  position: Generated<number>;
 }
+export type PageStatus = "draft" | "published";
+
+export type PageSection = "about" | "services";
 
 export interface PaperCategoriesTable {
   id: Generated<number>;

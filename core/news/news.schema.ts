@@ -2,6 +2,7 @@ import { z } from "zod";
 import { altTextField, decorativeField } from "../../lib/image-text";
 import { listSearchSchema, pageNumberSchema } from "../../lib/pagination";
 import { cleanTitle, showsSomething } from "../../lib/text";
+import { publicationStatusSchema, publishAtInput } from "../publication/publication";
 import { MONTH_FILTER } from "./news.values";
 
 /** Plain values and helpers (no Zod) live in news.values.ts, for the browser (decision 0028). */
@@ -45,17 +46,7 @@ export type PostSummary = z.output<typeof postSummarySchema>;
  * A post's state (decisions 0070, 0071): a draft, or a post scheduled for later, is seen by the
  * admins alone, everywhere; a published one by everyone.
  */
-export const postStatusSchema = z
-  .enum(["draft", "scheduled", "published"], { error: "The status must be draft, scheduled or published." })
-  .meta({
-    description:
-      "`draft`: seen by the admins alone, anywhere; `scheduled`: the same until `publish_at`, then published by " +
-      "itself (no job needed); `published`: seen by everyone.",
-  });
-
-/** When a scheduled post appears: a date and time with its offset, in the future. */
-export const PUBLISH_AT_FORMAT =
-  "The publication time must be a date and time with its offset, such as 2026-12-01T09:00:00+01:00.";
+export const postStatusSchema = publicationStatusSchema("post");
 
 /** A post in the admins' list: with its state. */
 export const adminPostSummarySchema = postSummarySchema
@@ -116,11 +107,7 @@ export const postInputSchema = z.object({
   // keeps the post's state, so that a client that knows nothing of drafts never publishes one.
   status: postStatusSchema.optional(),
   // Required with `scheduled` (news.service checks it against the clock); ignored otherwise.
-  publish_at: z
-    .union([z.iso.datetime({ offset: true, error: PUBLISH_AT_FORMAT }), z.literal(""), z.null()])
-    .transform((v) => v || undefined)
-    .optional()
-    .meta({ description: "With `status: scheduled`: when the post appears, ISO 8601 with an offset, in the future." }),
+  publish_at: publishAtInput("post"),
 });
 export type PostInput = z.input<typeof postInputSchema>;
 /** A post as the service takes it: already parsed by postInputSchema (by the route's contract or the page's action). */

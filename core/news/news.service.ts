@@ -15,6 +15,7 @@ import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
 import type { FileStorage } from "../../lib/storage";
 import { uploadUrl } from "../../lib/uploads";
 import { invalidInput } from "../../lib/validation";
+import { placed, stateOf } from "../publication/publication";
 import type { SearchService } from "../search/search.service";
 import { createNewsRepository, type NewsRepository } from "./news.repository";
 import {
@@ -87,12 +88,6 @@ export function createNewsService(deps: {
     };
   }
 
-  /** A stored post's state as the admins see it now: a published post dated ahead is scheduled (decision 0071). */
-  function stateOf(row: { status: NewsPostStatus; published_at: string }, now: string): AdminPost["status"] {
-    if (row.status === "draft") return "draft";
-    return row.published_at > now ? "scheduled" : "published";
-  }
-
   /** The state and publication time the admins' answers carry: a draft has no time yet. */
   function adminFields(row: { status: NewsPostStatus; published_at: string }, now: string) {
     const status = stateOf(row, now);
@@ -104,26 +99,14 @@ export function createNewsService(deps: {
     return { ...toPost(row), ...adminFields(row, clock().toISOString()) };
   }
 
-  /**
-   * Where the post stands after a save (decisions 0070, 0071): its stored status and date. Published
-   * now: dated now unless it was visible already; scheduled: dated at `publish_at`, which must lie
-   * ahead; a draft keeps its date (it is dated again when published); no state: as it was.
-   */
-  function placed(
+  /** Where the post stands after a save (core/publication): a post always has its date. */
+  function placedPost(
     input: Pick<PostData, "status" | "publish_at">,
     before: { status: NewsPostStatus; published_at: string } | null,
     now: string,
   ): { status: NewsPostStatus; published_at: string } {
-    const wanted = input.status ?? (before ? stateOf(before, now) : "published");
-    if (wanted === "draft") return { status: "draft", published_at: before?.published_at ?? now };
-    if (wanted === "scheduled") {
-      if (!input.publish_at) throw invalidInput({ publish_at: ["Give the date and time the post is to appear."] });
-      const at = new Date(input.publish_at);
-      if (at.toISOString() <= now) throw invalidInput({ publish_at: ["The publication time must be in the future."] });
-      return { status: "published", published_at: at.toISOString() };
-    }
-    const visible = before && stateOf(before, now) === "published";
-    return { status: "published", published_at: visible ? before.published_at : now };
+    const state = placed(input, before, now, "post");
+    return { status: state.status, published_at: state.published_at ?? now };
   }
 
   /**
@@ -318,7 +301,7 @@ export function createNewsService(deps: {
       const base = slugify(data.title);
       const now = clock().toISOString();
       // Refused before any file is written: a time that is not ahead, or missing.
-      const state = placed(data, null, now);
+      const state = placedPost(data, null, now);
       const stored = image ? await storeImage(storage, "news", image) : null;
       for (let attempt = 0; ; attempt++) {
         try {
@@ -375,7 +358,7 @@ export function createNewsService(deps: {
         const data = withImage ?? prepare(input, Boolean(before.image));
         const now = clock().toISOString();
         // A post published now that nobody could read before is new to everyone: dated now, first in the lists.
-        const state = placed(data, before, now);
+        const state = placedPost(data, before, now);
         const row = await news.update(id, {
           title: data.title,
           content: data.content,

@@ -52,3 +52,66 @@ export const HOME_PAGE = "/home";
 
 /** Where visitors read a CMS page: the home page's text at /, every other page at its own address. */
 export const publicPageUrl = (url: string): string => (url === HOME_PAGE ? "/" : url);
+
+/** The fixed pages' addresses: SPEC's structure, which cannot be removed, moved or made a draft. */
+export const FIXED_PAGE_URLS: ReadonlySet<string> = new Set([
+  HOME_PAGE,
+  ...CMS_GROUPS.flatMap((group) => group.pages.map((page) => page.to)),
+]);
+
+/** Where a page of the association's own belongs (decision 0072): a submenu's section, or none. */
+export const PAGE_SECTIONS = [
+  { id: "about", title: "About the association" },
+  { id: "services", title: "Services" },
+] as const;
+export type PageSectionId = (typeof PAGE_SECTIONS)[number]["id"];
+
+/**
+ * The first path segments the site answers itself (app/routes.ts, the legacy redirects, and the
+ * server's own routes in server/app.ts, calendars.ts, papers.ts): a page of its own cannot take
+ * one, or it would never be reached. tests/integration/own-pages.test.ts checks the route table against it.
+ */
+export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
+  // app/routes.ts
+  "search",
+  "news",
+  "post",
+  "events",
+  "registrations",
+  "unsubscribe",
+  "conference",
+  "workshop",
+  "members-list",
+  "members-join",
+  "join",
+  "message",
+  "library",
+  "library-feed",
+  "login",
+  "forgot-password",
+  "reset-password",
+  "welcome",
+  "logout",
+  "dashboard",
+  "manager",
+  "manage-news",
+  "manage-events",
+  "home",
+  // legacy redirects (app/lib/site-map.ts)
+  "about",
+  "admin",
+  "dashboard-events",
+  "dashboard-meeting",
+  "memberships",
+  "services",
+  "user-settings",
+  // the server's own
+  "api",
+  "assets",
+  "uploads",
+  "healthz",
+  "readyz",
+  "calendar",
+  "papers",
+  "pages",
+]);

@@ -1,15 +1,34 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/types";
 import type { Clock } from "../../lib/clock";
+import { isUniqueViolation } from "../../lib/db-errors";
 import { AppError } from "../../lib/errors";
 import { sanitizeRichText } from "../../lib/html";
-import { parseOrThrow } from "../../lib/validation";
+import { invalidInput, parseOrThrow } from "../../lib/validation";
+import { placed, stateOf } from "../publication/publication";
 import type { SearchService } from "../search/search.service";
-import { CMS_GROUPS, HOME_PAGE, PAGE_IN_PREPARATION, publicPageUrl } from "./fixed-pages";
-import { createPagesRepository } from "./pages.repository";
-import { type Page, type PageSummary, type PageUpdate, pageUpdateSchema, pageUrlSchema } from "./pages.schema";
+import { CMS_GROUPS, FIXED_PAGE_URLS, HOME_PAGE, PAGE_IN_PREPARATION, publicPageUrl } from "./fixed-pages";
+import { createPagesRepository, type PageValues } from "./pages.repository";
+import {
+  type AdminPage,
+  type Page,
+  type PageCreate,
+  type PagePlacements,
+  type PageSummary,
+  type PageUpdate,
+  pageCreateSchema,
+  pageUpdateSchema,
+  pageUrlSchema,
+} from "./pages.schema";
 
-/** CMS pages: about, services, tributes, privacy policy and the like. */
+type PageRow = NonNullable<Awaited<ReturnType<ReturnType<typeof createPagesRepository>["findByUrl"]>>>;
+type Parsed = ReturnType<typeof pageUpdateSchema.parse>;
+
+/**
+ * CMS pages: SPEC's fixed ones (about, services, tributes, privacy policy: always there, always
+ * published) and the association's own (decision 0072), which an admin adds, places in the menus
+ * and the footer, drafts or schedules, and removes.
+ */
 export function createPagesService(deps: { db: Kysely<Database>; search: SearchService; clock: Clock }) {
   const { db, search, clock } = deps;
   const repository = createPagesRepository(db);
@@ -20,19 +39,110 @@ export function createPagesService(deps: { db: Kysely<Database>; search: SearchS
     return parsed.data;
   }
 
+  const toPage = (row: PageRow, content = sanitizeRichText(row.content)): Page => ({
+    url: row.url,
+    title: row.title,
+    content,
+    updated_at: row.updated_at,
+  });
+
+  function adminFields(row: Omit<PageRow, "content" | "created_at">, now: string) {
+    const fixed = FIXED_PAGE_URLS.has(row.url);
+    const status = stateOf(row, now);
+    return {
+      status,
+      publish_at: status === "draft" || fixed ? null : row.published_at,
+      fixed,
+      section: row.section,
+      in_menu: row.in_menu === 1,
+      in_footer: row.in_footer === 1,
+      position: row.position,
+    };
+  }
+
+  /**
+   * The stored values after a save: the state (core/publication) and the place. A fixed page keeps
+   * SPEC's: always published, placed by the code; asking otherwise is a 422 that says why.
+   */
+  function valuesOf(url: string, input: Parsed, before: PageRow | null, now: string): PageValues {
+    const content = sanitizeRichText(input.content);
+    if (FIXED_PAGE_URLS.has(url)) {
+      const errors: Record<string, string[]> = {};
+      if (input.status && input.status !== "published")
+        errors.status = ["This page is part of the site's structure: it is always published."];
+      for (const field of ["section", "in_menu", "in_footer", "position"] as const) {
+        if (input[field] !== undefined && before && input[field] !== (adminFields(before, now)[field] ?? null))
+          errors[field] = ["This page is part of the site's structure: its place in the menus is fixed."];
+      }
+      if (Object.keys(errors).length > 0) throw invalidInput(errors);
+      return {
+        title: input.title,
+        content,
+        status: "published",
+        published_at: null,
+        section: null,
+        in_menu: 0,
+        in_footer: 0,
+        position: 0,
+        updated_at: now,
+      };
+    }
+    const section = input.section === undefined ? (before?.section ?? null) : input.section;
+    const inMenu = input.in_menu ?? before?.in_menu === 1;
+    if (inMenu && section === null) {
+      throw invalidInput({
+        in_menu: ["A page standing alone has no submenu: choose About or Services to list it in the menu."],
+      });
+    }
+    const state = placed(input, before, now, "page");
+    return {
+      title: input.title,
+      content,
+      status: state.status,
+      published_at: state.published_at,
+      section,
+      in_menu: inMenu ? 1 : 0,
+      in_footer: (input.in_footer ?? before?.in_footer === 1) ? 1 : 0,
+      position: input.position ?? before?.position ?? 0,
+      updated_at: now,
+    };
+  }
+
+  const indexed = (row: PageRow, content: string) => ({
+    kind: "page",
+    refId: row.url,
+    url: publicPageUrl(row.url),
+    title: row.title,
+    html: content,
+  });
+
   return {
-    /** The page at a URL with its HTML sanitized again on the way out. */
+    /** The page at a URL as visitors see it (a draft or a page not yet due is not found), sanitized again on the way out. */
     async getPage(url: string): Promise<Page> {
+      const row = await repository.findVisibleByUrl(normalise(url), clock().toISOString());
+      if (!row) throw new AppError("not_found", "Page not found.");
+      return toPage(row);
+    },
+
+    /** A visible page with its section: a fixed page's group, or the section of a page of its own. */
+    async getPageView(url: string): Promise<{ page: Page; section: string | null }> {
+      const row = await repository.findVisibleByUrl(normalise(url), clock().toISOString());
+      if (!row) throw new AppError("not_found", "Page not found.");
+      const group = CMS_GROUPS.find((g) => g.pages.some((p) => p.to === row.url));
+      return { page: toPage(row), section: group?.id ?? row.section };
+    },
+
+    /** A page as the admins edit it, in any state. */
+    async getAdminPage(url: string): Promise<AdminPage> {
       const row = await repository.findByUrl(normalise(url));
       if (!row) throw new AppError("not_found", "Page not found.");
-      return { url: row.url, title: row.title, content: sanitizeRichText(row.content), updated_at: row.updated_at };
+      return { ...toPage(row), id: row.id, ...adminFields(row, clock().toISOString()) };
     },
 
     /** The home page's own text (the /home page), or null on a site that has none. */
     async homePage(): Promise<Page | null> {
       const row = await repository.findByUrl(HOME_PAGE);
-      if (!row) return null;
-      return { url: row.url, title: row.title, content: sanitizeRichText(row.content), updated_at: row.updated_at };
+      return row ? toPage(row) : null;
     },
 
     /**
@@ -54,30 +164,99 @@ export function createPagesService(deps: { db: Kysely<Database>; search: SearchS
       );
     },
 
-    async listPages(): Promise<PageSummary[]> {
-      return repository.list();
+    /**
+     * Every page for the admins (a few dozen: filtered here), SPEC's first then the association's own;
+     * `search` in the title or the address, `status` a state, `kind` fixed or own.
+     */
+    async listPages(filter: { search?: string; status?: string; kind?: string } = {}): Promise<PageSummary[]> {
+      const now = clock().toISOString();
+      const needle = filter.search?.trim().toLowerCase() ?? "";
+      return (await repository.list())
+        .map((row) => ({
+          id: row.id,
+          url: row.url,
+          title: row.title,
+          updated_at: row.updated_at,
+          ...adminFields(row, now),
+        }))
+        .filter(
+          (page) =>
+            (!needle || page.title.toLowerCase().includes(needle) || page.url.includes(needle)) &&
+            (!filter.status || page.status === filter.status) &&
+            (!filter.kind || (filter.kind === "fixed") === page.fixed),
+        )
+        .sort((a, b) => Number(b.fixed) - Number(a.fixed) || a.url.localeCompare(b.url));
+    },
+
+    /** The pages visitors can open, for the sitemap. */
+    async sitemapEntries(): Promise<{ url: string; updated_at: string }[]> {
+      return repository.listVisible(clock().toISOString());
+    },
+
+    /** The pages of the association's own in the menus and the footer, as visitors see them now. */
+    async placements(): Promise<PagePlacements> {
+      const rows = await repository.placed(clock().toISOString());
+      const link = (row: (typeof rows)[number]) => ({ label: row.title, to: row.url, section: row.section });
+      return {
+        menu: rows.filter((row) => row.in_menu === 1 && row.section !== null).map(link),
+        footer: rows.filter((row) => row.in_footer === 1).map(link),
+      };
+    },
+
+    /** A page of the association's own at /{slug}; its search entry is written with it. */
+    async createPage(input: PageCreate): Promise<AdminPage> {
+      const data = parseOrThrow(pageCreateSchema, input);
+      const url = `/${data.slug}`;
+      const now = clock().toISOString();
+      const values = valuesOf(url, data, null, now);
+      try {
+        const row = await db.transaction().execute(async (trx) => {
+          const row = await createPagesRepository(trx).insert({ ...values, url, created_at: now });
+          if (!row) throw invalidInput({ slug: ["Another page has this address: choose another."] });
+          await search.index(indexed(row, values.content), trx);
+          return row;
+        });
+        return { ...toPage(row, values.content), id: row.id, ...adminFields(row, now) };
+      } catch (error) {
+        if (isUniqueViolation(error)) throw invalidInput({ slug: ["Another page has this address: choose another."] });
+        throw error;
+      }
     },
 
     /** The page and its search entry change together, in one transaction. */
-    async updatePage(url: string, input: PageUpdate): Promise<Page> {
+    async updatePage(url: string, input: PageUpdate): Promise<AdminPage> {
       const update = parseOrThrow(pageUpdateSchema, input);
-      const content = sanitizeRichText(update.content);
       const at = normalise(url);
+      const now = clock().toISOString();
       const row = await db.transaction().execute(async (trx) => {
-        const row = await createPagesRepository(trx).update(at, {
-          title: update.title,
-          content,
-          updated_at: clock().toISOString(),
-        });
+        const pages = createPagesRepository(trx);
+        const before = await pages.findByUrl(at);
+        if (!before) throw new AppError("not_found", "Page not found.");
+        const values = valuesOf(at, update, before, now);
+        const row = await pages.update(at, values);
         if (!row) throw new AppError("not_found", "Page not found.");
-        await search.index(
-          { kind: "page", refId: row.url, url: publicPageUrl(row.url), title: row.title, html: content },
-          trx,
-        );
+        await search.index(indexed(row, values.content), trx);
         return row;
       });
-      return { url: row.url, title: row.title, content, updated_at: row.updated_at };
+      return { ...toPage(row, row.content), id: row.id, ...adminFields(row, now) };
     },
+
+    /** Removes a page of the association's own and its search entry; SPEC's fixed pages stay. */
+    async deletePage(url: string): Promise<void> {
+      const at = normalise(url);
+      if (FIXED_PAGE_URLS.has(at)) {
+        throw new AppError("conflict", "This page is part of the site's structure and cannot be deleted.");
+      }
+      await db.transaction().execute(async (trx) => {
+        const removed = await createPagesRepository(trx).remove(at);
+        if (!removed) throw new AppError("not_found", "Page not found.");
+        await search.remove("page", at, trx);
+      });
+    },
+
+    /** The schedule's moments for the caches (decision 0071): the next and latest page to appear. */
+    nextAppearance: () => repository.nextAppearance(clock().toISOString()),
+    latestAppearance: () => repository.latestAppearance(clock().toISOString()),
   };
 }
 export type PagesService = ReturnType<typeof createPagesService>;

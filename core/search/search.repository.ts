@@ -22,7 +22,11 @@ export type SearchHit = { kind: string; url: string; title: string; snippet: str
  * ref_id as an integer. Asked inside the query, before its limit, so nothing lingers and nothing
  * needs sweeping from the index.
  */
-export type ShownWhen = Record<string, (refId: RawBuilder<number>) => RawBuilder<SqlBool>>;
+export type ShownWhen = Record<
+  string,
+  // Given the ref_id as an integer (a row's id); or, with `text`, as it is stored (a CMS page's address).
+  ((refId: RawBuilder<number>) => RawBuilder<SqlBool>) | { text: (refId: RawBuilder<string>) => RawBuilder<SqlBool> }
+>;
 
 /** The entries `shown` lets through: other kinds always; its kinds while their condition holds. */
 function shownClause(shown: ShownWhen): RawBuilder<SqlBool> {
@@ -30,6 +34,7 @@ function shownClause(shown: ShownWhen): RawBuilder<SqlBool> {
   if (kinds.length === 0) return sql<SqlBool>`1 = 1`;
   return sql<SqlBool>`(${sql.join(
     kinds.map(([kind, condition]) => {
+      if (typeof condition !== "function") return sql`(d.kind <> ${kind} or ${condition.text(sql<string>`d.ref_id`)})`;
       // The cast runs for this kind's entries alone (other kinds' ref_ids need not be integers).
       const refId = sql<number>`cast(case when d.kind = ${kind} then d.ref_id end as integer)`;
       return sql`(d.kind <> ${kind} or ${condition(refId)})`;

@@ -23,6 +23,7 @@ import * as m0022 from "./0022_follows";
 import * as m0023 from "./0023_notices";
 import * as m0024 from "./0024_registration_seats";
 import * as m0025 from "./0025_news_drafts";
+import * as m0026 from "./0026_own_pages";
 
 /**
  * Append-only list of migrations, imported statically so that the bundled
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   "0023_notices": m0023,
   "0024_registration_seats": m0024,
   "0025_news_drafts": m0025,
+  "0026_own_pages": m0026,
 };

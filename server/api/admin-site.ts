@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { pageSchema, pageSummarySchema, pageUpdateSchema } from "../../core/pages/pages.schema";
+import { adminPageSchema, pageCreateSchema, pageSummarySchema, pageUpdateSchema } from "../../core/pages/pages.schema";
 import { settingsUpdateSchema, siteSettingsSchema } from "../../core/settings/settings.schema";
 import type { Runtime } from "../env";
 import { apiRouter, declare, success } from "./contract";
@@ -29,6 +29,42 @@ export function adminSiteRoutes(runtime: Runtime) {
     async (c) => ok(c, { data: await services.pages.listPages() }),
   );
 
+  // The raw path, not the decoded parameter: the service checks the address as it came.
+  const pageAddress = (path: string) => path.replace(/^\/api\/dashboard\/pages/, "");
+
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/pages",
+      access: access.admin,
+      tag,
+      summary: "Add a page of the association's own",
+      description:
+        "Read at /{slug}; `section` (about, services or none) says which group it belongs to, `in_menu` lists it in " +
+        "that section's submenu and `in_footer` in the footer, after SPEC's fixed pages, by `position`. Published " +
+        "now unless `status` says `draft` or `scheduled` (with `publish_at`, in the future; decision 0072).",
+      body: { schema: pageCreateSchema },
+      response: { status: 201, schema: success({ page: adminPageSchema }) },
+    },
+    async (c, { body }) => ok(c, { page: await services.pages.createPage(body) }, 201),
+  );
+
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/dashboard/pages/:url{.+}",
+      access: access.admin,
+      tag,
+      summary: "Read a CMS page as the admins edit it (in any state)",
+      params: pageUrlParams,
+      response: { schema: success({ page: adminPageSchema }) },
+      errors: [404],
+    },
+    async (c) => ok(c, { page: await services.pages.getAdminPage(pageAddress(c.req.path)) }),
+  );
+
   declare(
     api,
     {
@@ -37,15 +73,33 @@ export function adminSiteRoutes(runtime: Runtime) {
       access: access.admin,
       tag,
       summary: "Update a CMS page",
+      description:
+        "Title and content; the other fields are optional and, absent, stay as they were. SPEC's fixed pages are " +
+        "always published and keep their place (a 422 says so).",
       params: pageUrlParams,
       body: { schema: pageUpdateSchema },
-      response: { schema: success({ page: pageSchema }) },
+      response: { schema: success({ page: adminPageSchema }) },
       errors: [404],
     },
-    async (c, { body }) => {
-      // The raw path, not the decoded parameter: the service checks the address as it came.
-      const page = await services.pages.updatePage(c.req.path.replace(/^\/api\/dashboard\/pages/, ""), body);
-      return ok(c, { page });
+    async (c, { body }) => ok(c, { page: await services.pages.updatePage(pageAddress(c.req.path), body) }),
+  );
+
+  declare(
+    api,
+    {
+      method: "delete",
+      path: "/dashboard/pages/:url{.+}",
+      access: access.admin,
+      tag,
+      summary: "Delete a page of the association's own",
+      description: "SPEC's fixed pages cannot be deleted (409).",
+      params: pageUrlParams,
+      response: { schema: success({}) },
+      errors: [404, 409],
+    },
+    async (c) => {
+      await services.pages.deletePage(pageAddress(c.req.path));
+      return ok(c);
     },
   );
 

@@ -74,3 +74,49 @@ test("an admin edits a page in the rich-text editor; visitors see it, without th
   await page.goto("/search?q=safe");
   await expect(page.getByRole("link", { name: "Our history" })).toBeVisible();
 });
+
+test("an admin adds a page of the association's own under Services, in the menu and the footer", async ({ page }) => {
+  await page.goto("/login?redirect=%2Fmanager%2Fpages");
+  await signIn(page, ADMIN);
+  await page.getByRole("link", { name: "New page" }).click();
+  await expect(page.getByRole("heading", { name: "New page" })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByLabel("Title").fill("Type approval help desk");
+  // An address the site answers itself is refused, with what to do; what was typed stays.
+  await page.getByLabel("Address").fill("news");
+  await page.getByRole("textbox", { name: "Content" }).click();
+  await page.keyboard.type("Ask us about type approval.");
+  await page.getByLabel("Section").selectOption("services");
+  await page.getByLabel("In the section's submenu of the main menu").check();
+  await page.getByLabel("In the footer", { exact: false }).check();
+  await page.getByRole("button", { name: "Create page" }).click();
+  await expect(page.getByText("This address is the site's own: choose another.")).toBeVisible();
+  await expect(page.getByLabel("Title")).toHaveValue("Type approval help desk");
+  await page.getByLabel("Address").fill("type-approval");
+  await page.getByRole("button", { name: "Create page" }).click();
+  await expect(page.getByRole("status")).toHaveText("Page saved.");
+  await expect(page.getByText("Published: everyone sees it.")).toBeVisible();
+
+  await page.goto("/");
+  await page.locator("header").getByRole("button", { name: "Services" }).click();
+  await page.locator("header").getByRole("link", { name: "Type approval help desk" }).click();
+  await expect(page).toHaveURL(/\/type-approval$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Type approval help desk" })).toBeVisible();
+  await expect(page.getByText("Ask us about type approval.")).toBeVisible();
+  await expect(page.locator("footer").getByRole("link", { name: "Type approval help desk" })).toBeVisible();
+  await expectAccessible(page);
+
+  // Made a draft: gone from the menus, and its address is "not found" for visitors.
+  await page.goto("/manager/pages/type-approval");
+  await page.getByLabel(/^Draft/).check();
+  await page.getByRole("button", { name: "Save page" }).click();
+  await expect(page.getByText("A draft: only admins see it", { exact: false })).toBeVisible();
+  const visitor = await page.request.get("/type-approval", { headers: { cookie: "" } });
+  expect(visitor.status()).toBe(404);
+
+  // Deleted from the list, after a confirmation.
+  await page.goto("/manager/pages?kind=own");
+  await page.getByRole("link", { name: "Delete Type approval help desk" }).click();
+  await page.getByRole("dialog", { name: "Delete this page?" }).getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByText("Deleted /type-approval.")).toBeVisible();
+});

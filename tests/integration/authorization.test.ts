@@ -162,6 +162,8 @@ const PAGE_ACCESS: Record<string, Access> = {
   "/traffic-accounting": "public",
   "/tributes": "public",
   "/privacy-policy": "public",
+  // The association's own pages (decision 0072): a published one for everyone, a draft for nobody.
+  "/:slug": "per-address",
   // The previous site's addresses (app/lib/site-map.ts).
   "/about": { movedTo: "/purpose-objectives" },
   "/admin": { movedTo: "/manager" },
@@ -196,6 +198,7 @@ const PAGE_ACCESS: Record<string, Access> = {
   // The admin layout.
   "/manager": "admin",
   "/manager/pages": "admin",
+  "/manager/pages/new": "admin",
   "/manager/pages/*": "admin",
   "/manager/settings": "admin",
   "/manager/requests": "admin",
@@ -237,6 +240,9 @@ const SITE_ACCESS: Record<string, Access> = {
 };
 
 type Fixtures = {
+  /** A published page of the association's own, and a draft one (their slugs). */
+  ownPage: string;
+  draftPage: string;
   newsId: number;
   newsSlug: string;
   /** A current member company's slug, and one whose company has left. */
@@ -351,7 +357,12 @@ function addressesFor(f: Fixtures): Record<string, Try[]> {
         expected: { anonymous: toLogin(`/dashboard/${f.hiddenCategory.slug}`), member: NOT_FOUND, admin: NOT_FOUND },
       },
     ],
-    "/manager/pages/*": ["/manager/pages/contact"],
+    "/manager/pages/*": ["/manager/pages/contact", `/manager/pages/${f.draftPage}`],
+    "/:slug": [
+      { path: `/${f.ownPage}`, expected: everyone(OK) },
+      { path: `/${f.draftPage}`, expected: everyone(NOT_FOUND) },
+      { path: "/no-such-page", expected: everyone(NOT_FOUND) },
+    ],
     "/manage-news/:id/edit": [`/manage-news/${f.newsId}/edit`],
     "/manage-events/:id/edit": [`/manage-events/${f.membersMeeting.id}/edit`],
     "/manage-events/:id/registrations": [`/manage-events/${f.membersMeeting.id}/registrations`],
@@ -364,7 +375,7 @@ function addressesFor(f: Fixtures): Record<string, Try[]> {
     "/manager/library/:id": [`/manager/library/${f.hiddenCategory.id}`],
     "/manager/members/:id": [`/manager/members/${f.companyId}`],
     "/logout": [{ path: "/logout", expected: everyone("302 /login") }],
-    "/*": [{ path: "/no-such-page", expected: everyone(NOT_FOUND) }],
+    "/*": [{ path: "/no-such/page", expected: everyone(NOT_FOUND) }],
     "/uploads/*": [
       { path: f.image, expected: everyone(OK) },
       { path: "/uploads/news/no-such-file.webp", expected: everyone(NOT_FOUND) },
@@ -523,7 +534,16 @@ async function createFixtures(
     .executeTakeFirstOrThrow();
   if (!membersPaperKey) throw new Error("the members' paper kept no file");
 
+  await services.pages.createPage({ slug: "annual-report", title: "Annual report", content: "<p>Ours.</p>" });
+  await services.pages.createPage({
+    slug: "draft-notes",
+    title: "Draft notes",
+    content: "<p>Not yet.</p>",
+    status: "draft",
+  });
   return {
+    ownPage: "annual-report",
+    draftPage: "draft-notes",
     newsId: post.id,
     newsSlug: post.slug,
     companySlug: (await services.members.create({ name: "Matrix Marine AS", country: "NO" })).slug,

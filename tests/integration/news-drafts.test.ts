@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PUBLISH_AT_FORMAT } from "../../core/news/news.schema";
 import { UNPUBLISHED_NOT_SENT } from "../../core/notifications/announcements.service";
+import { PUBLISH_AT_FORMAT } from "../../core/publication/publication";
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
 import { signIn } from "../support/factories";
 import { pagesApp } from "../support/pages";

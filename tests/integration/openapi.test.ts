@@ -200,7 +200,7 @@ describe("GET /api/openapi.json", () => {
       "Post",
       "PublicUser",
       "AdminUser",
-      "Page",
+      "AdminPage",
       "PageSummary",
       "SiteSettings",
       "SearchResult",

@@ -8,7 +8,9 @@ import type { TestContext } from "./app";
  * serves them, with the real page cache in front. Compiled here, under the caller's hook
  * timeout: on a busy machine the first page's compile outlasts a test's.
  */
-export async function pagesApp(t: TestContext): Promise<{ pages: TestContext["app"]; close: () => Promise<void> }> {
+export async function pagesApp(
+  t: TestContext,
+): Promise<{ pages: TestContext["app"]; build: () => Promise<ServerBuild>; close: () => Promise<void> }> {
   const vite = await createViteServer({
     server: { middlewareMode: true, hmr: false, watch: null },
     appType: "custom",
@@ -16,8 +18,9 @@ export async function pagesApp(t: TestContext): Promise<{ pages: TestContext["ap
   });
   const serverBuild = "virtual:react-router/server-build";
   await vite.ssrLoadModule(serverBuild);
-  const pages = createApp(t.runtime, { build: () => vite.ssrLoadModule(serverBuild) as Promise<ServerBuild> });
-  return { pages, close: () => vite.close() };
+  const build = () => vite.ssrLoadModule(serverBuild) as Promise<ServerBuild>;
+  const pages = createApp(t.runtime, { build });
+  return { pages, build, close: () => vite.close() };
 }
 
 /** A rendered page's text: tags and React's text separators out, the entities React writes read back, spaces collapsed. */

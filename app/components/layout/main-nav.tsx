@@ -1,7 +1,7 @@
 import { ChevronDown, Menu, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
-import { hasChildren, isActive, MAIN_MENU, type MenuItem } from "../../lib/site-map";
+import { hasChildren, isActive, type MenuItem, mainMenu, type OwnPageLink } from "../../lib/site-map";
 
 const linkBase = "block whitespace-nowrap rounded-md px-3 py-2 text-[15px] font-semibold transition-colors";
 
@@ -14,7 +14,7 @@ function itemActive(item: MenuItem, pathname: string) {
  * toggles the mobile menu, the active item (and its parent) follows the path.
  * Escape closes and gives focus back; a click outside or a new page closes too.
  */
-export function MainNav() {
+export function MainNav({ ownPages = [] }: { ownPages?: OwnPageLink[] }) {
   const { pathname } = useLocation();
   const [open, setOpen] = useState<string | null>(null);
   const [mobileOpen, setMobileOpen] = useState(false);
@@ -71,7 +71,7 @@ export function MainNav() {
         id={`${baseId}-menu`}
         className={`${mobileOpen ? "flex" : "hidden"} absolute top-full right-0 z-40 mt-3 max-h-[75vh] w-[min(92vw,380px)] flex-col gap-1 overflow-y-auto rounded-xl border border-slate-200 bg-white p-3 shadow-2xl nav:static nav:mt-0 nav:flex nav:max-h-none nav:w-auto nav:flex-row nav:items-center nav:gap-0.5 nav:overflow-visible nav:border-0 nav:bg-transparent nav:p-0 nav:shadow-none`}
       >
-        {MAIN_MENU.map((item) => {
+        {mainMenu(ownPages).map((item) => {
           const active = itemActive(item, pathname);
           if (!hasChildren(item)) {
             return (

@@ -4,7 +4,7 @@ import { requestKindOf } from "../../../core/join/join.values";
 import { ABOUT_PAGES, SERVICES_PAGES } from "../../../core/pages/fixed-pages";
 import type { SiteSettings } from "../../../core/settings/settings.schema";
 import { Island } from "../../islands/island";
-import { MEETINGS_PAGES } from "../../lib/site-map";
+import { MEETINGS_PAGES, type OwnPageLink } from "../../lib/site-map";
 import { placesText, RegistrationClosed, useMeetingView } from "../events/registration-closed";
 import { CONTACT_SECTION_ID, ContactFormLink, contactFormTarget } from "./contact-form-link";
 import { Logo } from "./logo";
@@ -32,7 +32,10 @@ function Column({ title, links }: { title: string; links: { label: string; to: s
 }
 
 /** SPEC §1, §2 'Public layout': the footer with the contact form block, navigation and contact data. */
-export function PublicFooter({ settings }: { settings: SiteSettings }) {
+export function PublicFooter({ settings, ownPages = [] }: { settings: SiteSettings; ownPages?: OwnPageLink[] }) {
+  // The association's own pages (decision 0072): in their section's column, or beside the privacy link.
+  const own = (section: OwnPageLink["section"]) =>
+    ownPages.filter((p) => p.section === section).map(({ label, to }) => ({ label, to }));
   const { pathname } = useLocation();
   const registration = requestKindOf(pathname) === "registration";
   // A meeting that takes no more registrations says so instead of offering the form.
@@ -130,12 +133,17 @@ export function PublicFooter({ settings }: { settings: SiteSettings }) {
           </div>
           <Column
             title="About"
-            links={[{ label: "Home", to: "/" }, ...ABOUT_PAGES.slice(0, 5), { label: "Tributes", to: "/tributes" }]}
+            links={[
+              { label: "Home", to: "/" },
+              ...ABOUT_PAGES.slice(0, 5),
+              { label: "Tributes", to: "/tributes" },
+              ...own("about"),
+            ]}
           />
           <Column title="Meetings" links={MEETINGS_PAGES} />
           <Column
             title="Services"
-            links={[...SERVICES_PAGES.slice(0, 8), { label: "Document library", to: "/library" }]}
+            links={[...SERVICES_PAGES.slice(0, 8), { label: "Document library", to: "/library" }, ...own("services")]}
           />
         </div>
         <div className="border-t border-navy-800">
@@ -144,7 +152,12 @@ export function PublicFooter({ settings }: { settings: SiteSettings }) {
               below the links on a phone, beside them on a wider screen. */}
           <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-3 px-4 pt-5 pb-[4.5rem] text-xs sm:flex-row sm:pb-5 sm:pl-6 sm:pr-20">
             <p>© Copyright. 2022. {settings["site.name"]}</p>
-            <div className="flex items-center gap-4">
+            <div className="flex flex-wrap items-center justify-center gap-x-4 gap-y-2">
+              {own(null).map((link) => (
+                <Link key={link.to} to={link.to} className={footerLink}>
+                  {link.label}
+                </Link>
+              ))}
               <Island
                 name="contact-link"
                 component={ContactFormLink}

@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import type { PublicUser } from "../../../core/accounts/accounts.schema";
 import type { SiteSettings } from "../../../core/settings/settings.schema";
+import type { OwnPageLink } from "../../lib/site-map";
 import { UserMenu } from "../account/user-menu";
 import { SearchBox } from "../search/search-box";
 import { Logo } from "./logo";
@@ -28,7 +29,15 @@ function useHeaderHidden() {
   return hidden;
 }
 
-export function SiteHeader({ settings, user }: { settings: SiteSettings; user: PublicUser | null }) {
+export function SiteHeader({
+  settings,
+  ownPages,
+  user,
+}: {
+  settings: SiteSettings;
+  ownPages: OwnPageLink[];
+  user: PublicUser | null;
+}) {
   const hidden = useHeaderHidden();
   const phone = settings["site.phone"];
   const email = settings["site.email"];
@@ -89,7 +98,7 @@ export function SiteHeader({ settings, user }: { settings: SiteSettings; user: P
             </div>
           </div>
           <div className="nav:mx-auto">
-            <MainNav />
+            <MainNav ownPages={ownPages} />
           </div>
         </div>
         <div className="px-4 pb-3 sm:hidden">

@@ -20,6 +20,7 @@ export const handle = SHARED_WHEN_SIGNED_IN;
 export default function PublicLayout() {
   const root = useRootData();
   const settings = root?.settings ?? DEFAULT_SETTINGS;
+  const ownPages = root?.ownPages ?? { menu: [], footer: [] };
   const islands = useIslands();
   return (
     <div className="flex min-h-screen flex-col">
@@ -40,11 +41,11 @@ export default function PublicLayout() {
           <RouteCover />
         </>
       )}
-      <Island name="site-header" component={HeaderIsland} props={{ settings }} />
+      <Island name="site-header" component={HeaderIsland} props={{ settings, ownPages: ownPages.menu }} />
       <main id="main" className="flex-1">
         <Outlet />
       </main>
-      <PublicFooter settings={settings} />
+      <PublicFooter settings={settings} ownPages={ownPages.footer} />
       {islands ? null : <ScrollToTop />}
     </div>
   );

@@ -4,9 +4,16 @@ import { MEMBERSHIP_TYPES } from "../../../core/members/members.values";
 import { postInputSchema, postUrl } from "../../../core/news/news.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseId } from "../../../lib/ids";
-import { isoInZone, isoWithOffset } from "../../../lib/time-zones";
+import { isoInZone } from "../../../lib/time-zones";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
 import { parseOrThrow } from "../../../lib/validation";
+import {
+  PublicationFields,
+  publicationOf,
+  publishOn,
+  savedNotice,
+  scheduledAt,
+} from "../../components/admin/publication-fields";
 import { AnnouncementPanel, type AnnouncementResult, audienceLabel } from "../../components/news/announcement-panel";
 import { formatDate } from "../../components/news/post-card";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
@@ -42,11 +49,10 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const link = post && post.status !== "published" ? await services.news.previewLink(post.id) : null;
   // A scheduled time is shown and typed in the site's time zone (decision 0071).
   const zone = (await services.settings.getAll())["site.timezone"];
-  const publishAt = post?.status === "scheduled" && post.publish_at ? isoInZone(new Date(post.publish_at), zone) : null;
   return {
     post,
     zone,
-    publishOn: publishAt ? { date: publishAt.slice(0, 10), time: publishAt.slice(11, 16) } : null,
+    publishOn: publishOn(post, zone),
     announcement: post ? await announcementData(context, post.id) : null,
     preview: link ? { url: `${origin.replace(/\/+$/, "")}${link.path}`, expires_at: link.expires_at } : null,
   };
@@ -178,28 +184,12 @@ export async function action({ context, params, request }: Route.ActionArgs) {
       content: String(form.content ?? ""),
       image_alt: String(form.image_alt ?? ""),
       image_decorative: form.image_decorative === "1",
-      status: STATES.find(([state]) => state === form.status)?.[0] ?? ("published" as const),
+      status: publicationOf(form.status),
       publish_date: String(form.publish_date ?? ""),
       publish_time: String(form.publish_time ?? ""),
     };
     return data({ errors, values }, { status });
   }
-}
-
-/** The date and time typed in the site's zone, as ISO 8601 with that day's offset; "" when either is missing. */
-function scheduledAt(date: unknown, time: unknown, zone: string): string {
-  if (typeof date !== "string" || typeof time !== "string") return "";
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !/^\d{2}:\d{2}$/.test(time)) return "";
-  return isoWithOffset(date, time, zone);
-}
-
-/** What the list says after a save: the state the post is in, and when a scheduled one appears. */
-function savedNotice(saved: { title: string; status: string; publish_at: string | null }, zone: string): string {
-  if (saved.status === "draft") return `Saved “${saved.title}” as a draft.`;
-  if (saved.status === "scheduled" && saved.publish_at) {
-    return `Saved “${saved.title}”: it appears on ${isoInZone(new Date(saved.publish_at), zone).slice(0, 16)}.`;
-  }
-  return `Saved “${saved.title}”.`;
 }
 
 /** The draft's preview link, to open or to send to someone who should read it first. */
@@ -228,13 +218,6 @@ function PreviewLink({ url, expires_at }: { url: string; expires_at: string }) {
     </div>
   );
 }
-
-/** A post's states as the editor offers them, each with who sees it (decision 0070). */
-const STATES = [
-  ["published", "Published", "everyone sees it on the site, in the feed and in search"],
-  ["scheduled", "Scheduled", "only admins see it until the time below; then it is published by itself"],
-  ["draft", "Draft", "only admins see it here; nobody is told of it"],
-] as const;
 
 /** Create or edit a news post: title, rich content, author and image (SPEC §7 'News'), and its state. */
 export default function EditNews({ loaderData, actionData }: Route.ComponentProps) {
@@ -350,43 +333,14 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
           </div>
         </div>
         <RichTextEditor name="content" label="Content" initialHtml={values.content} error={errors.content?.[0]} />
-        <fieldset>
-          <legend className="field-label">State</legend>
-          <div className="mt-1 space-y-2">
-            {STATES.map(([state, label, who]) => (
-              <label key={state} className="flex items-start gap-2 text-sm text-slate-800">
-                <input
-                  type="radio"
-                  name="status"
-                  value={state}
-                  defaultChecked={values.status === state}
-                  className="mt-0.5"
-                />
-                <span>
-                  <span className="font-semibold">{label}</span>: {who}
-                </span>
-              </label>
-            ))}
-          </div>
-          {errors.status ? <p className="mt-1.5 text-sm text-red-700">{errors.status[0]}</p> : null}
-          <div className="mt-3 grid gap-3 sm:grid-cols-2">
-            <TextField
-              id="publish_date"
-              name="publish_date"
-              type="date"
-              label="Publish on (for a scheduled post)"
-              defaultValue={values.publish_date}
-              error={errors.publish_at?.[0]}
-            />
-            <TextField
-              id="publish_time"
-              name="publish_time"
-              type="time"
-              label={`At (${loaderData.zone} time)`}
-              defaultValue={values.publish_time}
-            />
-          </div>
-        </fieldset>
+        <PublicationFields
+          noun="post"
+          state={values.status}
+          date={values.publish_date}
+          time={values.publish_time}
+          zone={loaderData.zone}
+          errors={errors}
+        />
         <div className="flex flex-wrap justify-end gap-3">
           <Link to="/manage-news" className="btn-outline">
             Cancel

@@ -16,14 +16,23 @@ import type { Route } from "./+types/cms-page";
 /** Rendered once per role for signed-in users (decision 0032). */
 export const handle = { ...SHARED_WHEN_SIGNED_IN, ...SERVED_AS_ISLANDS };
 
-/** The shared screen of the about pages, the services pages, tributes and the privacy policy. */
+/**
+ * The shared screen of the about pages, the services pages, tributes, the privacy policy and the
+ * association's own pages (at /{slug}, decision 0072: an unknown address is a 404 here).
+ */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { services } = getRequestContext(context);
   try {
-    const page = await services.pages.getPage(url.pathname);
-    const group = CMS_GROUPS.find((g) => g.pages.some((p) => p.to === url.pathname)) ?? CMS_GROUPS[0];
+    const [{ page, section }, placements] = await Promise.all([
+      services.pages.getPageView(url.pathname),
+      services.pages.placements(),
+    ]);
+    // The group's pages beside it: SPEC's, then the association's own in the same submenu (decision 0072).
+    const group = CMS_GROUPS.find((g) => g.id === section);
+    const own = placements.menu.filter((p) => p.section === section).map(({ label, to }) => ({ label, to }));
+    const pages = group ? [...group.pages, ...(group.id === "about" || group.id === "services" ? own : [])] : [];
     const description = htmlToText(page.content).slice(0, 158);
-    return { page, description, group: { title: group.title, pages: [...group.pages] } };
+    return { page, description, group: { title: group?.title ?? "", pages } };
   } catch (error) {
     if (error instanceof AppError && error.code === "not_found")
       throw data("This page could not be found", { status: 404 });

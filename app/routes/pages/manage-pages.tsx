@@ -1,57 +1,131 @@
 import { FilePenLine } from "lucide-react";
-import { Link } from "react-router";
-import { publicPageUrl } from "../../../core/pages/fixed-pages";
-import { Breadcrumbs } from "../../components/ui/breadcrumbs";
+import { data, Link } from "react-router";
+import { PAGE_SECTIONS, publicPageUrl } from "../../../core/pages/fixed-pages";
+import type { PageSummary } from "../../../core/pages/pages.schema";
+import { AdminList, type FilterSelects, filterParams, resultNotices } from "../../components/admin/admin-list";
+import { ConfirmDelete } from "../../components/ui/confirm-delete";
 import { getRequestContext } from "../../context";
+import { takeFlash } from "../../lib/flash.server";
+import { actionRefusal } from "../../lib/forms";
+import { readForm } from "../../lib/read-form.server";
 import type { Route } from "./+types/manage-pages";
 
 export const meta: Route.MetaFunction = () => [{ title: "Pages · Manager" }];
 
-export async function loader({ context }: Route.LoaderArgs) {
-  return { pages: await getRequestContext(context).services.pages.listPages() };
+const text = (value: string | null) => value ?? "";
+
+export async function loader({ context, request, url }: Route.LoaderArgs) {
+  const { services, sessionToken, secureCookies } = getRequestContext(context);
+  const filter = {
+    search: text(url.searchParams.get("search")),
+    status: text(url.searchParams.get("status")),
+    kind: text(url.searchParams.get("kind")),
+  };
+  const pages = await services.pages.listPages(filter);
+  // The "Saved …" notice of the editor's redirect: from a signed flash cookie, never from the URL.
+  const flash = takeFlash(request, { token: sessionToken, secure: secureCookies });
+  return data(
+    { page: { data: pages, current_page: 1, last_page: 1, total: pages.length }, ...filter, notice: flash.message },
+    { headers: flash.headers },
+  );
 }
 
-/** The CMS pages an admin can edit. */
-export default function AdminPages({ loaderData }: Route.ComponentProps) {
+export async function action({ context, request }: Route.ActionArgs) {
+  const form = await readForm(request);
+  if (form.intent !== "delete" || typeof form.url !== "string") throw data("Unknown action.", { status: 400 });
+  try {
+    await getRequestContext(context).services.pages.deletePage(form.url);
+    return { notice: `Deleted ${form.url}.` };
+  } catch (error) {
+    return actionRefusal(error);
+  }
+}
+
+const SELECTS: FilterSelects = {
+  status: {
+    label: "State",
+    options: [
+      ["published", "Published"],
+      ["scheduled", "Scheduled"],
+      ["draft", "Drafts"],
+    ],
+  },
+  kind: {
+    label: "Kind",
+    options: [
+      ["fixed", "The site's own"],
+      ["own", "Added"],
+    ],
+  },
+};
+
+/** Where a page shows besides its address: its section, the submenu, the footer. */
+function placeOf(page: PageSummary): string {
+  if (page.fixed) return "Fixed in the menus";
+  const section = PAGE_SECTIONS.find((s) => s.id === page.section)?.title ?? "Standing alone";
+  const where = [page.in_menu ? "menu" : null, page.in_footer ? "footer" : null].filter(Boolean).join(" and ");
+  return where ? `${section} · in the ${where}` : section;
+}
+
+function StateBadge({ status }: { status: PageSummary["status"] }) {
+  if (status === "draft")
+    return (
+      <span className="mr-2 inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">
+        Draft
+      </span>
+    );
+  if (status === "scheduled")
+    return (
+      <span className="mr-2 inline-block rounded bg-sky-100 px-1.5 py-0.5 text-xs font-semibold text-sky-900">
+        Scheduled
+      </span>
+    );
+  return null;
+}
+
+/** The CMS pages an admin edits: SPEC's fixed ones, and the association's own, which can be added and deleted (decision 0072). */
+export default function AdminPages({ loaderData, actionData }: Route.ComponentProps) {
+  const { page, search, status, kind, notice } = loaderData;
   return (
-    <div>
-      <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current={"Pages"} />
-      <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">Pages</h1>
-      <div className="mt-8 overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
-        <table className="w-full text-left text-sm">
-          <thead className="bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
-            <tr>
-              <th scope="col" className="px-4 py-3">
-                Title
-              </th>
-              <th scope="col" className="hidden px-4 py-3 sm:table-cell">
-                Address
-              </th>
-              <th scope="col" className="hidden px-4 py-3 md:table-cell">
-                Last changed
-              </th>
-              <th scope="col" className="px-4 py-3">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {loaderData.pages.map((page) => (
-              <tr key={page.url}>
-                <td className="px-4 py-3 font-medium text-navy-900">{page.title}</td>
-                <td className="hidden px-4 py-3 text-slate-600 sm:table-cell">{publicPageUrl(page.url)}</td>
-                <td className="hidden px-4 py-3 text-slate-600 md:table-cell">{page.updated_at.slice(0, 10)}</td>
-                <td className="px-4 py-3 text-right">
-                  <Link to={`/manager/pages${page.url}`} className="btn-outline py-1.5">
-                    <FilePenLine className="h-4 w-4" aria-hidden="true" />
-                    Edit<span className="sr-only"> {page.title}</span>
-                  </Link>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </div>
+    <AdminList
+      title="Pages"
+      newLink={{ to: "/manager/pages/new", label: "New page" }}
+      notice={notice}
+      notices={resultNotices(actionData)}
+      search={{ id: "manage-pages", label: "Search pages" }}
+      filters={{ label: "Filter the pages", selects: SELECTS, grid: "sm:grid-cols-[1fr_10rem_10rem_auto]" }}
+      params={filterParams({ search, status, kind })}
+      page={page}
+      noun={["page", "pages"]}
+      empty={{ filtered: "No page matches these filters.", unfiltered: "No pages yet." }}
+      layout="rows"
+      path="/manager/pages"
+      paging="pages"
+      renderRow={(row) => (
+        <li className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
+          <div className="min-w-0 flex-1">
+            <p className="font-semibold break-words text-navy-900">
+              <StateBadge status={row.status} />
+              {row.title}
+            </p>
+            <p className="text-xs text-slate-600">
+              {publicPageUrl(row.url)} · {placeOf(row)} · changed {row.updated_at.slice(0, 10)}
+            </p>
+          </div>
+          <Link to={`/manager/pages${row.url}`} className="btn-outline py-1.5">
+            <FilePenLine className="h-4 w-4" aria-hidden="true" />
+            Edit<span className="sr-only"> {row.title}</span>
+          </Link>
+          {row.fixed ? null : (
+            <ConfirmDelete
+              label={`Delete ${row.title}`}
+              title="Delete this page?"
+              description={`“${row.title}” will be removed from the site, its menus and search; its address ${row.url} will answer “not found”. This cannot be undone.`}
+              fields={{ intent: "delete", url: row.url }}
+            />
+          )}
+        </li>
+      )}
+    />
   );
 }

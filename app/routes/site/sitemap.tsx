@@ -1,7 +1,7 @@
 import { categoryUrl } from "../../../core/library/library.values";
 import { companyUrl } from "../../../core/members/members.values";
 import { postUrl } from "../../../core/news/news.schema";
-import { CMS_GROUPS } from "../../../core/pages/fixed-pages";
+import { HOME_PAGE } from "../../../core/pages/fixed-pages";
 import { escapeHtml } from "../../../lib/html";
 import { getRequestContext } from "../../context";
 import type { Route } from "./+types/sitemap";
@@ -9,16 +9,16 @@ import type { Route } from "./+types/sitemap";
 /** sitemap.xml: every public page that exists; content types add theirs as they land. */
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, origin } = getRequestContext(context);
-  const routed = new Set<string>(CMS_GROUPS.flatMap((g) => g.pages.map((p) => p.to)));
   const [allPages, posts, meetings, library, companies] = await Promise.all([
-    services.pages.listPages(),
+    // The visible CMS pages, the association's own among them (decision 0072); /home is read at /.
+    services.pages.sitemapEntries(),
     services.news.sitemapEntries(),
     services.meetings.sitemapEntries(),
     services.library.sitemapEntries(),
     // Current companies only: one that lapses or leaves drops out with no write (decision 0046).
     services.members.sitemapEntries(),
   ]);
-  const pages = allPages.filter((p) => routed.has(p.url));
+  const pages = allPages.filter((p) => p.url !== HOME_PAGE);
   const entries = [
     { loc: "/", lastmod: undefined as string | undefined },
     { loc: "/members-list", lastmod: undefined },
