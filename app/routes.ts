@@ -71,6 +71,8 @@ export default [
     route("manager/pages/new", "routes/pages/manage-page-edit.tsx", { id: "manage-page-new" }),
     route("manager/pages/*", "routes/pages/manage-page-edit.tsx", { id: "manage-page-edit" }),
     route("manager/settings", "routes/admin/settings.tsx"),
+    route("manager/audit", "routes/admin/audit.tsx"),
+    route("manager/audit/export.csv", "routes/admin/audit-export.ts"),
     route("manager/requests", "routes/join/manage-requests.tsx"),
     route("manager/users", "routes/account/manage-users.tsx"),
     route("manager/members", "routes/members/manage-members.tsx"),

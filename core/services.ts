@@ -13,8 +13,10 @@ import { createPasswordResetService } from "./accounts/password-reset.service";
 import { createProfileService } from "./accounts/profile.service";
 import { createTokensRepository } from "./accounts/tokens.repository";
 import { createUsersRepository } from "./accounts/users.repository";
+import { createAuditService } from "./audit/audit.service";
 import { createAuthRepository } from "./auth/auth.repository";
 import { createAuthService, type IdleSeconds } from "./auth/auth.service";
+import { createTwoFactorService } from "./auth/two-factor.service";
 import { createContentSchedule } from "./content-version/content-schedule";
 import { createContentVersionRepository } from "./content-version/content-version.repository";
 import { createContentVersionService } from "./content-version/content-version.service";
@@ -53,6 +55,7 @@ import { isVisiblePage } from "./pages/pages.repository";
 import { createPagesService } from "./pages/pages.service";
 import { createRateLimitRepository } from "./rate-limit/rate-limit.repository";
 import { createRateLimitService } from "./rate-limit/rate-limit.service";
+import { createRevisionsService } from "./revisions/revisions.service";
 import { createSearchService } from "./search/search.service";
 import { createSecretsRepository } from "./secrets/secrets.repository";
 import { createSecretsService } from "./secrets/secrets.service";
@@ -114,6 +117,10 @@ export function createServices(deps: {
       };
     },
   });
+  /** Who did what, when, from where (decision 0074): append-only. */
+  const audit = createAuditService({ db: deps.db, clock, settings: () => settings.getAll() });
+  /** Each save of a post, a page, a meeting's texts or a category, kept (decision 0073), and audited. */
+  const revisions = createRevisionsService({ db: deps.db, clock, audit });
   const contentVersion = createContentVersionService({
     repository: createContentVersionRepository(deps.db, { sqlite: deps.sqlite, notifications: deps.notifications }),
     onError: (error) => deps.logger?.warn({ err: error }, "content version announcements not heard; polling meanwhile"),
@@ -127,6 +134,9 @@ export function createServices(deps: {
   /** Today and the grace period: what "current" is measured against (decision 0044). */
   const membershipDay = createMembershipDay({ settings, clock });
   const auth = createAuthService({
+    audit,
+    twoFactor: () => twoFactor,
+    adminTwoFactorRequired: async () => (await settings.getAll())["security.admin_two_factor"] === "1",
     repository: createAuthRepository(deps.db),
     rateLimit,
     clock,
@@ -168,6 +178,8 @@ export function createServices(deps: {
       );
     },
   });
+  /** Two-factor sign-in (decision 0075). */
+  const twoFactor = createTwoFactorService({ db: deps.db, clock, settings, mail, audit });
   const notices = createNoticesService({
     db: deps.db,
     dialect: deps.dialect,
@@ -198,6 +210,7 @@ export function createServices(deps: {
     postUrl,
   });
   const news = createNewsService({
+    revisions,
     db: deps.db,
     dialect: deps.dialect,
     search,
@@ -206,7 +219,7 @@ export function createServices(deps: {
     notify,
     previewKey: () => secrets.key("news-preview"),
   });
-  const pages = createPagesService({ db: deps.db, search, clock });
+  const pages = createPagesService({ db: deps.db, search, clock, revisions });
   /** When content next changes by itself (a scheduled post or page): the caches' bound (decisions 0071, 0072). */
   const contentSchedule = createContentSchedule({
     next: async () => earliest(await Promise.all([news.nextAppearance(), pages.nextAppearance()])),
@@ -261,6 +274,8 @@ export function createServices(deps: {
       }),
   });
   return {
+    audit,
+    twoFactor,
     accounts: createAccountsService({
       users,
       tokens,
@@ -278,6 +293,7 @@ export function createServices(deps: {
     }),
     auth,
     profile: createProfileService({
+      audit,
       users,
       storage: deps.storage,
       rateLimit,
@@ -289,6 +305,7 @@ export function createServices(deps: {
       clock,
     }),
     passwordReset: createPasswordResetService({
+      audit,
       users,
       tokens,
       mail,
@@ -309,6 +326,7 @@ export function createServices(deps: {
     media: createMediaService({ storage: deps.storage, db: deps.db }),
     meetings,
     meetingsAdmin: createMeetingsAdminService({
+      revisions,
       db: deps.db,
       search,
       storage: deps.storage,
@@ -330,6 +348,7 @@ export function createServices(deps: {
     pages,
     library,
     libraryAdmin: createLibraryAdminService({
+      revisions,
       db: deps.db,
       search,
       storage: deps.storage,

@@ -81,6 +81,61 @@ export interface PagesTable {
 }
 export type PageStatus = "draft" | "published";
 
+/** Two-factor sign-in (migration 0029). */
+export interface UserTwoFactorTable {
+  user_id: number;
+  totp_secret: string;
+  enabled_at: string | null;
+  last_step: number | null;
+  created_at: string;
+  updated_at: string;
+}
+export interface TwoFactorRecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: string | null;
+  created_at: string;
+}
+export interface TwoFactorChallengesTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  remember: number;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+/** The audit log (migration 0028): append-only. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  created_at: string;
+  actor_id: number | null;
+  actor_name: string;
+  ip: string | null;
+  action: string;
+  entity: string;
+  entity_id: string | null;
+  summary: string;
+  /** JSON { field: [before, after] }; never a secret. */
+  changes: string | null;
+}
+
+/** What keeps revisions (migration 0027). */
+export type RevisionEntity = "news" | "page" | "meeting" | "category";
+
+export interface ContentRevisionsTable {
+  id: Generated<number>;
+  entity: RevisionEntity;
+  entity_id: number;
+  actor_id: number | null;
+  actor_name: string;
+  /** The fields as saved, JSON: { title: "…", content: "<p>…</p>" }. */
+  fields: string;
+  restored_from: number | null;
+  created_at: string;
+}
 export type PageSection = "about" | "services";
 
 export interface PaperCategoriesTable {
@@ -523,6 +578,11 @@ export interface Database {
   rate_limits: RateLimitsTable;
   settings: SettingsTable;
   pages: PagesTable;
+  content_revisions: ContentRevisionsTable;
+  audit_log: AuditLogTable;
+  user_two_factor: UserTwoFactorTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
+  two_factor_challenges: TwoFactorChallengesTable;
   paper_categories: PaperCategoriesTable;
   papers: PapersTable;
   paper_revisions: PaperRevisionsTable;

@@ -3,6 +3,8 @@ import { type ServeStaticOptions, serveStatic } from "@hono/node-server/serve-st
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono, type MiddlewareHandler } from "hono";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import { actingAs } from "../core/audit/actor";
+import type { AuditService } from "../core/audit/audit.service";
 import type { RequestContext } from "../core/request-context";
 import { ping, probeWrite } from "../db/connect";
 import { isStorageFull, STORAGE_FULL_MESSAGE } from "../lib/errors";
@@ -92,7 +94,7 @@ function asPublicRequest(request: Request, url: string): Request {
  * for the POST, so that the request is logged and counted once. Its security
  * events are logged here, where the route and its parameters are known.
  */
-function overriddenDispatch(api: Hono<AppEnv>, logger: Runtime["logger"]): Dispatch {
+function overriddenDispatch(api: Hono<AppEnv>, logger: Runtime["logger"], audit: AuditService): Dispatch {
   const carried = new WeakMap<Request, AppEnv["Variables"]>();
   const inner = new Hono<AppEnv>();
   inner.use("*", async (c, next) => {
@@ -104,7 +106,7 @@ function overriddenDispatch(api: Hono<AppEnv>, logger: Runtime["logger"]): Dispa
     // What the route tells the outer chain (server/middleware/page-cache.ts contentChanges).
     if (variables) variables.publishes = c.get("publishes");
   });
-  inner.use("*", securityLog(logger));
+  inner.use("*", securityLog(logger, audit));
   inner.route("/api", api);
   inner.onError(handleError(logger));
   return (request, variables) => {
@@ -205,14 +207,20 @@ export function createSite(
   }
 
   app.use("*", session(services, config));
+  // Who is acting, for revisions and the audit log (core/audit/actor.ts): the person and the address.
+  app.use("*", (c, next) => {
+    const user = c.get("auth")?.user;
+    const name = user ? `${user.first_name} ${user.last_name}`.trim() || user.email : "Visitor";
+    return actingAs({ userId: user?.id ?? null, name, ip: c.get("clientIp") ?? null }, next);
+  });
   app.use("*", cacheControl(config));
   app.use("*", csrf([config.baseUrl.origin]));
   app.use("*", contentChanges(services.contentVersion, logger));
-  app.use("*", securityLog(logger));
+  app.use("*", securityLog(logger, services.audit));
   // Every request body is bounded (uploads through page forms too); routes that spool uploads to disk may take
   // more. Nothing before this reads a body; a 413 goes out with the headers, log lines and events of any answer.
   app.use("*", limitBodies(config, spoolingRouteLimits(apiRoutes, "/api")));
-  app.use("/api/*", methodOverride(apiRoutes, overriddenDispatch(api, logger)));
+  app.use("/api/*", methodOverride(apiRoutes, overriddenDispatch(api, logger, services.audit)));
   app.route("/api", api);
   app.route("/", calendarRoutes(runtime));
   app.route("/", paperRoutes(runtime));

@@ -1,18 +1,22 @@
 import { data, type MiddlewareFunction, redirect } from "react-router";
+import { loggedPath } from "../../lib/logged-path";
 import { logAccessRefused, logUploadRejected, UPLOAD_REJECTED_REASONS } from "../../lib/security-log";
 import { getRequestContext } from "../context";
 
 type GuardArgs = Parameters<MiddlewareFunction<Response>>[0];
+
+/** Where an admin who must turn on two-factor sign-in is sent (decision 0075). */
+export const TWO_FACTOR_SETUP_PATH = "/dashboard/user-settings?two-factor=required#two-factor";
 
 /**
  * A refused visit to an admin page is a security event (docs/decisions/0018):
  * 401 for a visitor who is not signed in, 403 for a signed-in non-admin. The
  * member area's redirect to the login is routine and not logged.
  */
-function refuse(args: GuardArgs, status: 401 | 403, location: string): never {
+async function refuse(args: GuardArgs, status: 401 | 403, location: string): Promise<never> {
   refusedUpload(args, status);
   const { context, request, url } = args;
-  const { logger, requestId, auth, client } = getRequestContext(context);
+  const { logger, requestId, auth, client, services } = getRequestContext(context);
   logAccessRefused(logger, {
     req_id: requestId,
     status,
@@ -20,6 +24,12 @@ function refuse(args: GuardArgs, status: 401 | 403, location: string): never {
     path: url.pathname,
     user: auth?.user.id,
     ip: client.ip,
+  });
+  // And in the audit log (decision 0074), as the person (or visitor) of the request.
+  await services.audit.record({
+    action: "access_refused",
+    entity: "site",
+    summary: `Refused (${status}): ${request.method} ${loggedPath(url.pathname)}`,
   });
   throw redirect(location);
 }
@@ -42,20 +52,22 @@ function refusedUpload({ context, request, url }: GuardArgs, status: 401 | 403):
 }
 
 /** Who is refused, and where they are sent; `adminArea` says whether the refusal is logged. */
-const GUARDS: Record<string, (args: GuardArgs, adminArea: boolean) => void> = {
+const GUARDS: Record<string, (args: GuardArgs, adminArea: boolean) => void | Promise<void>> = {
   /** Logged-out visitors go to /login, which brings them back here afterwards. */
-  auth: (args, adminArea) => {
+  auth: async (args, adminArea) => {
     if (getRequestContext(args.context).auth) return;
     // `url` is the page's URL without React Router's data-request details.
     const location = `/login?redirect=${encodeURIComponent(`${args.url.pathname}${args.url.search}`)}`;
-    if (adminArea) refuse(args, 401, location);
+    if (adminArea) await refuse(args, 401, location);
     refusedUpload(args, 401);
     throw redirect(location);
   },
   /** Signed-in users whose role is not admin go to their own dashboard. */
-  admin: (args) => {
+  admin: async (args) => {
     const { auth } = getRequestContext(args.context);
-    if (auth && auth.user.role.name !== "admin") refuse(args, 403, "/dashboard");
+    if (auth && auth.user.role.name !== "admin") await refuse(args, 403, "/dashboard");
+    // The site asks admins for two-factor sign-in (decision 0075): set it up first, then the admin area.
+    if (auth?.twoFactorSetupRequired) throw redirect(TWO_FACTOR_SETUP_PATH);
   },
 };
 // The spec names an 'ismanager' guard without its body; managers are admins here (docs/decisions).

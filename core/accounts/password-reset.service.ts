@@ -6,6 +6,7 @@ import { addSeconds, type Clock } from "../../lib/clock";
 import { hashPassword } from "../../lib/password";
 import { hashToken, newToken } from "../../lib/tokens";
 import { invalidInput, isEmailAddress, parseOrThrow } from "../../lib/validation";
+import type { AuditService } from "../audit/audit.service";
 import type { MailService } from "../mail/mail.service";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { SettingsService } from "../settings/settings.service";
@@ -42,6 +43,8 @@ export function createPasswordResetService(deps: {
   transaction: <T>(work: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
   dialect: Dialect;
   clock: Clock;
+  /** A password set with a reset link is a security event (decision 0074). */
+  audit?: AuditService;
 }) {
   const { users, tokens, mail, clock } = deps;
 
@@ -126,6 +129,16 @@ export function createPasswordResetService(deps: {
         }
         await createUsersRepository(trx, deps.dialect).setPassword(found.user_id, passwordHash, now);
         await deps.revokeSessions(found.user_id, trx);
+        await deps.audit?.record(
+          {
+            action: "password_changed",
+            entity: "user",
+            entityId: found.user_id,
+            summary: `Password set with a reset link sent to ${found.email}`,
+            actor: { userId: found.user_id, name: found.email, ip: null },
+          },
+          trx,
+        );
       });
     },
   };

@@ -9,6 +9,7 @@ import type { FileStorage } from "../../lib/storage";
 import { hashToken, newToken } from "../../lib/tokens";
 import { uploadUrl } from "../../lib/uploads";
 import { invalidInput, validate } from "../../lib/validation";
+import type { AuditService } from "../audit/audit.service";
 import type { MailService } from "../mail/mail.service";
 import type { RateLimitService } from "../rate-limit/rate-limit.service";
 import type { SettingsService } from "../settings/settings.service";
@@ -41,6 +42,8 @@ export function createProfileService(deps: {
   transaction: <T>(work: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
   dialect: Dialect;
   clock: Clock;
+  /** Password and e-mail changes are security events (decision 0074); a profile change is a write. */
+  audit?: AuditService;
 }) {
   const { users, clock } = deps;
 
@@ -182,6 +185,29 @@ export function createProfileService(deps: {
           updated_at: now,
         });
         if (passwordHash) await deps.revokeOtherSessions(row.id, sessionId, trx);
+        const fields = (u: typeof row) => ({
+          first_name: u.first_name,
+          last_name: u.last_name,
+          email: u.email,
+          phone_number: u.phone_number,
+        });
+        const action = passwordHash ? "password_changed" : notice ? "email_changed" : "update";
+        const what = {
+          password_changed: "changed their password",
+          email_changed: "changed their e-mail address",
+          update: "changed their profile",
+        }[action];
+        await deps.audit?.record(
+          {
+            action,
+            entity: "user",
+            entityId: row.id,
+            summary: `${[row.first_name, row.last_name, what].filter(Boolean).join(" ")}`,
+            before: fields(row),
+            after: { ...fields(changed), ...(passwordHash ? { password: "(new)" } : {}) },
+          },
+          trx,
+        );
         if (notice) {
           await emailChangedNotice(row, notice.email, notice.site, trx);
           // A reset link mailed to the old address before the change stops working.

@@ -7,9 +7,11 @@ import { dummyPasswordHash, verifyPassword } from "../../lib/password";
 import { hashToken, newToken } from "../../lib/tokens";
 import type { UserCompany } from "../access/access";
 import { type PublicUser, toPublicUser } from "../accounts/accounts.schema";
+import type { AuditService } from "../audit/audit.service";
 import type { Limit, RateLimitService, Taken } from "../rate-limit/rate-limit.service";
 import { type AuthRepository, createAuthRepository } from "./auth.repository";
 import { LOGIN_FAILED_MESSAGE, type LoginInput } from "./auth.schema";
+import { CODE_WRONG, type TwoFactorService } from "./two-factor.service";
 
 /** A session without 'Remember me' ends with the browser and, server-side, after 12 hours (or SESSION_TTL if shorter). */
 export const SHORT_SESSION_SECONDS = 12 * 3600;
@@ -39,9 +41,24 @@ export type Session = {
 };
 
 /** The signed-in caller of a request: the session, and the company they represent (core/access/access.ts decides from both). */
-export type Authenticated = Session & { company: UserCompany | null };
+export type Authenticated = Session & {
+  company: UserCompany | null;
+  /**
+   * An admin who must turn on two-factor sign-in before anything else of the admin area (the site
+   * setting security.admin_two_factor, decision 0075); absent for everyone else.
+   */
+  twoFactorSetupRequired?: boolean;
+};
 
 export type LoginResult = Session & { token: string };
+
+/** A sign-in's first step: a session, or (two-factor sign-in, decision 0075) the challenge of its second step. */
+export type SignInResult =
+  | { kind: "session"; session: LoginResult }
+  | { kind: "two_factor"; challenge: string; expiresAt: string };
+
+export const TWO_FACTOR_EXPIRED =
+  "This sign-in has expired or was used already: start again with your e-mail and password.";
 
 /** Who is signing in: the address for rate limits and logs, and the request's id to find its log line. */
 export type LoginClient = { ip: string; userAgent?: string | null; requestId?: string };
@@ -60,8 +77,30 @@ export function createAuthService(deps: {
    * one (tools that only sign in), today in UTC with no grace.
    */
   membershipCutoff?: () => Promise<string>;
+  /** Sign-ins, failed sign-ins and lockouts are audit rows too (decision 0074). */
+  audit?: AuditService;
+  /** Two-factor sign-in (decision 0075): read when a sign-in needs it. */
+  twoFactor?: () => TwoFactorService;
+  /** Whether admins must use two-factor sign-in (the site setting security.admin_two_factor). */
+  adminTwoFactorRequired?: () => Promise<boolean>;
 }) {
   const { repository, rateLimit, clock } = deps;
+  /** A security event in the audit log, as the account it names (or the address alone). */
+  const audited = (
+    action: string,
+    user: { id: number; first_name: string; last_name: string; email: string } | undefined,
+    ip: string,
+    summary: string,
+  ) =>
+    deps.audit?.record({
+      action,
+      entity: "session",
+      entityId: user?.id ?? null,
+      summary,
+      actor: user
+        ? { userId: user.id, name: `${user.first_name} ${user.last_name}`.trim() || user.email, ip }
+        : { userId: null, name: "Unknown account", ip },
+    });
   const idle = deps.idleSeconds ?? DEFAULT_IDLE_SECONDS;
   const logger = deps.logger ?? createLogger("silent");
   /** The idle time of a session without 'Remember me', by the role of its user. */
@@ -103,11 +142,39 @@ export function createAuthService(deps: {
             },
             "sign-in refused: too many failed attempts",
           );
+          await audited(
+            "sign_in_locked",
+            user,
+            client.ip,
+            scope === "account"
+              ? "Sign-in refused: too many failed attempts on the account"
+              : "Sign-in refused: too many failed attempts from this address",
+          );
         }
         throw error;
       }
     }
     return taken as Record<"account" | "ip", Taken>;
+  }
+
+  /** A new session for a user who proved who they are; logged and audited. */
+  async function opened(
+    user: UserRow,
+    remember: boolean,
+    client: LoginClient,
+    options: { endingSession?: string | null },
+    summary: string,
+  ): Promise<LoginResult> {
+    // A browser signing in again replaces its session: the earlier one ends rather than lingering.
+    if (options.endingSession) await repository.deleteByTokenHash(hashToken(options.endingSession));
+    const session = await startSession(user, remember, client);
+    // The account's id and the address: with sign_in_failed, an operator sees who got in from where.
+    logger.info(
+      { event: "sign_in", user: user.id, ip: client.ip, remember: session.remember, req_id: client.requestId },
+      "signed in",
+    );
+    await audited("sign_in", user, client.ip, session.remember ? `${summary} (remembered)` : summary);
+    return session;
   }
 
   async function startSession(user: UserRow, remember: boolean, client: LoginClient): Promise<LoginResult> {
@@ -138,11 +205,11 @@ export function createAuthService(deps: {
      * password and a deactivated account all give the same 401 after the same
      * amount of work, so that the answer reveals nothing about accounts.
      */
-    async login(
+    async signIn(
       input: LoginInput,
       client: LoginClient,
       options: { endingSession?: string | null } = {},
-    ): Promise<LoginResult> {
+    ): Promise<SignInResult> {
       // Parsed where it arrived (the route's contract, the login form's schema): not again here.
       const email = input.email.toLowerCase();
       const limits = loginLimits(email, client.ip);
@@ -169,21 +236,77 @@ export function createAuthService(deps: {
           },
           "sign-in failed",
         );
+        await audited(
+          "sign_in_failed",
+          user,
+          client.ip,
+          user
+            ? user.is_active !== 1
+              ? "Failed sign-in: the account is deactivated"
+              : "Failed sign-in: wrong password"
+            : "Failed sign-in: no account with that address",
+        );
         throw new AppError("unauthorized", LOGIN_FAILED_MESSAGE);
+      }
+      // Two-factor sign-in (decision 0075): the password was right, the second step is asked for. The
+      // attempt is given back, but the account's earlier failures stand until the code is right too.
+      const twoFactor = deps.twoFactor?.();
+      if (twoFactor && (await twoFactor.isEnabled(user.id))) {
+        await attempt.account.release();
+        await attempt.ip.release();
+        const { challenge, expires_at } = await twoFactor.challenge(user.id, input.remember ?? false);
+        return { kind: "two_factor", challenge, expiresAt: expires_at };
       }
       // Success clears the account's failures and does not count against the address.
       await rateLimit.reset(limits.account.key);
       await attempt.ip.release();
+      return { kind: "session", session: await opened(user, input.remember ?? false, client, options, "Signed in") };
+    },
 
-      // A browser signing in again replaces its session: the earlier one ends rather than lingering.
-      if (options.endingSession) await repository.deleteByTokenHash(hashToken(options.endingSession));
-      const session = await startSession(user, input.remember ?? false, client);
-      // The account's id and the address: with sign_in_failed, an operator sees who got in from where.
-      logger.info(
-        { event: "sign_in", user: user.id, ip: client.ip, remember: session.remember, req_id: client.requestId },
-        "signed in",
-      );
-      return session;
+    /**
+     * Signs in with the password alone: tools, tests and the invitation's flow. An account with
+     * two-factor sign-in is refused here; the sign-in form and the API take its second step.
+     */
+    async login(
+      input: LoginInput,
+      client: LoginClient,
+      options: { endingSession?: string | null } = {},
+    ): Promise<LoginResult> {
+      const result = await this.signIn(input, client, options);
+      if (result.kind === "session") return result.session;
+      throw new AppError("unauthorized", "This account signs in with a second factor: use the sign-in form.");
+    },
+
+    /**
+     * The second step (decision 0075): the challenge of a right password and a code of the app or a
+     * recovery code. Wrong codes count toward the account's lockout like wrong passwords; the
+     * challenge lasts five minutes and is spent by the right code.
+     */
+    async completeTwoFactor(
+      input: { challenge: string; code: string },
+      client: LoginClient,
+      options: { endingSession?: string | null } = {},
+    ): Promise<LoginResult> {
+      const twoFactor = deps.twoFactor?.();
+      const open = twoFactor ? await twoFactor.openChallenge(input.challenge) : null;
+      const user = open ? await repository.findUserById(open.user_id) : undefined;
+      if (!twoFactor || !open || !user || user.is_active !== 1) {
+        throw new AppError("unauthorized", TWO_FACTOR_EXPIRED);
+      }
+      const limits = loginLimits(user.email, client.ip);
+      const attempt = await takeAttempt(user.email, limits, client);
+      if (!(await twoFactor.verify(user.id, input.code))) {
+        logger.warn(
+          { event: "sign_in_failed", reason: "wrong_code", user: user.id, ip: client.ip, req_id: client.requestId },
+          "sign-in failed",
+        );
+        await audited("sign_in_failed", user, client.ip, "Failed sign-in: wrong second-factor code");
+        throw new AppError("unauthorized", CODE_WRONG);
+      }
+      if (!(await twoFactor.spendChallenge(open.id))) throw new AppError("unauthorized", TWO_FACTOR_EXPIRED);
+      await rateLimit.reset(limits.account.key);
+      await attempt.ip.release();
+      return opened(user, open.remember, client, options, "Signed in with a second factor");
     },
 
     /**
@@ -232,7 +355,13 @@ export function createAuthService(deps: {
           .touch(session_id, now.toISOString())
           .catch((error) => logger.warn({ err: error }, "session activity not recorded"));
       }
+      // An admin the site asks for two-factor sign-in, without it: sent to set it up (decision 0075).
+      const setupRequired =
+        user.role === "admin" &&
+        (await deps.adminTwoFactorRequired?.()) === true &&
+        !(await deps.twoFactor?.().isEnabled(user.id));
       return {
+        ...(setupRequired ? { twoFactorSetupRequired: true } : {}),
         user: toPublicUser(user),
         sessionId: session_id,
         expiresAt: session_expires_at,

@@ -24,6 +24,17 @@ export const SITE_JOBS: readonly JobDefinition[] = [
     },
   }),
   defineJob({
+    name: "audit-retention",
+    // Daily, at a quiet hour: the audit log keeps its rows for audit.retention_days (decision 0074).
+    schedule: "50 3 * * *",
+    description:
+      "Removes the audit log's rows older than audit.retention_days (default 730: two years); nothing else removes one. Decision 0074.",
+    async run({ services, signal }) {
+      const removed = await services.audit.prune({ signal });
+      return `${removed} audit ${removed === 1 ? "row" : "rows"} past the retention removed.`;
+    },
+  }),
+  defineJob({
     name: "membership-renewals",
     // Daily, at the start of the secretariat's working day: what is owed is worked out from the date.
     schedule: "0 7 * * *",

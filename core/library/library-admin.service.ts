@@ -14,6 +14,8 @@ import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
 import { spooledPath } from "../../lib/spool";
 import type { FileStorage, ReadableFileStorage } from "../../lib/storage";
 import { invalidInput } from "../../lib/validation";
+import type { Revision } from "../revisions/revisions.schema";
+import type { RevisionFields, RevisionsService } from "../revisions/revisions.service";
 import type { SearchService } from "../search/search.service";
 import { type CategoryRow, createLibraryRepository, type PaperRow } from "./library.repository";
 import {
@@ -64,7 +66,26 @@ const EXTENSIONS: Record<PaperType, string> = {
  * revisions and text. Every write is one transaction with its search entries; files are written
  * before it and removed if it fails, replaced or deleted files only after it has committed.
  */
+/** The texts a category's revisions keep (decision 0073), by column, in the edit screen's order. */
+export const CATEGORY_REVISION_FIELDS: RevisionFields = [
+  { name: "name", label: "Name" },
+  { name: "title", label: "Title" },
+  { name: "title_description", label: "Title description" },
+  { name: "description", label: "Description" },
+  { name: "content", label: "Content", rich: true },
+];
+type CategoryTexts = Pick<CategoryRow, "name" | "title" | "title_description" | "description" | "content">;
+const categoryTexts = (row: CategoryTexts): CategoryTexts => ({
+  name: row.name,
+  title: row.title,
+  title_description: row.title_description,
+  description: row.description,
+  content: row.content,
+});
+
 export function createLibraryAdminService(deps: {
+  /** Keeps each save's texts (decision 0073), in the save's transaction. */
+  revisions?: RevisionsService;
   db: Kysely<Database>;
   search: SearchService;
   /** Public uploads: category images. */
@@ -89,6 +110,16 @@ export function createLibraryAdminService(deps: {
     const on = createLibraryRepository(executor);
     const [rows, counts] = await Promise.all([on.allCategories(), on.paperCounts()]);
     return buildTree(rows, new Map(counts.map((c) => [c.papers_category_id, Number(c.n)])));
+  }
+
+  /** Keeps the category's texts as they now stand, in the save's transaction. */
+  async function keepCategory(
+    trx: Executor,
+    id: number,
+    options: { action?: "create" | "update"; restoredFrom?: number; before?: CategoryTexts } = {},
+  ) {
+    const row = await createLibraryRepository(trx).findCategory(id);
+    if (row) await deps.revisions?.record(trx, "category", id, categoryTexts(row), options);
   }
 
   async function existingCategory(id: number): Promise<CategoryRow> {
@@ -338,6 +369,7 @@ export function createLibraryAdminService(deps: {
             });
             const node = (await treeOn(trx)).byId.get(inserted.id) as CategoryNode;
             await indexCategory(node, trx);
+            await keepCategory(trx, inserted.id, { action: "create" });
             return inserted.id;
           });
           created = id;
@@ -366,12 +398,37 @@ export function createLibraryAdminService(deps: {
           });
           // Its visibility and address may change its papers' and sub-categories' entries too.
           await reindexSubtree(id, trx);
+          await keepCategory(trx, id, { before: categoryTexts(before) });
         });
       } catch (error) {
         await removeImages([stored?.key ?? null]);
         throw error;
       }
       if (stored) await removeImages([before.image]);
+      return categoryAnswer(id);
+    },
+
+    /** A category's kept revisions, newest first, each with what changed (decision 0073). */
+    async categoryRevisions(id: number): Promise<Revision[]> {
+      await existingCategory(id);
+      return deps.revisions ? deps.revisions.list("category", id, CATEGORY_REVISION_FIELDS) : [];
+    },
+
+    /** Puts a revision's texts back as a new save; the category keeps its place, visibility and image. */
+    async restoreCategoryRevision(id: number, revisionId: number): Promise<CategoryTree> {
+      const current = await existingCategory(id);
+      if (!deps.revisions) throw new AppError("not_found", "Revision not found.");
+      const kept = await deps.revisions.fields("category", id, revisionId);
+      const texts = categoryTexts({
+        ...categoryTexts(current),
+        ...(kept as Partial<CategoryTexts>),
+        name: kept.name ?? current.name,
+      });
+      await db.transaction().execute(async (trx) => {
+        await createLibraryRepository(trx).updateCategory(id, { ...texts, updated_at: clock().toISOString() });
+        await reindexSubtree(id, trx);
+        await keepCategory(trx, id, { restoredFrom: revisionId });
+      });
       return categoryAnswer(id);
     },
 
@@ -428,6 +485,7 @@ export function createLibraryAdminService(deps: {
         if (node.papers > 0) throw invalidInput({ category: ["This category has papers: move or delete them first."] });
         await createLibraryRepository(trx).deleteCategory(id);
         await search.remove("category", id, trx);
+        await deps.revisions?.removeAll(trx, "category", id);
       });
       await removeImages([row.image]);
     },

@@ -191,6 +191,8 @@ export function mailReason(purpose: string, siteName: string): string {
       return `You receive this e-mail because an administrator of ${site} invited this address.`;
     case "email_changed":
       return `You receive this e-mail because this address was the e-mail address of an account at ${site}.`;
+    case "two_factor_reset":
+      return `You receive this e-mail because this address is the e-mail address of an account at ${site}.`;
     case "decline":
       return `You receive this e-mail because this address applied to join ${site}.`;
     case "renewal_reminder":

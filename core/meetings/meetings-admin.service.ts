@@ -13,6 +13,8 @@ import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
 import type { FileStorage } from "../../lib/storage";
 import { isTimeZone } from "../../lib/time-zones";
 import { invalidInput } from "../../lib/validation";
+import type { Revision } from "../revisions/revisions.schema";
+import type { RevisionFields, RevisionsService } from "../revisions/revisions.service";
 import type { SearchService } from "../search/search.service";
 import { type InvitationChange, invitationChanges } from "./invitation";
 import type { CalendarMeeting } from "./meetings.calendar";
@@ -63,7 +65,45 @@ export type InvitationUpdates = {
  * Every write is one transaction with its search entry; image files are written before it and
  * removed if it fails, files of removed images only after it has committed.
  */
+/** The texts a meeting's revisions keep (decision 0073), by column, in the edit screen's order. */
+export const MEETING_REVISION_FIELDS: RevisionFields = [
+  { name: "title", label: "Title" },
+  { name: "meeting_type", label: "Meeting type" },
+  { name: "organization", label: "Organization" },
+  { name: "location", label: "Location" },
+  { name: "information", label: "Information", rich: true },
+  { name: "health", label: "Health and safety", rich: true },
+  { name: "registration", label: "Registration", rich: true },
+  { name: "content_title", label: "Content title" },
+  { name: "content", label: "Content", rich: true },
+];
+type MeetingTexts = Pick<
+  Row,
+  | "title"
+  | "meeting_type"
+  | "organization"
+  | "location"
+  | "information"
+  | "health"
+  | "registration"
+  | "content_title"
+  | "content"
+>;
+const meetingTexts = (row: MeetingTexts): MeetingTexts => ({
+  title: row.title,
+  meeting_type: row.meeting_type,
+  organization: row.organization,
+  location: row.location,
+  information: row.information,
+  health: row.health,
+  registration: row.registration,
+  content_title: row.content_title,
+  content: row.content,
+});
+
 export function createMeetingsAdminService(deps: {
+  /** Keeps each save's texts (decision 0073), in the save's transaction. */
+  revisions?: RevisionsService;
   db: Kysely<Database>;
   search: SearchService;
   storage: FileStorage;
@@ -311,6 +351,7 @@ export function createMeetingsAdminService(deps: {
             });
             await addImages(inserted.id, stored, texts, trx);
             await index(inserted, trx);
+            await deps.revisions?.record(trx, "meeting", inserted.id, meetingTexts(inserted), { action: "create" });
             await deps.notify?.({ kind: "meeting", ref_id: inserted.id, category_id: null }, trx);
             return inserted;
           });
@@ -327,7 +368,7 @@ export function createMeetingsAdminService(deps: {
 
     /** Replaces a meeting's fields by id and adds the new images; the slug stays, so links keep working. */
     async update(id: number, data: MeetingData, images: Uint8Array[] = []): Promise<Meeting> {
-      await existing(id);
+      const before = await existing(id);
       await checkProgrammeFits(id, data);
       const values = await columns(data);
       const texts = textsOf(data, images.length);
@@ -338,6 +379,37 @@ export function createMeetingsAdminService(deps: {
         if (!updated) throw new AppError("not_found", NOT_FOUND);
         await addImages(id, stored, texts, trx);
         await index(updated, trx);
+        await deps.revisions?.record(trx, "meeting", id, meetingTexts(updated), { before: meetingTexts(before) });
+        return updated;
+      });
+      return deps.read(row);
+    },
+
+    /** A meeting's kept revisions, newest first, each with what changed (decision 0073). */
+    async revisions(id: number): Promise<Revision[]> {
+      await existing(id);
+      return deps.revisions ? deps.revisions.list("meeting", id, MEETING_REVISION_FIELDS) : [];
+    },
+
+    /**
+     * Puts a revision's texts back as a new save, through the same change as an edit (calendar
+     * invitations and those following hear of a changed title or place). Dates, visibility and
+     * registration settings are not texts and stay as they are.
+     */
+    async restoreRevision(id: number, revisionId: number): Promise<Meeting> {
+      const current = await existing(id);
+      if (!deps.revisions) throw new AppError("not_found", "Revision not found.");
+      const kept = await deps.revisions.fields("meeting", id, revisionId);
+      const values = meetingTexts({
+        ...meetingTexts(current),
+        ...(kept as Partial<MeetingTexts>),
+        title: kept.title ?? current.title,
+      });
+      const row = await changing(id, [], async (trx) => {
+        const updated = await createMeetingsRepository(trx).update(id, values, clock().toISOString());
+        if (!updated) throw new AppError("not_found", NOT_FOUND);
+        await index(updated, trx);
+        await deps.revisions?.record(trx, "meeting", id, meetingTexts(updated), { restoredFrom: revisionId });
         return updated;
       });
       return deps.read(row);
@@ -352,6 +424,7 @@ export function createMeetingsAdminService(deps: {
         const sponsors = await meetings.sponsorsOf(id);
         if (!(await meetings.remove(id))) throw new AppError("not_found", NOT_FOUND);
         await search.remove("meeting", id, trx);
+        await deps.revisions?.removeAll(trx, "meeting", id);
         return { images, sponsors };
       });
       await removeFiles([...images.map((i) => i.path), ...sponsors.map((s) => s.image)]);

@@ -14,8 +14,10 @@ import { readSignedToken, signToken } from "../../lib/signed-token";
 import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
 import type { FileStorage } from "../../lib/storage";
 import { uploadUrl } from "../../lib/uploads";
-import { invalidInput } from "../../lib/validation";
+import { invalidInput, parseOrThrow } from "../../lib/validation";
 import { placed, stateOf } from "../publication/publication";
+import type { Revision } from "../revisions/revisions.schema";
+import type { RevisionFields, RevisionsService } from "../revisions/revisions.service";
 import type { SearchService } from "../search/search.service";
 import { createNewsRepository, type NewsRepository } from "./news.repository";
 import {
@@ -29,6 +31,7 @@ import {
   type PostData,
   type PostSummary,
   type PostsQuery,
+  postInputSchema,
   postUrl,
 } from "./news.schema";
 
@@ -56,6 +59,14 @@ function summary(row: Row): PostSummary {
 }
 
 /** News posts as visitors read them (SPEC §3 'News post', §7 'News'). */
+/** The texts a post's revisions keep, in the edit screen's order. */
+export const POST_REVISION_FIELDS: RevisionFields = [
+  { name: "title", label: "Title" },
+  { name: "author_name", label: "Author" },
+  { name: "content", label: "Content", rich: true },
+  { name: "image_alt", label: "Image alt text" },
+];
+
 export function createNewsService(deps: {
   db: Kysely<Database>;
   dialect: Dialect;
@@ -64,6 +75,8 @@ export function createNewsService(deps: {
   clock: Clock;
   /** The key that signs preview links (core/secrets: the same in every process). */
   previewKey?: () => Promise<Buffer>;
+  /** Keeps each save's texts (decision 0073), in the save's transaction. */
+  revisions?: RevisionsService;
   /** Records a new post for the members following the news (issue 33), in the write's transaction. */
   notify?: (event: { kind: "news"; ref_id: number; category_id: null }, trx: Kysely<Database>) => Promise<void>;
 }) {
@@ -165,6 +178,31 @@ export function createNewsService(deps: {
       throw error;
     }
   }
+
+  /** A post's texts as its revisions keep them. */
+  const revisionOf = (row: {
+    title: string;
+    author_name: string | null;
+    content: string;
+    image_alt: string | null;
+  }) => ({
+    title: row.title,
+    author_name: row.author_name,
+    content: row.content,
+    image_alt: row.image_alt,
+  });
+  const keep = async (
+    trx: Executor,
+    row: Parameters<typeof revisionOf>[0] & { id: number },
+    action: "create" | "update",
+    restoredFrom: number | null = null,
+    before?: Parameters<typeof revisionOf>[0],
+  ) =>
+    deps.revisions?.record(trx, "news", row.id, revisionOf(row), {
+      action,
+      restoredFrom,
+      before: before ? revisionOf(before) : undefined,
+    });
 
   async function existing(id: number) {
     const row = isRowId(id) ? await repository.findById(id) : undefined;
@@ -323,6 +361,7 @@ export function createNewsService(deps: {
               updated_at: now,
             });
             await index(inserted, trx);
+            await keep(trx, inserted, "create");
             // Those following the news hear of a post when everyone can read it, not of a draft or before its time.
             await announce(trx, inserted, now);
             return inserted;
@@ -343,7 +382,12 @@ export function createNewsService(deps: {
      * post will have an image, which decides whether alt text is required, is read in the transaction
      * that writes (decision 0041): a picture another admin adds meanwhile is not left without its text.
      */
-    async update(id: number, input: PostData, image?: Uint8Array): Promise<AdminPost> {
+    async update(
+      id: number,
+      input: PostData,
+      image?: Uint8Array,
+      restoredFrom: number | null = null,
+    ): Promise<AdminPost> {
       // A post that is gone, and a new image without its text (needed whatever the post has), are refused
       // before any file is written; the read here decides nothing the write depends on.
       if (image) await existing(id);
@@ -372,11 +416,36 @@ export function createNewsService(deps: {
         });
         if (!row) throw new AppError("not_found", "Post not found.");
         await index(row, trx);
+        await keep(trx, row, "update", restoredFrom, before);
         await announce(trx, row, now);
         return { before, row };
       });
       if (stored && before.image !== stored.key) await removeFiles(before.image);
       return toAdminPost(row);
+    },
+
+    /** A post's kept revisions, newest first, each with what changed (decision 0073). */
+    async revisions(id: number): Promise<Revision[]> {
+      await existing(id);
+      return deps.revisions ? deps.revisions.list("news", id, POST_REVISION_FIELDS) : [];
+    },
+
+    /**
+     * Puts a revision's texts back, as a new save (a new revision): the post keeps its state, image
+     * and date, so a restore never publishes a draft. An alt text the revision lacks stays as it is.
+     */
+    async restoreRevision(id: number, revisionId: number): Promise<AdminPost> {
+      const current = await existing(id);
+      if (!deps.revisions) throw new AppError("not_found", "Revision not found.");
+      const kept = await deps.revisions.fields("news", id, revisionId);
+      const data = parseOrThrow(postInputSchema, {
+        title: kept.title ?? current.title,
+        content: kept.content ?? current.content,
+        author_name: kept.author_name ?? current.author_name ?? "",
+        image_alt: kept.image_alt || current.image_alt || "",
+        image_decorative: Boolean(current.image_decorative),
+      });
+      return this.update(id, data, undefined, revisionId);
     },
 
     /** Deletes the post and its search entry together; its image's files once that has committed. */
@@ -386,6 +455,7 @@ export function createNewsService(deps: {
         const removed = await createNewsRepository(trx).remove(id);
         if (!removed) throw new AppError("not_found", "Post not found.");
         await search.remove("news", removed.id, trx);
+        await deps.revisions?.removeAll(trx, "news", removed.id);
         return removed;
       });
       await removeFiles(row.image);

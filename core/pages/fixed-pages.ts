@@ -56,6 +56,9 @@ export const publicPageUrl = (url: string): string => (url === HOME_PAGE ? "/" :
 /** The fixed pages' addresses: SPEC's structure, which cannot be removed, moved or made a draft. */
 export const FIXED_PAGE_URLS: ReadonlySet<string> = new Set([
   HOME_PAGE,
+  // The texts above the members list and the join page (read by their screens, app/routes/members).
+  "/members-join",
+  "/members-list",
   ...CMS_GROUPS.flatMap((group) => group.pages.map((page) => page.to)),
 ]);
 

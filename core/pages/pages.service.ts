@@ -6,6 +6,8 @@ import { AppError } from "../../lib/errors";
 import { sanitizeRichText } from "../../lib/html";
 import { invalidInput, parseOrThrow } from "../../lib/validation";
 import { placed, stateOf } from "../publication/publication";
+import type { Revision } from "../revisions/revisions.schema";
+import type { RevisionFields, RevisionsService } from "../revisions/revisions.service";
 import type { SearchService } from "../search/search.service";
 import { CMS_GROUPS, FIXED_PAGE_URLS, HOME_PAGE, PAGE_IN_PREPARATION, publicPageUrl } from "./fixed-pages";
 import { createPagesRepository, type PageValues } from "./pages.repository";
@@ -29,7 +31,18 @@ type Parsed = ReturnType<typeof pageUpdateSchema.parse>;
  * published) and the association's own (decision 0072), which an admin adds, places in the menus
  * and the footer, drafts or schedules, and removes.
  */
-export function createPagesService(deps: { db: Kysely<Database>; search: SearchService; clock: Clock }) {
+/** The texts a page's revisions keep (decision 0073). */
+export const PAGE_REVISION_FIELDS: RevisionFields = [
+  { name: "title", label: "Title" },
+  { name: "content", label: "Content", rich: true },
+];
+
+export function createPagesService(deps: {
+  db: Kysely<Database>;
+  search: SearchService;
+  clock: Clock;
+  revisions?: RevisionsService;
+}) {
   const { db, search, clock } = deps;
   const repository = createPagesRepository(db);
 
@@ -214,6 +227,13 @@ export function createPagesService(deps: { db: Kysely<Database>; search: SearchS
           const row = await createPagesRepository(trx).insert({ ...values, url, created_at: now });
           if (!row) throw invalidInput({ slug: ["Another page has this address: choose another."] });
           await search.index(indexed(row, values.content), trx);
+          await deps.revisions?.record(
+            trx,
+            "page",
+            row.id,
+            { title: row.title, content: row.content },
+            { action: "create" },
+          );
           return row;
         });
         return { ...toPage(row, values.content), id: row.id, ...adminFields(row, now) };
@@ -223,8 +243,8 @@ export function createPagesService(deps: { db: Kysely<Database>; search: SearchS
       }
     },
 
-    /** The page and its search entry change together, in one transaction. */
-    async updatePage(url: string, input: PageUpdate): Promise<AdminPage> {
+    /** The page and its search entry change together, in one transaction, and the save is kept as a revision. */
+    async updatePage(url: string, input: PageUpdate, restoredFrom: number | null = null): Promise<AdminPage> {
       const update = parseOrThrow(pageUpdateSchema, input);
       const at = normalise(url);
       const now = clock().toISOString();
@@ -236,9 +256,35 @@ export function createPagesService(deps: { db: Kysely<Database>; search: SearchS
         const row = await pages.update(at, values);
         if (!row) throw new AppError("not_found", "Page not found.");
         await search.index(indexed(row, values.content), trx);
+        await deps.revisions?.record(
+          trx,
+          "page",
+          row.id,
+          { title: row.title, content: row.content },
+          { restoredFrom, before: { title: before.title, content: before.content } },
+        );
         return row;
       });
       return { ...toPage(row, row.content), id: row.id, ...adminFields(row, now) };
+    },
+
+    /** A page's kept revisions, newest first, each with what changed (decision 0073). */
+    async revisions(url: string): Promise<Revision[]> {
+      const row = await repository.findByUrl(normalise(url));
+      if (!row) throw new AppError("not_found", "Page not found.");
+      return deps.revisions ? deps.revisions.list("page", row.id, PAGE_REVISION_FIELDS) : [];
+    },
+
+    /** Puts a revision's title and text back as a new save: the page keeps its state and place. */
+    async restoreRevision(url: string, revisionId: number): Promise<AdminPage> {
+      const row = await repository.findByUrl(normalise(url));
+      if (!row || !deps.revisions) throw new AppError("not_found", "Page not found.");
+      const kept = await deps.revisions.fields("page", row.id, revisionId);
+      return this.updatePage(
+        row.url,
+        { title: kept.title ?? row.title, content: kept.content ?? row.content },
+        revisionId,
+      );
     },
 
     /** Removes a page of the association's own and its search entry; SPEC's fixed pages stay. */
@@ -251,6 +297,7 @@ export function createPagesService(deps: { db: Kysely<Database>; search: SearchS
         const removed = await createPagesRepository(trx).remove(at);
         if (!removed) throw new AppError("not_found", "Page not found.");
         await search.remove("page", at, trx);
+        await deps.revisions?.removeAll(trx, "page", removed.id);
       });
     },
 

@@ -19,4 +19,6 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   "members.reminder_days": "30",
   "meetings.reminder_days": "2",
   "mail.announcements_per_second": "5",
+  "security.admin_two_factor": "0",
+  "audit.retention_days": "730",
 };

@@ -11,6 +11,7 @@ const optionalUrl = (network: string) =>
     });
 
 const GRACE_DAYS_MESSAGE = "The grace period must be a whole number of days from 0 to 365.";
+export const AUDIT_RETENTION_MESSAGE = "Keep the audit log for 30 to 3650 days (a whole number).";
 const ANNOUNCEMENT_RATE_MESSAGE =
   "Enter how many announcement e-mails may leave each second: a whole number from 1 to 100.";
 const MEETING_REMINDER_DAYS_MESSAGE =
@@ -72,6 +73,15 @@ export const settingsUpdateSchema = z
       .regex(/^\d{1,3}$/, { error: ANNOUNCEMENT_RATE_MESSAGE })
       .refine((v) => Number(v) >= 1 && Number(v) <= 100, { error: ANNOUNCEMENT_RATE_MESSAGE })
       .transform((v) => String(Number(v))),
+    "security.admin_two_factor": z
+      .union([z.boolean(), z.string()], { error: "Say 1 (on) or 0 (off)." })
+      .transform((v) => (v === true || v === "1" || v === "on" || v === "true" ? "1" : "0")),
+    "audit.retention_days": z
+      .string({ error: AUDIT_RETENTION_MESSAGE })
+      .trim()
+      .regex(/^\d{2,4}$/, { error: AUDIT_RETENTION_MESSAGE })
+      .refine((v) => Number(v) >= 30 && Number(v) <= 3650, { error: AUDIT_RETENTION_MESSAGE })
+      .transform((v) => String(Number(v))),
   })
   .partial();
 export type SettingsUpdate = z.input<typeof settingsUpdateSchema>;
@@ -107,6 +117,14 @@ export const siteSettingsSchema = z
     "mail.announcements_per_second": z.string().meta({
       description:
         "How many announcement e-mails leave each second at most, whatever the number of processes (a whole number, 1-100; issue 33).",
+    }),
+    "security.admin_two_factor": z.string().meta({
+      description:
+        "1: admins must use two-factor sign-in; an admin without it is sent to set it up before any other admin page or admin API call (403). 0: it is their choice (decision 0075).",
+    }),
+    "audit.retention_days": z.string().meta({
+      description:
+        "Days the audit log keeps a row before the audit-retention job removes it (a whole number, 30-3650; default 730, two years).",
     }),
   })
   .meta({ id: "SiteSettings" });

@@ -24,6 +24,9 @@ import * as m0023 from "./0023_notices";
 import * as m0024 from "./0024_registration_seats";
 import * as m0025 from "./0025_news_drafts";
 import * as m0026 from "./0026_own_pages";
+import * as m0027 from "./0027_content_revisions";
+import * as m0028 from "./0028_audit_log";
+import * as m0029 from "./0029_two_factor";
 
 /**
  * Append-only list of migrations, imported statically so that the bundled
@@ -55,4 +58,7 @@ export const migrations: Record<string, Migration> = {
   "0024_registration_seats": m0024,
   "0025_news_drafts": m0025,
   "0026_own_pages": m0026,
+  "0027_content_revisions": m0027,
+  "0028_audit_log": m0028,
+  "0029_two_factor": m0029,
 };

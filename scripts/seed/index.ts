@@ -19,6 +19,7 @@ import {
   UploadWriter,
 } from "./assets";
 import { PAGES, SITE_SETTINGS } from "./content";
+import { seedHistory } from "./history";
 import { type MeetingPlan, planMeetings } from "./meetings";
 import {
   DEMO_MEMBER,
@@ -881,6 +882,22 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
             .execute();
         }
       }
+
+      // A draft, a scheduled post, a page's revisions and a week of the audit log (issue 34).
+      const demoMember = await trx
+        .selectFrom("users")
+        .select(["id", "first_name", "last_name"])
+        .where("email", "=", DEMO_MEMBER.email)
+        .executeTakeFirstOrThrow();
+      const historyPage = PAGES.find((p) => p.url === "/purpose-objectives");
+      if (!historyPage) throw new Error("the demo's page with revisions is missing");
+      search.push(
+        ...(await seedHistory(trx, {
+          now,
+          page: historyPage,
+          member: { id: demoMember.id, name: `${demoMember.first_name} ${demoMember.last_name}` },
+        })),
+      );
 
       await insertSearch(trx, search);
 

@@ -8,6 +8,7 @@ import {
   paperSchema,
 } from "../../core/library/library.schema";
 import { CATEGORY_NOT_FOUND, PAPER_NOT_FOUND } from "../../core/library/library.service";
+import { revisionSchema } from "../../core/revisions/revisions.schema";
 import type { Runtime } from "../env";
 import { fileField } from "./admin-media";
 import { apiRouter, declare, success } from "./contract";
@@ -214,6 +215,45 @@ export function adminLibraryRoutes(runtime: Runtime) {
         idParam(c, "Revision not found.", "revisionId"),
       );
       return ok(c, { paper });
+    },
+  );
+
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/dashboard/papers-categories/:id/revisions",
+      access: access.admin,
+      tag,
+      summary: "A category's revisions",
+      description:
+        "Every save keeps the category's texts (decision 0073): newest first (the latest 50), each with who saved it, " +
+        "when, the fields as saved, and what changed from the revision before it, word by word.",
+      params: idParams,
+      response: { schema: success({ data: z.array(revisionSchema) }) },
+      errors: [404],
+    },
+    async (c) => ok(c, { data: await admin.categoryRevisions(idParam(c, CATEGORY_NOT_FOUND)) }),
+  );
+
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/papers-categories/:id/revisions/:revisionId/restore",
+      access: access.admin,
+      tag,
+      summary: "Restore a category's revision",
+      description:
+        "Puts the revision's texts back as a new save (a new revision); the category keeps its place, visibility and image.",
+      params: idParams.extend({ revisionId: idText }),
+      response: { schema: success({ category: categoryTreeSchema }) },
+      errors: [404],
+    },
+    async (c) => {
+      const id = idParam(c, CATEGORY_NOT_FOUND);
+      const revisionId = idParam(c, "Revision not found.", "revisionId");
+      return ok(c, { category: await admin.restoreCategoryRevision(id, revisionId) });
     },
   );
 

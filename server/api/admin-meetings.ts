@@ -20,6 +20,7 @@ import {
   sponsorInputSchema,
   sponsorSchema,
 } from "../../core/meetings/meetings.schema";
+import { revisionSchema } from "../../core/revisions/revisions.schema";
 import { imageTextSchema } from "../../lib/image-text";
 import type { Runtime } from "../env";
 import { fileField } from "./admin-media";
@@ -382,6 +383,46 @@ export function adminMeetingsRoutes(runtime: Runtime) {
       const { user } = currentAuth(c);
       const by = { id: user.id, name: `${user.first_name} ${user.last_name}`.trim() || "An administrator" };
       return ok(c, { registration: registrationOf(await services.registrations.apply(meetingId, id, body, by)) });
+    },
+  );
+
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/dashboard/meeting/:id/revisions",
+      access: access.admin,
+      tag,
+      summary: "A meeting's revisions",
+      description:
+        "Every save keeps the meeting's texts (decision 0073): newest first (the latest 50), each with who saved it, " +
+        "when, the fields as saved, and what changed from the revision before it, word by word.",
+      params: meetingParams,
+      response: { schema: success({ data: z.array(revisionSchema) }) },
+      errors: [404],
+    },
+    async (c) => ok(c, { data: await admin.revisions(idParam(c, MEETING_NOT_FOUND)) }),
+  );
+
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/meeting/:id/revisions/:revisionId/restore",
+      access: access.admin,
+      tag,
+      summary: "Restore a meeting's revision",
+      description:
+        "Puts the revision's texts back as a new save (a new revision), told to registrants' calendars like any edit. " +
+        "Dates, visibility and registration settings stay as they are.",
+      params: meetingParams.extend({ revisionId: idText }),
+      response: { schema: success({ event: adminMeetingSchema }) },
+      errors: [404],
+    },
+    async (c) => {
+      const id = idParam(c, MEETING_NOT_FOUND);
+      const revisionId = idParam(c, "Revision not found.", "revisionId");
+      return ok(c, { event: withLinks(await admin.restoreRevision(id, revisionId)) });
     },
   );
 

@@ -6,6 +6,7 @@ import {
   adminPostSummarySchema,
   postInputSchema,
 } from "../../core/news/news.schema";
+import { revisionSchema } from "../../core/revisions/revisions.schema";
 import type { Runtime } from "../env";
 import { fileField } from "./admin-media";
 import { apiRouter, declare, pageAnswer, success } from "./contract";
@@ -130,6 +131,47 @@ export function adminNewsRoutes(runtime: Runtime) {
       errors: [404],
     },
     async (c) => ok(c, { post: withLinks(await services.news.removeImage(idParam(c, notFound))) }),
+  );
+
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/dashboard/news/:id/revisions",
+      access: access.admin,
+      tag,
+      summary: "A post's revisions",
+      description:
+        "Every save keeps the post's texts (decision 0073): newest first (the latest 50), each with who saved it, " +
+        "when, the fields as saved, and what changed from the revision before it, word by word.",
+      params: idParams,
+      response: { schema: success({ data: z.array(revisionSchema) }) },
+      errors: [404],
+    },
+    async (c) => ok(c, { data: await services.news.revisions(idParam(c, notFound)) }),
+  );
+
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/news/:id/revisions/:revisionId/restore",
+      access: access.admin,
+      tag,
+      summary: "Restore a post's revision",
+      description:
+        "Puts the revision's texts back as a new save, which keeps a new revision. The post keeps its state, image " +
+        "and date: restoring never publishes a draft.",
+      params: idParams.extend({ revisionId: idParams.shape.id }),
+      response: { schema: postAnswer },
+      errors: [404],
+    },
+    async (c) =>
+      ok(c, {
+        post: withLinks(
+          await services.news.restoreRevision(idParam(c, notFound), idParam(c, "Revision not found.", "revisionId")),
+        ),
+      }),
   );
 
   return api;

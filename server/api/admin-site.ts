@@ -1,6 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { adminPageSchema, pageCreateSchema, pageSummarySchema, pageUpdateSchema } from "../../core/pages/pages.schema";
+import { revisionSchema } from "../../core/revisions/revisions.schema";
 import { settingsUpdateSchema, siteSettingsSchema } from "../../core/settings/settings.schema";
+import { AppError } from "../../lib/errors";
+import { parseId } from "../../lib/ids";
 import type { Runtime } from "../env";
 import { apiRouter, declare, success } from "./contract";
 import { access, ok } from "./http";
@@ -48,6 +51,48 @@ export function adminSiteRoutes(runtime: Runtime) {
       response: { status: 201, schema: success({ page: adminPageSchema }) },
     },
     async (c, { body }) => ok(c, { page: await services.pages.createPage(body) }, 201),
+  );
+
+  // Declared before the page's own address, which would otherwise take "history/revisions" as one.
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/dashboard/pages/:url{.+}/revisions",
+      access: access.admin,
+      tag,
+      summary: "A page's revisions",
+      description:
+        "Every save keeps the page's title and text (decision 0073): newest first (the latest 50), each with who " +
+        "saved it, when, the fields as saved, and what changed from the revision before it, word by word.",
+      params: pageUrlParams,
+      response: { schema: success({ data: z.array(revisionSchema) }) },
+      errors: [404],
+    },
+    async (c) => ok(c, { data: await services.pages.revisions(pageAddress(c.req.path).replace(/\/revisions$/, "")) }),
+  );
+
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/pages/:url{.+}/revisions/:revisionId{[0-9]+}/restore",
+      access: access.admin,
+      tag,
+      summary: "Restore a page's revision",
+      description:
+        "Puts the revision's title and text back as a new save, which keeps a new revision. The page keeps its state " +
+        "and place: restoring never publishes a draft.",
+      params: pageUrlParams.extend({ revisionId: z.string() }),
+      response: { schema: success({ page: adminPageSchema }) },
+      errors: [404],
+    },
+    async (c) => {
+      const [, url, revisionId] = pageAddress(c.req.path).match(/^(.+)\/revisions\/(\d+)\/restore$/) ?? [];
+      const id = parseId(revisionId);
+      if (!url || id === null) throw new AppError("not_found", "Revision not found.");
+      return ok(c, { page: await services.pages.restoreRevision(url, id) });
+    },
   );
 
   declare(

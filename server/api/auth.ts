@@ -5,11 +5,20 @@ import { RESET_REQUESTED } from "../../core/accounts/password-reset.schema";
 import { profileSchema } from "../../core/accounts/profile.schema";
 import { clearSessionCookies, sessionCookie } from "../../core/auth/auth.cookie";
 import { loginSchema } from "../../core/auth/auth.schema";
+import type { LoginResult } from "../../core/auth/auth.service";
+import {
+  recoveryCodesSchema,
+  twoFactorCodeSchema,
+  twoFactorDisableSchema,
+  twoFactorLoginSchema,
+  twoFactorSetupSchema,
+  twoFactorStatusSchema,
+} from "../../core/auth/two-factor.schema";
 import { userCompanySchema } from "../../core/members/members.schema";
 import type { Runtime } from "../env";
 import { imageUpload } from "./admin-media";
 import { apiRouter, declare, success } from "./contract";
-import { access, currentAuth, ok, uploadedImage } from "./http";
+import { access, currentAuth, idParam, ok, uploadedImage } from "./http";
 
 /** What a session's answer holds (login, accepting an invitation). */
 export const sessionAnswer = success({ access_token: z.string(), expires_at: z.string(), user: publicUserSchema });
@@ -38,27 +47,74 @@ export function authRoutes(runtime: Runtime) {
       summary: "Sign in",
       description: "Answers a Bearer token and sets the same session as an httpOnly cookie.",
       body: { schema: loginSchema },
-      response: { schema: sessionAnswer },
+      response: {
+        schema: z.union([
+          sessionAnswer,
+          z.object({
+            status: z.literal("two_factor_required"),
+            challenge: z.string().meta({ description: "For POST /login/two-factor, with a code." }),
+            expires_at: z.string(),
+          }),
+        ]),
+      },
       errors: [429],
     },
     async (c, { body }) => {
-      const result = await services.auth.login(
+      const result = await services.auth.signIn(
         body,
         { ip: c.get("clientIp"), userAgent: c.req.header("user-agent") ?? null, requestId: c.get("requestId") },
         // A browser's earlier session ends; an API client's other tokens are its own business.
         { endingSession: c.get("authVia") === "cookie" ? c.get("sessionToken") : null },
       );
-      // Browsers using the API get the same httpOnly session as the login form.
-      c.header(
-        "Set-Cookie",
-        sessionCookie(result.token, {
-          secure: c.get("secureCookies"),
-          maxAgeSeconds: result.remember ? config.sessionTtlSeconds : undefined,
-        }),
-      );
-      return ok(c, { access_token: result.token, expires_at: result.expiresAt, user: result.user });
+      // Two-factor sign-in (decision 0075): no token yet; the challenge goes to /login/two-factor with a code.
+      if (result.kind === "two_factor") {
+        return c.json({
+          status: "two_factor_required" as const,
+          challenge: result.challenge,
+          expires_at: result.expiresAt,
+        });
+      }
+      return sessionOk(c, result.session);
     },
   );
+
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/login/two-factor",
+      access: access.public,
+      tag,
+      summary: "Sign in: the second step",
+      description:
+        "For an account with two-factor sign-in: the `challenge` of `POST /login` (five minutes, single use) and a " +
+        "`code` of the authenticator app (accepted once) or a recovery code (spent). Wrong codes count toward the " +
+        "account's lockout like wrong passwords (429).",
+      body: { schema: twoFactorLoginSchema },
+      response: { schema: sessionAnswer },
+      errors: [401, 429],
+    },
+    async (c, { body }) => {
+      const session = await services.auth.completeTwoFactor(
+        body,
+        { ip: c.get("clientIp"), userAgent: c.req.header("user-agent") ?? null, requestId: c.get("requestId") },
+        { endingSession: c.get("authVia") === "cookie" ? c.get("sessionToken") : null },
+      );
+      return sessionOk(c, session);
+    },
+  );
+
+  /** A session's answer, and the same session as an httpOnly cookie for a browser using the API. */
+  function sessionOk(c: Parameters<typeof ok>[0], result: LoginResult) {
+    c.header(
+      "Set-Cookie",
+      sessionCookie(result.token, {
+        secure: c.get("secureCookies"),
+        maxAgeSeconds: result.remember ? config.sessionTtlSeconds : undefined,
+      }),
+    );
+    return ok(c, { access_token: result.token, expires_at: result.expiresAt, user: result.user });
+  }
 
   declare(
     api,
@@ -220,6 +276,104 @@ export function authRoutes(runtime: Runtime) {
     async (c, { body }) => {
       await services.passwordReset.reset(body);
       return ok(c, { message: "Your password is changed. Sign in with the new one." });
+    },
+  );
+
+  const twoFactorTag = "Two-factor sign-in";
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/dashboard/user/two-factor",
+      access: access.member,
+      tag: twoFactorTag,
+      summary: "Whether one's two-factor sign-in is on",
+      response: { schema: success({ two_factor: twoFactorStatusSchema }) },
+    },
+    async (c) => ok(c, { two_factor: await services.twoFactor.status(currentAuth(c).user.id) }),
+  );
+
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/user/two-factor/setup",
+      access: access.member,
+      tag: twoFactorTag,
+      summary: "Start setting up an authenticator app",
+      description:
+        "A new secret waiting for its first code (a set-up not confirmed is replaced): its otpauth:// address and QR " +
+        "code. 409 while two-factor sign-in is on.",
+      response: { schema: success(twoFactorSetupSchema.shape) },
+      errors: [409],
+    },
+    async (c) => ok(c, await services.twoFactor.beginSetup(currentAuth(c).user)),
+  );
+
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/user/two-factor/confirm",
+      access: access.member,
+      tag: twoFactorTag,
+      summary: "Confirm the app with its first code; answers the recovery codes, once",
+      body: { schema: twoFactorCodeSchema },
+      response: { schema: success(recoveryCodesSchema.shape) },
+      errors: [409],
+    },
+    async (c, { body }) =>
+      ok(c, { recovery_codes: await services.twoFactor.confirmSetup(currentAuth(c).user, body.code) }),
+  );
+
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/user/two-factor/recovery-codes",
+      access: access.member,
+      tag: twoFactorTag,
+      summary: "New recovery codes (a current code needed); the old ones stop working",
+      body: { schema: twoFactorCodeSchema },
+      response: { schema: success(recoveryCodesSchema.shape) },
+      errors: [409],
+    },
+    async (c, { body }) =>
+      ok(c, { recovery_codes: await services.twoFactor.renewRecoveryCodes(currentAuth(c).user.id, body.code) }),
+  );
+
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/user/two-factor/disable",
+      access: access.member,
+      tag: twoFactorTag,
+      summary: "Turn off one's two-factor sign-in (the password and a current code needed)",
+      body: { schema: twoFactorDisableSchema },
+      response: { schema: success({}) },
+    },
+    async (c, { body }) => {
+      await services.twoFactor.disable(currentAuth(c).user.id, body.password, body.code);
+      return ok(c);
+    },
+  );
+
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/users/:id/two-factor/reset",
+      access: access.admin,
+      tag: twoFactorTag,
+      summary: "Reset a user's two-factor sign-in (a lost phone): audited, and the user is told by mail",
+      params: z.object({ id: z.string() }),
+      response: { schema: success({}) },
+      errors: [404, 409],
+    },
+    async (c) => {
+      await services.twoFactor.reset(idParam(c, "User not found."));
+      return ok(c);
     },
   );
 

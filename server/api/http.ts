@@ -24,6 +24,10 @@ function accessMiddleware(access: Access, handler: MiddlewareHandler<AppEnv>): A
   return Object.assign(handler, { access });
 }
 
+/** An admin without two-factor sign-in when the site asks for it (decision 0075). */
+export const ADMIN_TWO_FACTOR_REQUIRED =
+  "Two-factor sign-in is required for admins: turn it on first (your settings page, /dashboard/user-settings, or POST /api/dashboard/user/two-factor/setup).";
+
 /** Refusals by access.admin, which the security log reports (server/middleware/security-log.ts). */
 export const refusedByAdminAccess = new WeakSet<Error>();
 
@@ -48,6 +52,7 @@ export const access = {
     if (auth.user.role.name !== "admin") {
       throw refuseAdmin(new AppError("forbidden", "This action is unauthorized."));
     }
+    if (auth.twoFactorSetupRequired) throw refuseAdmin(new AppError("forbidden", ADMIN_TWO_FACTOR_REQUIRED));
     return next();
   }),
 };

@@ -5,6 +5,7 @@ import type { SpoolOptions } from "../../lib/spool";
 import { createAnswerCache } from "../cache/answer-cache";
 import type { AppEnv, Runtime } from "../env";
 import type { DeclaredRoute } from "../middleware/method-override";
+import { adminAuditRoutes } from "./admin-audit";
 import { adminLibraryRoutes } from "./admin-library";
 import { adminMediaRoutes } from "./admin-media";
 import { adminMeetingsRoutes } from "./admin-meetings";
@@ -128,6 +129,7 @@ export function createApi(runtime: Runtime, extra: readonly OpenAPIHono<AppEnv>[
   api.route("/", meetingsRoutes(runtime));
   api.route("/", libraryRoutes(runtime));
   api.route("/", adminSiteRoutes(runtime));
+  api.route("/", adminAuditRoutes(runtime));
   api.route("/", adminNewsRoutes(runtime));
   api.route("/", adminMeetingsRoutes(runtime));
   api.route("/", adminLibraryRoutes(runtime));

@@ -1,4 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { currentActor } from "../../core/audit/actor";
+import type { AuditService } from "../../core/audit/audit.service";
 import { AppError } from "../../lib/errors";
 import { loggedPath } from "../../lib/logged-path";
 import type { Logger } from "../../lib/logger";
@@ -30,6 +32,22 @@ function apiRecordId(c: Context<AppEnv>): string | undefined {
   }
 }
 
+/** The kind of thing a path writes, as the audit log names it (core/audit/audit.schema AUDIT_ENTITIES). */
+const ENTITY_PATHS: [RegExp, string][] = [
+  [/\/(manage-news|dashboard\/news)\b/, "news"],
+  [/\/(manager\/pages|dashboard\/pages)\b/, "page"],
+  [/\/(manage-events|dashboard\/meeting)\b/, "meeting"],
+  [/\/dashboard\/papers-categor/, "category"],
+  [/\/(manager\/library|dashboard\/papers)\b/, "paper"],
+  [/\/(manager\/members|dashboard\/compan|dashboard\/company|dashboard\/members)/, "company"],
+  [/\/(manager\/users|dashboard\/users?|dashboard\/user-settings)\b/, "user"],
+  [/\/(manager\/settings|dashboard\/settings)\b/, "settings"],
+  [/\/(manager\/requests|dashboard\/join|registrations)/, "request"],
+];
+function entityOf(path: string): string {
+  return ENTITY_PATHS.find(([pattern]) => pattern.test(path))?.[1] ?? "site";
+}
+
 /** A numeric segment of a page path (`/manage-news/12/edit`). */
 function pathRecordId(path: string): string | undefined {
   return /\/(\d+)(?:\/|$)/.exec(path)?.[1];
@@ -42,12 +60,15 @@ function pathRecordId(path: string): string | undefined {
  * Page guards log their own refusals (app/lib/guards.ts). Every refused upload
  * is an `upload_rejected` (uploadRejected below).
  */
-export function securityLog(logger: Logger): MiddlewareHandler<AppEnv> {
+export function securityLog(logger: Logger, audit?: AuditService): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const method = c.req.method;
     const auth = c.get("auth");
     const isApi = c.req.path === "/api" || c.req.path.startsWith("/api/");
-    const change = !READ_METHODS.has(method) && auth?.user.role.name === "admin" && !NOT_CHANGES.has(c.req.path);
+    const admin = auth?.user.role.name === "admin";
+    // The audit log's writers (decision 0074): the admins, and the primary contacts of member companies.
+    const writer = admin || auth?.company?.primary === true;
+    const change = !READ_METHODS.has(method) && writer && !NOT_CHANGES.has(c.req.path);
     // The page action consumes the body, so the form's intent and id are read from a copy.
     const form = change && !isApi && FORM_TYPE.test(c.req.header("content-type") ?? "") ? c.req.raw.clone() : null;
     try {
@@ -62,6 +83,11 @@ export function securityLog(logger: Logger): MiddlewareHandler<AppEnv> {
           path: c.req.path,
           user: auth?.user.id,
           ip: c.get("clientIp"),
+        });
+        await audit?.record({
+          action: "access_refused",
+          entity: "site",
+          summary: `Refused (${c.res.status === 403 ? 403 : 401}): ${method} ${loggedPath(c.req.path)}`,
         });
       }
       if (!c.get("effectiveMethod")) uploadRejected(logger, c);
@@ -80,6 +106,16 @@ export function securityLog(logger: Logger): MiddlewareHandler<AppEnv> {
     const path = isApi ? c.req.path : pagePath(c.req.path);
     const id = isApi ? apiRecordId(c) : (fields?.get("id") ?? pathRecordId(path));
     const intent = fields?.get("intent") ?? undefined;
+    // A write no service described (decision 0074): the audit log still says who did what, where.
+    if (audit && (currentActor().recorded ?? 0) === 0) {
+      await audit.record({
+        action: intent ?? method.toLowerCase(),
+        entity: entityOf(path),
+        entityId: id ?? null,
+        summary: `${method} ${isApi ? c.req.routePath : path}${intent ? ` (${intent})` : ""}`,
+      });
+    }
+    if (!admin) return;
     logAdminChange(logger, {
       req_id: c.get("requestId"),
       user: auth.user.id,

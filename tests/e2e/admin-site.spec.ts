@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { ADMIN, expect, expectAccessible, signIn, test } from "./fixtures";
 
 // These tests change shared site content; they run one after the other.
@@ -83,16 +84,16 @@ test("an admin adds a page of the association's own under Services, in the menu 
   await expectAccessible(page);
   await page.getByLabel("Title").fill("Type approval help desk");
   // An address the site answers itself is refused, with what to do; what was typed stays.
-  await page.getByLabel("Address").fill("news");
+  await page.getByRole("textbox", { name: "Address" }).fill("news");
   await page.getByRole("textbox", { name: "Content" }).click();
   await page.keyboard.type("Ask us about type approval.");
-  await page.getByLabel("Section").selectOption("services");
+  await page.getByLabel("Section", { exact: true }).selectOption("services");
   await page.getByLabel("In the section's submenu of the main menu").check();
   await page.getByLabel("In the footer", { exact: false }).check();
   await page.getByRole("button", { name: "Create page" }).click();
   await expect(page.getByText("This address is the site's own: choose another.")).toBeVisible();
-  await expect(page.getByLabel("Title")).toHaveValue("Type approval help desk");
-  await page.getByLabel("Address").fill("type-approval");
+  await expect(page.getByLabel("Title", { exact: true })).toHaveValue("Type approval help desk");
+  await page.getByRole("textbox", { name: "Address" }).fill("type-approval");
   await page.getByRole("button", { name: "Create page" }).click();
   await expect(page.getByRole("status")).toHaveText("Page saved.");
   await expect(page.getByText("Published: everyone sees it.")).toBeVisible();
@@ -116,7 +117,57 @@ test("an admin adds a page of the association's own under Services, in the menu 
 
   // Deleted from the list, after a confirmation.
   await page.goto("/manager/pages?kind=own");
-  await page.getByRole("link", { name: "Delete Type approval help desk" }).click();
+  await page.getByRole("button", { name: "Delete Type approval help desk" }).click();
   await page.getByRole("dialog", { name: "Delete this page?" }).getByRole("button", { name: "Delete" }).click();
-  await expect(page.getByText("Deleted /type-approval.")).toBeVisible();
+  await expect(page.getByText("No page matches these filters.")).toBeVisible();
+  expect((await page.request.get("/manager/pages/type-approval")).status()).toBe(404);
+});
+
+test("an admin restores an earlier revision of a page, after reading what each save changed", async ({ page }) => {
+  await page.goto("/login?redirect=%2Fmanager%2Fpages%2Ftributes");
+  await signIn(page, ADMIN);
+  const origin = new URL(page.url()).origin;
+  for (const words of ["In memory of our founders.", "In memory of our founding members."]) {
+    const saved = await page.request.patch("/api/dashboard/pages/tributes", {
+      headers: { origin },
+      data: { title: "Tributes", content: `<p>${words}</p>` },
+    });
+    expect(saved.status()).toBe(200);
+  }
+  await page.reload();
+  const revisions = page.getByRole("region", { name: "Revisions" });
+  await expect(revisions.getByText("Revision 2", { exact: true })).toBeVisible();
+  await revisions.getByText("What revision 2 changed").click();
+  await expect(revisions.locator("del", { hasText: "founders." })).toBeVisible();
+  await expect(revisions.locator("ins", { hasText: "founding members." })).toBeVisible();
+  await expectAccessible(page);
+
+  await revisions.getByRole("button", { name: "Restore revision 1" }).click();
+  await expect(page.getByText("Restored: the texts are back as revision 3.")).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Content" })).toContainText("In memory of our founders.");
+  await page.goto("/tributes");
+  await expect(page.locator("article")).toContainText("In memory of our founders.");
+});
+
+test("the secretariat reads the audit log: who changed a page, filtered, with the fields before and after, exported", async ({
+  page,
+}) => {
+  await page.goto("/login?redirect=%2Fmanager%2Faudit");
+  await signIn(page, ADMIN);
+  await expect(page.getByRole("heading", { level: 1, name: "Audit log" })).toBeVisible();
+  await page.getByLabel("What").selectOption("page");
+  await page.getByLabel("Action").selectOption("restore");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/entity=page/);
+  const row = page.getByRole("listitem").filter({ hasText: "Page “Tributes” restored from an earlier revision" });
+  await expect(row).toBeVisible();
+  await row.getByText(/changed field/).click();
+  await expect(row.getByText("In memory of our founders.", { exact: false })).toBeVisible();
+  await expectAccessible(page);
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Export CSV" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
+  const text = await readFile(await file.path(), "utf8");
+  expect(text).toContain("restored from an earlier revision");
 });

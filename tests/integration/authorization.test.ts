@@ -201,6 +201,8 @@ const PAGE_ACCESS: Record<string, Access> = {
   "/manager/pages/new": "admin",
   "/manager/pages/*": "admin",
   "/manager/settings": "admin",
+  "/manager/audit": "admin",
+  "/manager/audit/export.csv": "admin",
   "/manager/requests": "admin",
   "/manager/users": "admin",
   "/manager/members": "admin",

@@ -169,10 +169,18 @@ describe("GET /api/openapi.json", () => {
       "invited",
       "deactivated",
     ]);
-    expect(resolved(answer("POST", "/login").properties.user).properties.role.properties.name.enum).toEqual([
+    expect(resolved(answer("POST", "/login/two-factor").properties.user).properties.role.properties.name.enum).toEqual([
       "admin",
       "member",
     ]);
+    // POST /login answers a session, or (two-factor sign-in, decision 0075) the challenge of its second step.
+    const login = answer("POST", "/login").anyOf as Schema[];
+    expect(login).toHaveLength(2);
+    expect(resolved(login[0]).properties.access_token).toBeDefined();
+    expect(resolved(login[1]).properties.status.const ?? resolved(login[1]).properties.status.enum).toEqual(
+      expect.anything(),
+    );
+    expect(JSON.stringify(login[1])).toContain("two_factor_required");
   });
 
   it("describes every JSON answer: no response schema, nor any part of one, is the empty schema {}", () => {

@@ -141,6 +141,7 @@ describe("pages of the association's own", () => {
       in_menu: true,
     });
     expect((await call(pages, "DELETE", "/api/dashboard/pages/contact", { token })).status).toBe(409);
+    expect((await call(pages, "DELETE", "/api/dashboard/pages/members-join", { token })).status).toBe(409);
     expect((await call(pages, "DELETE", "/api/dashboard/pages/old-notes", { token })).status).toBe(200);
     expect(await seenBy("old-notes", "Old notes")).toEqual({ ...NOWHERE });
     expect((await call(pages, "DELETE", "/api/dashboard/pages/old-notes", { token })).status).toBe(404);

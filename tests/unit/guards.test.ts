@@ -1,11 +1,20 @@
 import { RouterContextProvider } from "react-router";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { requestContext } from "../../app/context";
 import { guards } from "../../app/lib/guards";
 import type { RequestContext } from "../../core/request-context";
+import { createTestContext, type TestContext } from "../support/app";
 import { capturedLogger } from "../support/logs";
 
 const { logger, lines } = capturedLogger();
+/** A real database behind the services: a refused admin page is an audit row too (decision 0074). */
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestContext();
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
 beforeEach(() => {
   lines.length = 0;
 });
@@ -33,6 +42,7 @@ function contextWith(role: "admin" | "member" | null) {
     logger,
     requestId: "req-guards-1",
     client: { ip: "203.0.113.5", userAgent: null },
+    services: t.runtime.services,
   } as unknown as RequestContext);
   return context;
 }
@@ -93,5 +103,10 @@ describe("route guards (SPEC §6)", () => {
       expect.objectContaining({ event: "access_refused", status: 403, path: "/manage-news", user: 1 }),
     ]);
     expect(lines[0]).not.toHaveProperty("user");
+    const rows = await t.database.db.selectFrom("audit_log").select(["action", "summary"]).orderBy("id").execute();
+    expect(rows.slice(-2)).toEqual([
+      { action: "access_refused", summary: "Refused (401): GET /manager/users" },
+      { action: "access_refused", summary: "Refused (403): GET /manage-news" },
+    ]);
   });
 });

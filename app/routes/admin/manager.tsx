@@ -1,4 +1,14 @@
-import { Building2, CalendarRange, FileText, FolderTree, Inbox, Newspaper, Settings2, Users } from "lucide-react";
+import {
+  Building2,
+  CalendarRange,
+  FileText,
+  FolderTree,
+  Inbox,
+  Newspaper,
+  ScrollText,
+  Settings2,
+  Users,
+} from "lucide-react";
 import { Link } from "react-router";
 import { getRequestContext } from "../../context";
 import type { Route } from "./+types/manager";
@@ -35,6 +45,7 @@ const SHORTCUTS = [
   { to: "/manager/pages", title: "Pages", icon: FileText },
   { to: "/manager/settings", title: "Settings", icon: Settings2 },
   { to: "/manager/users", title: "Users", icon: Users },
+  { to: "/manager/audit", title: "Audit log", icon: ScrollText },
 ];
 
 /** The admin home. */

@@ -54,6 +54,12 @@ const FIELDS = [
     type: "number",
     hint: "A news post sent to the members leaves at most this many e-mails a second, so that the mail server does not refuse them.",
   },
+  {
+    key: "audit.retention_days",
+    label: "Keep the audit log for (days)",
+    type: "number",
+    hint: "Rows older than this are removed each night (30 to 3650; 730 is two years). Nothing else removes one.",
+  },
 ] as const;
 
 export async function loader({ context, url }: Route.LoaderArgs) {

@@ -14,6 +14,8 @@ import { imageTextSchema } from "../../../lib/image-text";
 import { timeZoneChoices } from "../../../lib/time-zones";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
 import { parseOrThrow } from "../../../lib/validation";
+import { AuditHistory } from "../../components/admin/audit-rows";
+import { RevisionsPanel } from "../../components/admin/revisions-panel";
 import { formatDateRange } from "../../components/events/format";
 import type { InlineResult } from "../../components/events/inline-form";
 import { PicturesEditor } from "../../components/events/pictures-editor";
@@ -32,9 +34,11 @@ import { RichTextEditor } from "../../components/ui/rich-text-editor";
 import { SelectField } from "../../components/ui/select-field";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
+import { shownAuditRows } from "../../lib/audit";
 import { setFlash, takeFlash } from "../../lib/flash.server";
 import { fieldFailureOf, formId, lengthLimit } from "../../lib/forms";
 import { readFormWithFiles } from "../../lib/read-form.server";
+import { shownRevisions } from "../../lib/revisions";
 import type { Route } from "./+types/manage-event-edit";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
@@ -124,6 +128,9 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
       timeZones: timeZoneChoices(defaultTimeZone, meeting?.timezone ?? defaultTimeZone),
       editing: url.searchParams.get("edit"),
       notice: flash.message,
+      // The meeting's texts as each save kept them (decision 0073), restorable from here.
+      revisions: meeting ? shownRevisions(await services.meetingsAdmin.revisions(meeting.id), defaultTimeZone) : [],
+      history: meeting ? shownAuditRows(await services.audit.history("meeting", meeting.id), defaultTimeZone) : [],
     },
     { headers: flash.headers },
   );
@@ -174,6 +181,21 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   }
 
   if (!meeting) throw data("Unknown action.", { status: 400 });
+  if (intent === "restore") {
+    const revision = parseId(form.revision);
+    if (revision === null) throw data("Unknown revision.", { status: 400 });
+    try {
+      await admin.restoreRevision(meeting.id, revision);
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      return data({ intent, row: "revisions", error: error.message } satisfies InlineResult, { status: error.status });
+    }
+    const message = "Restored the meeting's texts as a new revision; its dates and settings did not change.";
+    const headers = sessionToken
+      ? { "Set-Cookie": setFlash(message, { token: sessionToken, secure: secureCookies }) }
+      : undefined;
+    return redirect(`/manage-events/${meeting.id}/edit`, { headers });
+  }
   let row = "meeting";
   try {
     switch (intent) {
@@ -373,7 +395,14 @@ export default function EditMeeting({ loaderData, actionData }: Route.ComponentP
 
       <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_17rem]">
         <div className="min-w-0 space-y-6">
-          <Form method="post" action={formAction} encType="multipart/form-data" className="space-y-6">
+          {/* Keyed by the kept revision: after a restore the fields show the restored texts. */}
+          <Form
+            key={loaderData.revisions[0]?.id}
+            method="post"
+            action={formAction}
+            encType="multipart/form-data"
+            className="space-y-6"
+          >
             <Card id="details" title="Details">
               <TextField
                 id="title"
@@ -646,6 +675,8 @@ export default function EditMeeting({ loaderData, actionData }: Route.ComponentP
                 editing={editing}
               />
               <SponsorsEditor sponsors={meeting.sponsors} action={formAction} editing={editing} />
+              <RevisionsPanel revisions={loaderData.revisions} noun="meeting" />
+              <AuditHistory rows={loaderData.history} />
             </>
           ) : (
             <p className="rounded-xl border border-dashed border-slate-300 px-4 py-6 text-center text-slate-600">

@@ -6,6 +6,8 @@ import { isAppError } from "../../../lib/errors";
 import { parseId } from "../../../lib/ids";
 import { lenientPageSchema } from "../../../lib/pagination";
 import { parseOrThrow } from "../../../lib/validation";
+import { AuditHistory } from "../../components/admin/audit-rows";
+import { RevisionsPanel } from "../../components/admin/revisions-panel";
 import { DeleteStatus, StatusLine, useDeleteStatus } from "../../components/library/admin-delete";
 import { LIBRARY_ADMIN } from "../../components/library/category-editor";
 import { flattenTree, type LibraryResult, typedValues } from "../../components/library/library-admin";
@@ -15,9 +17,11 @@ import { ListSearch } from "../../components/ui/list-search";
 import { LoadMoreLink } from "../../components/ui/load-more-link";
 import { Notice } from "../../components/ui/notice";
 import { getRequestContext } from "../../context";
+import { shownAuditRows } from "../../lib/audit";
 import { takeFlash } from "../../lib/flash.server";
 import { formId } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
+import { shownRevisions } from "../../lib/revisions";
 import { useLoadMore } from "../../lib/use-load-more";
 import type { Route } from "./+types/manage-papers";
 import { answerDone } from "./library-action.server";
@@ -38,7 +42,13 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
   const { services, sessionToken, secureCookies } = getRequestContext(context);
   const id = categoryIdOf(params);
   try {
-    const [category, tree] = await Promise.all([services.libraryAdmin.category(id), services.libraryAdmin.tree()]);
+    const [category, tree, revisions, history, settings] = await Promise.all([
+      services.libraryAdmin.category(id),
+      services.libraryAdmin.tree(),
+      services.libraryAdmin.categoryRevisions(id),
+      services.audit.history("category", id),
+      services.settings.getAll(),
+    ]);
     const search = url.searchParams.get("search") ?? "";
     const pageNumber = lenientPageSchema.parse(url.searchParams.get("page") ?? undefined);
     const page = await services.libraryAdmin.papers(id, parseOrThrow(papersQuerySchema, { search }), pageNumber);
@@ -59,6 +69,9 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
         form: opened === "new" ? ("new" as const) : paper ? ("edit" as const) : null,
         paper,
         confirming: url.searchParams.get("delete"),
+        // The category's texts as each save kept them (decision 0073), restorable from here.
+        revisions: shownRevisions(revisions, settings["site.timezone"]),
+        history: shownAuditRows(history, settings["site.timezone"]),
         notice: flash.message,
       },
       { headers: flash.headers },
@@ -116,6 +129,13 @@ export async function action({ context, params, request, url }: Route.ActionArgs
         const { name } = await services.library.paper(id);
         await admin.deletePaper(id);
         return finish(`Deleted “${name}”.`, list);
+      }
+      case "restore": {
+        const revision = parseId(form.revision);
+        if (revision === null) throw data("Unknown revision.", { status: 400 });
+        row = "revisions";
+        await admin.restoreCategoryRevision(categoryId, revision);
+        return finish("Restored the category's texts as a new revision.", `${list}#revisions-title`);
       }
       case "delete-revision": {
         const id = formId(form);
@@ -222,6 +242,8 @@ export default function ManagePapers({ loaderData, actionData }: Route.Component
             </div>
           ) : null}
         </section>
+        <RevisionsPanel revisions={loaderData.revisions} noun="category" />
+        <AuditHistory rows={loaderData.history} />
       </div>
     </DeleteStatus.Provider>
   );

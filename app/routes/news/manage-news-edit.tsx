@@ -7,6 +7,7 @@ import { parseId } from "../../../lib/ids";
 import { isoInZone } from "../../../lib/time-zones";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
 import { parseOrThrow } from "../../../lib/validation";
+import { AuditHistory } from "../../components/admin/audit-rows";
 import {
   PublicationFields,
   publicationOf,
@@ -14,16 +15,20 @@ import {
   savedNotice,
   scheduledAt,
 } from "../../components/admin/publication-fields";
+import { RevisionsPanel } from "../../components/admin/revisions-panel";
 import { AnnouncementPanel, type AnnouncementResult, audienceLabel } from "../../components/news/announcement-panel";
 import { formatDate } from "../../components/news/post-card";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ImageTextFields } from "../../components/ui/image-text-fields";
+import { Notice } from "../../components/ui/notice";
 import { RichTextEditor } from "../../components/ui/rich-text-editor";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
+import { shownAuditRows } from "../../lib/audit";
 import { setFlash } from "../../lib/flash.server";
-import { fieldFailureOf, lengthLimit } from "../../lib/forms";
+import { actionRefusal, fieldFailureOf, lengthLimit } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
+import { shownRevisions } from "../../lib/revisions";
 import type { Route } from "./+types/manage-news-edit";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
@@ -42,7 +47,7 @@ async function loadPost(context: Route.LoaderArgs["context"], id: string | undef
   }
 }
 
-export async function loader({ context, params }: Route.LoaderArgs) {
+export async function loader({ context, params, url }: Route.LoaderArgs) {
   const post = await loadPost(context, params.id);
   const { services, origin } = getRequestContext(context);
   // A draft gets a link to read it as it will look (decision 0070): a new one, valid for a week, each time.
@@ -53,6 +58,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     post,
     zone,
     publishOn: publishOn(post, zone),
+    revisions: post ? shownRevisions(await services.news.revisions(post.id), zone) : [],
+    history: post ? shownAuditRows(await services.audit.history("news", post.id), zone) : [],
+    restored: url.searchParams.get("restored"),
     announcement: post ? await announcementData(context, post.id) : null,
     preview: link ? { url: `${origin.replace(/\/+$/, "")}${link.path}`, expires_at: link.expires_at } : null,
   };
@@ -150,6 +158,16 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   const form = await readForm(request);
   if (post && typeof form.intent === "string" && form.intent.startsWith("announce")) {
     return announce(context, post.id, form);
+  }
+  if (post && form.intent === "restore") {
+    const id = parseId(form.revision);
+    if (id === null) throw data("Unknown revision.", { status: 400 });
+    try {
+      await services.news.restoreRevision(post.id, id);
+    } catch (error) {
+      return actionRefusal(error);
+    }
+    return redirect(`/manage-news/${post.id}/edit?restored=${id}`);
   }
   try {
     if (form.intent === "remove-image" && post) {
@@ -261,6 +279,16 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
         </p>
       ) : null}
       {loaderData.preview ? <PreviewLink {...loaderData.preview} /> : null}
+      {loaderData.restored ? (
+        <Notice tone="success" className="mt-4">
+          Restored: the texts are back as a new revision. The post's state did not change.
+        </Notice>
+      ) : null}
+      {actionData && "error" in actionData && typeof actionData.error === "string" ? (
+        <Notice tone="error" className="mt-4">
+          {actionData.error}
+        </Notice>
+      ) : null}
       {Object.keys(errors).length > 0 ? (
         <p
           role="alert"
@@ -269,7 +297,9 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
           You have validation errors! Please fix them all
         </p>
       ) : null}
+      {/* Keyed by the saved version: after a restore the fields show the restored texts. */}
       <Form
+        key={loaderData.revisions[0]?.id}
         method="post"
         encType="multipart/form-data"
         className="mt-6 space-y-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200"
@@ -370,6 +400,8 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
           result={(actionData as AnnouncementResult | undefined)?.announce}
         />
       ) : null}
+      {post ? <RevisionsPanel revisions={loaderData.revisions} noun="post" /> : null}
+      {post ? <AuditHistory rows={loaderData.history} /> : null}
     </div>
   );
 }

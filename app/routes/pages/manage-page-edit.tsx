@@ -2,15 +2,20 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { PAGE_SECTIONS, publicPageUrl } from "../../../core/pages/fixed-pages";
 import { type PageUpdate, pageCreateSchema } from "../../../core/pages/pages.schema";
 import { isAppError } from "../../../lib/errors";
+import { parseId } from "../../../lib/ids";
+import { AuditHistory } from "../../components/admin/audit-rows";
 import { PublicationFields, publicationOf, publishOn, scheduledAt } from "../../components/admin/publication-fields";
+import { RevisionsPanel } from "../../components/admin/revisions-panel";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { Notice } from "../../components/ui/notice";
 import { RichTextEditor } from "../../components/ui/rich-text-editor";
 import { SelectField } from "../../components/ui/select-field";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
-import { fieldFailureOf, lengthLimit } from "../../lib/forms";
+import { shownAuditRows } from "../../lib/audit";
+import { actionRefusal, fieldFailureOf, lengthLimit } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
+import { shownRevisions } from "../../lib/revisions";
 import type { Route } from "./+types/manage-page-edit";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
@@ -31,8 +36,20 @@ async function loadPage(context: Route.LoaderArgs["context"], splat: string | un
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const page = await loadPage(context, params["*"]);
   // A scheduled time is shown and typed in the site's time zone (decision 0071).
-  const zone = (await getRequestContext(context).services.settings.getAll())["site.timezone"];
-  return { page, zone, publishOn: publishOn(page, zone), saved: url.searchParams.has("saved") };
+  const { services } = getRequestContext(context);
+  const zone = (await services.settings.getAll())["site.timezone"];
+  const [revisions, history] = page
+    ? await Promise.all([services.pages.revisions(page.url), services.audit.history("page", page.id)])
+    : [[], []];
+  return {
+    page,
+    zone,
+    revisions: shownRevisions(revisions, zone),
+    history: shownAuditRows(history, zone),
+    publishOn: publishOn(page, zone),
+    saved: url.searchParams.has("saved"),
+    restored: url.searchParams.get("restored"),
+  };
 }
 
 const SECTION_OPTIONS: [string, string][] = [
@@ -44,6 +61,16 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   const { services } = getRequestContext(context);
   const page = await loadPage(context, params["*"]);
   const form = await readForm(request);
+  if (form.intent === "restore" && page) {
+    try {
+      const id = parseId(form.revision);
+      if (id === null) throw data("Unknown revision.", { status: 400 });
+      await services.pages.restoreRevision(page.url, id);
+      return redirect(`/manager/pages${page.url}?restored=${id}`);
+    } catch (error) {
+      return actionRefusal(error);
+    }
+  }
   const field = (name: string) => String(form[name] ?? "");
   const values = {
     title: field("title"),
@@ -98,8 +125,10 @@ function stateLine(page: { status: string; fixed: boolean }, on: { date: string;
 /** Create or edit a CMS page: SPEC's fixed pages (title and text) and the association's own (decision 0072). */
 export default function EditPage({ loaderData, actionData }: Route.ComponentProps) {
   const { page, saved, zone } = loaderData;
-  const errors: Record<string, string[] | undefined> = actionData?.errors ?? {};
-  const values = actionData?.values ?? {
+  const edited = actionData && "values" in actionData ? actionData : undefined;
+  const errors: Record<string, string[] | undefined> = edited?.errors ?? {};
+  const restoredNumber = loaderData.revisions.find((r) => String(r.restored_from) === loaderData.restored)?.number;
+  const values = edited?.values ?? {
     title: page?.title ?? "",
     content: page?.content ?? "",
     slug: "",
@@ -145,6 +174,16 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
           Page saved.
         </Notice>
       ) : null}
+      {loaderData.restored ? (
+        <Notice tone="success" className="mt-4">
+          Restored: the texts are back as revision {restoredNumber ?? "…"}. The page's state did not change.
+        </Notice>
+      ) : null}
+      {actionData && "error" in actionData ? (
+        <Notice tone="error" className="mt-4">
+          {actionData.error}
+        </Notice>
+      ) : null}
       {Object.keys(errors).length > 0 ? (
         <p
           role="alert"
@@ -153,7 +192,12 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
           You have validation errors! Please fix them all
         </p>
       ) : null}
-      <Form method="post" className="mt-6 space-y-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+      {/* Keyed by the saved version: after a restore the fields show the restored texts. */}
+      <Form
+        key={page?.updated_at}
+        method="post"
+        className="mt-6 space-y-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200"
+      >
         <TextField
           id="title"
           name="title"
@@ -248,6 +292,8 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
           </button>
         </div>
       </Form>
+      {page ? <RevisionsPanel revisions={loaderData.revisions} noun="page" /> : null}
+      {page ? <AuditHistory rows={loaderData.history} /> : null}
     </div>
   );
 }

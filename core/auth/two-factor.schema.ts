@@ -1,0 +1,37 @@
+import { z } from "zod";
+
+/** A code of the app (six digits) or a recovery code, as typed. */
+export const secondFactorCode = z
+  .string({ error: "Type the code." })
+  .trim()
+  .min(1, { error: "Type the code." })
+  .max(40, { error: "That code is too long: type the six digits of the app, or a recovery code." });
+
+export const twoFactorLoginSchema = z.object({
+  challenge: z.string({ error: "The sign-in's challenge is missing: start again with your password." }).max(200),
+  code: secondFactorCode,
+});
+
+export const twoFactorCodeSchema = z.object({ code: secondFactorCode });
+
+export const twoFactorDisableSchema = z.object({
+  password: z.string({ error: "Type your password." }).min(1, { error: "Type your password." }).max(1000),
+  code: secondFactorCode,
+});
+
+export const twoFactorStatusSchema = z
+  .object({
+    enabled: z.boolean(),
+    recovery_codes_left: z.number().int().meta({ description: "Unused recovery codes." }),
+  })
+  .meta({ id: "TwoFactorStatus" });
+
+export const twoFactorSetupSchema = z.object({
+  secret: z.string().meta({ description: "The TOTP secret (base32), for an app that cannot read the QR code." }),
+  uri: z.string().meta({ description: "The otpauth:// address the QR code holds." }),
+  qr_svg: z.string().meta({ description: "The QR code as SVG, drawn by the site." }),
+});
+
+export const recoveryCodesSchema = z.object({
+  recovery_codes: z.array(z.string()).meta({ description: "Ten single-use codes: shown this once; keep them safe." }),
+});

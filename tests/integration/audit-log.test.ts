@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
+import { createUser, signIn } from "../support/factories";
+import { pagesApp } from "../support/pages";
+
+/**
+ * The audit log (issue 34, decision 0074): every write by an admin or a primary contact and every
+ * security event is a row (who, when, IP, action, entity, summary, the changed fields before and
+ * after, never a secret); /manager/audit and GET /api/dashboard/audit list and filter it, CSV
+ * exports it; nothing edits or deletes a row but the retention job.
+ */
+let t: TestContext;
+let pages: TestContext["app"];
+let closePages: () => Promise<void>;
+let admin: Awaited<ReturnType<typeof signIn>>;
+let clock = new Date("2026-11-20T10:00:00Z");
+
+beforeAll(async () => {
+  t = await createTestContext({}, { clock: () => clock });
+  ({ pages, close: closePages } = await pagesApp(t));
+  admin = await signIn(t.runtime.services, "admin");
+  await t.runtime.services.pages.ensureFixedPages();
+}, 120_000);
+afterAll(async () => {
+  await closePages?.();
+  await t?.close();
+});
+
+type Row = {
+  id: number;
+  actor: { id: number | null; name: string };
+  ip: string | null;
+  action: string;
+  entity: string;
+  entity_id: string | null;
+  summary: string;
+  changes: Record<string, { before: unknown; after: unknown }> | null;
+};
+const audit = async (query = "") => {
+  const answer = await call(t.app, "GET", `/api/dashboard/audit${query}`, { token: admin.token });
+  expect(answer.status).toBe(200);
+  return answer.json as { data: Row[]; total: number; next_page_url: string | null };
+};
+const adminName = () => `${admin.user.first_name} ${admin.user.last_name}`.trim();
+
+describe("what the audit log records", () => {
+  it("an admin's edit, with who, the address and the fields before and after", async () => {
+    await call(t.app, "PATCH", "/api/dashboard/pages/history", {
+      token: admin.token,
+      json: { title: "History", content: "<p>Since 1960.</p>" },
+      headers: { "x-forwarded-for": "198.51.100.7" },
+    });
+    const [row] = (await audit("?entity=page")).data;
+    expect(row).toMatchObject({
+      actor: { id: admin.user.id, name: adminName() },
+      action: "update",
+      entity: "page",
+      summary: "Page “History” changed",
+    });
+    expect(row.ip).toBeTruthy();
+    expect(row.changes?.content).toEqual({ before: expect.any(String), after: "<p>Since 1960.</p>" });
+  });
+
+  it("a write no service describes, as a plain row naming the route", async () => {
+    const saved = await call(t.app, "PATCH", "/api/dashboard/settings", {
+      token: admin.token,
+      json: { "site.phone": "+47 22 00 00 00" },
+    });
+    expect(saved.status).toBe(200);
+    const [row] = (await audit("?entity=settings")).data;
+    expect(row).toMatchObject({ action: "patch", entity: "settings", summary: "PATCH /api/dashboard/settings" });
+  });
+
+  it("a primary contact's write, and nothing for a plain member's read", async () => {
+    const company = await t.runtime.services.members.create({ name: "Audit Marine AS", country: "NO" });
+    const member = await signIn(t.runtime.services, "member");
+    const added = await call(t.app, "POST", `/api/dashboard/companies/${company.id}/representatives`, {
+      token: admin.token,
+      json: { email: member.user.email, first_name: member.user.first_name, last_name: member.user.last_name },
+    });
+    expect(added.status).toBe(201);
+    await call(t.app, "PATCH", `/api/dashboard/companies/${company.id}/representatives/${member.user.id}`, {
+      token: admin.token,
+      json: { primary: true },
+    });
+    const before = (await audit()).total;
+    await call(t.app, "GET", "/api/dashboard/company", { token: member.token });
+    expect((await audit()).total).toBe(before);
+    const changed = await call(t.app, "PATCH", "/api/dashboard/company", {
+      token: member.token,
+      json: { products: "Radar" },
+    });
+    expect(changed.status).toBe(200);
+    const [row] = (await audit(`?actor=${member.user.id}`)).data;
+    expect(row).toMatchObject({ actor: { id: member.user.id }, entity: "company", action: "patch" });
+  });
+
+  it("sign-ins, failed sign-ins, lockouts and refused access", async () => {
+    const user = await createUser(t.runtime.services, { role: "member", first_name: "Sam", last_name: "Sailor" });
+    const login = (password: string) =>
+      call(t.app, "POST", "/api/login", { json: { email: user.user.email, password } });
+    expect((await login(user.password)).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await login("wrong password")).status).toBe(401);
+    expect((await login("wrong password")).status).toBe(429);
+    await call(t.app, "POST", "/api/login", { json: { email: "nobody@example.org", password: "whatever1" } });
+    const rows = (await audit("?entity=session")).data;
+    const mine = rows.filter((r) => r.entity_id === String(user.user.id)).map((r) => r.action);
+    expect(mine).toEqual(["sign_in_locked", ...Array(5).fill("sign_in_failed"), "sign_in"]);
+    expect(rows.find((r) => r.entity_id === null)).toMatchObject({
+      action: "sign_in_failed",
+      actor: { id: null, name: "Unknown account" },
+      summary: "Failed sign-in: no account with that address",
+    });
+    const member = await signIn(t.runtime.services, "member");
+    expect((await call(t.app, "GET", "/api/dashboard/audit", { token: member.token })).status).toBe(403);
+    const [refused] = (await audit("?action=access_refused")).data;
+    expect(refused).toMatchObject({
+      actor: { id: member.user.id },
+      summary: "Refused (403): GET /api/dashboard/audit",
+    });
+    // A page of the admin area, refused by its guard.
+    expect((await call(pages, "GET", `${ORIGIN}/manager/audit`, { headers: { cookie: member.cookie } })).status).toBe(
+      302,
+    );
+    expect((await audit("?action=access_refused")).data[0].summary).toBe("Refused (403): GET /manager/audit");
+  });
+
+  it("a password change, never its value or hash", async () => {
+    const user = await signIn(t.runtime.services, "member");
+    const changed = await call(t.app, "PATCH", "/api/dashboard/user/settings", {
+      token: user.token,
+      json: {
+        password: user.password,
+        new_password: "A much newer passphrase 42",
+        confirm_new_password: "A much newer passphrase 42",
+      },
+    });
+    expect(changed.status).toBe(200);
+    const [row] = (await audit(`?action=password_changed&actor=${user.user.id}`)).data;
+    expect(row.changes?.password).toEqual({ before: null, after: "(hidden)" });
+    const everything = JSON.stringify(await t.database.db.selectFrom("audit_log").selectAll().execute());
+    expect(everything).not.toMatch(/\$argon2|A much newer passphrase/);
+  });
+});
+
+describe("reading the audit log", () => {
+  it("filters by who, what, which, action and dates, pages by 50, and exports the same as CSV", async () => {
+    for (let i = 0; i < 55; i++) {
+      await call(t.app, "PATCH", "/api/dashboard/pages/collaboration", {
+        token: admin.token,
+        json: { title: "Collaboration", content: `<p>Version ${i}.</p>` },
+      });
+    }
+    const page = (await call(t.app, "GET", "/api/dashboard/pages/collaboration", { token: admin.token })).json as {
+      page: { id: number };
+    };
+    const first = await audit(`?entity=page&entity_id=${page.page.id}&actor=${admin.user.id}&action=update`);
+    expect(first.total).toBe(55);
+    expect(first.data).toHaveLength(50);
+    expect(first.next_page_url).toContain("page=2");
+    expect(first.next_page_url).toContain(`entity_id=${page.page.id}`);
+    expect((await audit(`?entity=page&entity_id=${page.page.id}&page=2`)).data).toHaveLength(5);
+    expect((await audit("?from=2026-11-21")).total).toBe(0);
+    expect((await audit("?from=2026-11-20&to=2026-11-20")).total).toBeGreaterThan(55);
+    const bad = await call(t.app, "GET", "/api/dashboard/audit?from=yesterday", { token: admin.token });
+    expect(bad.status).toBe(422);
+
+    const csv = await call(pages, "GET", `${ORIGIN}/manager/audit/export.csv?entity=page&search=${page.page.id}`, {
+      headers: { cookie: admin.cookie },
+    });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    expect(csv.text.trim().split("\r\n")).toHaveLength(56);
+    const screen = await call(pages, "GET", `${ORIGIN}/manager/audit?entity=page`, {
+      headers: { cookie: admin.cookie },
+    });
+    expect(screen.status).toBe(200);
+    expect(screen.text).toContain("Page “Collaboration” changed");
+  });
+
+  it("is append-only: no route edits or deletes a row; the retention job removes the old ones alone", async () => {
+    for (const method of ["PATCH", "PUT", "DELETE", "POST"]) {
+      const answer = await call(t.app, method, "/api/dashboard/audit", { token: admin.token, json: {} });
+      // No such route: 404 where nothing answers the path, 405 where only its GET does.
+      expect([404, 405], method).toContain(answer.status);
+    }
+    const total = (await audit()).total;
+    expect(await t.runtime.services.audit.prune()).toBe(0);
+    // Two years and a day later, every row is past the retention (730 days).
+    clock = new Date("2028-11-21T10:00:00Z");
+    expect(await t.runtime.services.audit.prune()).toBe(total);
+  });
+});
