@@ -55,6 +55,7 @@ export const adminUserSchema = publicUserSchema
     created_at: z.string(),
     /** When the pending invitation's link stops working; null when none is pending. */
     invitation_expires_at: z.string().nullable(),
+    two_factor: z.boolean().meta({ description: "Two-factor sign-in is on (an admin may reset it, decision 0075)." }),
   })
   .meta({ id: "AdminUser" });
 export type AdminUser = z.output<typeof adminUserSchema>;

@@ -34,13 +34,16 @@ export function statusOf(row: Pick<UserRow, "is_active" | "password_hash">): Use
   return row.password_hash ? "active" : "invited";
 }
 
-export function toAdminUser(row: UserRow & { invitation_expires_at?: string | null }): AdminUser {
+export function toAdminUser(
+  row: UserRow & { invitation_expires_at?: string | null; two_factor_enabled_at?: string | null },
+): AdminUser {
   const status = statusOf(row);
   return {
     ...toPublicUser(row),
     status,
     created_at: row.created_at,
     invitation_expires_at: status === "invited" ? (row.invitation_expires_at ?? null) : null,
+    two_factor: Boolean(row.two_factor_enabled_at),
   };
 }
 

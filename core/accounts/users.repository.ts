@@ -21,15 +21,27 @@ function emailTakenOnRace(error: unknown): never {
 
 /** The user with when their invitation link stops working, if one can still be used. */
 function withInvitation(query: SelectQueryBuilder<Database, "users", object>, now: string) {
-  return query.selectAll("users").select((eb) =>
-    eb
-      .selectFrom("one_time_tokens")
-      .select((t) => t.fn.max("one_time_tokens.expires_at").as("e"))
-      .whereRef("one_time_tokens.user_id", "=", "users.id")
-      .where("one_time_tokens.kind", "=", "invitation")
-      .where("one_time_tokens.used_at", "is", null)
-      .where("one_time_tokens.expires_at", ">", now)
-      .as("invitation_expires_at"),
+  return (
+    query
+      .selectAll("users")
+      .select((eb) =>
+        eb
+          .selectFrom("one_time_tokens")
+          .select((t) => t.fn.max("one_time_tokens.expires_at").as("e"))
+          .whereRef("one_time_tokens.user_id", "=", "users.id")
+          .where("one_time_tokens.kind", "=", "invitation")
+          .where("one_time_tokens.used_at", "is", null)
+          .where("one_time_tokens.expires_at", ">", now)
+          .as("invitation_expires_at"),
+      )
+      // Whether two-factor sign-in is on (decision 0075): the users screen offers its reset.
+      .select((eb) =>
+        eb
+          .selectFrom("user_two_factor")
+          .select("user_two_factor.enabled_at")
+          .whereRef("user_two_factor.user_id", "=", "users.id")
+          .as("two_factor_enabled_at"),
+      )
   );
 }
 

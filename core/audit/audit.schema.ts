@@ -38,7 +38,7 @@ const optionalDate = (label: string) =>
 /** The audit log's filters (`GET /api/dashboard/audit`, /manager/audit); dates are days in the site's zone. */
 export const auditQuerySchema = z.object({
   actor: z
-    .union([z.string().regex(/^\d{1,12}$/, { error: "The actor must be a user's id." }), z.null()])
+    .union([z.literal(""), z.string().regex(/^\d{1,12}$/, { error: "The actor must be a user's id." }), z.null()])
     .optional()
     .transform((v) => (v ? Number(v) : undefined))
     .meta({ description: "Only what this user did (their id)." }),

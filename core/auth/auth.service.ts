@@ -11,7 +11,8 @@ import type { AuditService } from "../audit/audit.service";
 import type { Limit, RateLimitService, Taken } from "../rate-limit/rate-limit.service";
 import { type AuthRepository, createAuthRepository } from "./auth.repository";
 import { LOGIN_FAILED_MESSAGE, type LoginInput } from "./auth.schema";
-import { CODE_WRONG, type TwoFactorService } from "./two-factor.service";
+import { CODE_WRONG, TWO_FACTOR_EXPIRED } from "./auth.values";
+import type { TwoFactorService } from "./two-factor.service";
 
 /** A session without 'Remember me' ends with the browser and, server-side, after 12 hours (or SESSION_TTL if shorter). */
 export const SHORT_SESSION_SECONDS = 12 * 3600;
@@ -57,8 +58,7 @@ export type SignInResult =
   | { kind: "session"; session: LoginResult }
   | { kind: "two_factor"; challenge: string; expiresAt: string };
 
-export const TWO_FACTOR_EXPIRED =
-  "This sign-in has expired or was used already: start again with your e-mail and password.";
+export { TWO_FACTOR_EXPIRED };
 
 /** Who is signing in: the address for rate limits and logs, and the request's id to find its log line. */
 export type LoginClient = { ip: string; userAgent?: string | null; requestId?: string };

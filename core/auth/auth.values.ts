@@ -32,3 +32,8 @@ export function safeRedirectPath(value: unknown, fallback = "/manager"): string 
     return fallback;
   }
 }
+
+/** Two-factor sign-in's refusals (decision 0075), said by the API and the sign-in form alike. */
+export const TWO_FACTOR_EXPIRED =
+  "This sign-in has expired or was used already: start again with your e-mail and password.";
+export const CODE_WRONG = "That code is not right. Type the six digits your app shows now, or a recovery code.";

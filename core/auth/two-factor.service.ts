@@ -11,6 +11,7 @@ import { invalidInput } from "../../lib/validation";
 import type { AuditService } from "../audit/audit.service";
 import type { MailService } from "../mail/mail.service";
 import type { SettingsService } from "../settings/settings.service";
+import { CODE_WRONG } from "./auth.values";
 import { createTwoFactorRepository } from "./two-factor.repository";
 
 /** How many single-use recovery codes a user gets, each time. */
@@ -19,7 +20,7 @@ const PERIOD = 30;
 /** How long the second step of a sign-in waits for its code. */
 export const CHALLENGE_SECONDS = 5 * 60;
 
-export const CODE_WRONG = "That code is not right. Type the six digits your app shows now, or a recovery code.";
+export { CODE_WRONG } from "./auth.values";
 export const SETUP_CODE_WRONG = "That code is not right: type the six digits the app shows now for this account.";
 
 /** A recovery code as shown: ten letters and digits in two groups, easy to read aloud (no 0/O, 1/l). */

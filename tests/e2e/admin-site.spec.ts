@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { Secret, TOTP } from "otpauth";
 import { ADMIN, expect, expectAccessible, signIn, test } from "./fixtures";
 
 // These tests change shared site content; they run one after the other.
@@ -138,8 +139,8 @@ test("an admin restores an earlier revision of a page, after reading what each s
   const revisions = page.getByRole("region", { name: "Revisions" });
   await expect(revisions.getByText("Revision 2", { exact: true })).toBeVisible();
   await revisions.getByText("What revision 2 changed").click();
-  await expect(revisions.locator("del", { hasText: "founders." })).toBeVisible();
-  await expect(revisions.locator("ins", { hasText: "founding members." })).toBeVisible();
+  await expect(revisions.locator("del", { hasText: "founders" })).toBeVisible();
+  await expect(revisions.locator("ins", { hasText: "founding members" })).toBeVisible();
   await expectAccessible(page);
 
   await revisions.getByRole("button", { name: "Restore revision 1" }).click();
@@ -170,4 +171,53 @@ test("the secretariat reads the audit log: who changed a page, filtered, with th
   expect(file.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
   const text = await readFile(await file.path(), "utf8");
   expect(text).toContain("restored from an earlier revision");
+});
+
+test("an admin turns on an authenticator app, signs out, and signs in with a code; then turns it off with a recovery code", async ({
+  page,
+}) => {
+  const totpAt = (secret: string, at: number) =>
+    new TOTP({
+      secret: Secret.fromBase32(secret.replace(/\s/g, "")),
+      digits: 6,
+      period: 30,
+      algorithm: "SHA1",
+    }).generate({
+      timestamp: at,
+    });
+  await page.goto("/login?redirect=%2Fdashboard%2Fuser-settings");
+  await signIn(page, ADMIN);
+  const section = page.getByRole("region", { name: "Two-factor sign-in" });
+  await section.getByRole("button", { name: "Set up an authenticator app" }).click();
+  await expect(section.getByRole("img", { name: "QR code to scan with your authenticator app" })).toBeVisible();
+  await expectAccessible(page);
+  const secret = (await section.locator("code").innerText()).trim();
+  await section.getByLabel("Code from the app").fill("000000");
+  await section.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
+  await expect(section.getByText("That code is not right", { exact: false })).toBeVisible();
+  await section.getByLabel("Code from the app").fill(totpAt(secret, Date.now()));
+  await section.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
+  const codes = section.getByRole("list", { name: "Recovery codes" }).getByRole("listitem");
+  await expect(codes).toHaveCount(10);
+  const recovery = (await codes.first().innerText()).trim();
+
+  // A new browser: the password, then the second step with the app's next code.
+  await page.context().clearCookies();
+  await page.goto("/login?redirect=%2Fmanager");
+  await signIn(page, ADMIN);
+  await expect(page.getByText("Your password is right.", { exact: false })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByLabel("Code").fill("123456");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert")).toContainText("That code is not right");
+  await page.getByLabel("Code").fill(totpAt(secret, Date.now() + 30_000));
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/manager$/);
+
+  // Off again with the password and a recovery code, so that the other tests sign in with the password alone.
+  await page.goto("/dashboard/user-settings#two-factor");
+  await section.getByLabel("Current password").fill(ADMIN.password);
+  await section.getByLabel("A code of your app, or a recovery code").fill(recovery);
+  await section.getByRole("button", { name: "Turn off" }).click();
+  await expect(page.getByText("Two-factor sign-in is off.")).toBeVisible();
 });

@@ -43,7 +43,29 @@ const count = async (table: "pages" | "news_posts" | "member_companies" | "paper
 describe("demo content (npm run db:seed)", () => {
   it("loads on an empty database only", async () => {
     expect(await seedDemoContent(database.db, { uploadsDir, privateDir, now })).toEqual({ seeded: false });
-    expect(await count("news_posts")).toBe(36);
+    // 36 published, a draft and a post scheduled for later (issue 34).
+    expect(await count("news_posts")).toBe(38);
+  });
+
+  it("shows issue 34's screens with something in them: a draft, a scheduled post, a page's revisions, a week of audit", async () => {
+    const posts = await database.db.selectFrom("news_posts").select(["status", "published_at"]).execute();
+    expect(posts.filter((p) => p.status === "draft")).toHaveLength(1);
+    expect(posts.filter((p) => p.status === "published" && p.published_at > now.toISOString())).toHaveLength(1);
+    const revisions = await database.db
+      .selectFrom("content_revisions")
+      .innerJoin("pages", "pages.id", "content_revisions.entity_id")
+      .select(["pages.url", "pages.content", "content_revisions.fields"])
+      .where("content_revisions.entity", "=", "page")
+      .orderBy("content_revisions.id")
+      .execute();
+    expect(revisions.map((r) => r.url)).toEqual(["/purpose-objectives", "/purpose-objectives", "/purpose-objectives"]);
+    // The newest revision is the page as it is.
+    expect(JSON.parse(revisions[2].fields).content).toBe(revisions[2].content);
+    const audit = await database.db.selectFrom("audit_log").select("created_at").orderBy("created_at").execute();
+    expect(audit.length).toBeGreaterThanOrEqual(10);
+    const days = (Date.parse(audit.at(-1)?.created_at ?? "") - Date.parse(audit[0].created_at)) / 86_400_000;
+    expect(days).toBeGreaterThanOrEqual(5);
+    expect(audit.every((row) => row.created_at <= now.toISOString())).toBe(true);
   });
 
   it("has the about, services and other CMS pages and the contact settings", async () => {
@@ -79,7 +101,13 @@ describe("demo content (npm run db:seed)", () => {
   });
 
   it("has 30+ news posts over 12+ months, each with a real image of the recorded size", async () => {
-    const posts = await database.db.selectFrom("news_posts").selectAll().orderBy("published_at").execute();
+    const posts = await database.db
+      .selectFrom("news_posts")
+      .selectAll()
+      .where("status", "=", "published")
+      .where("published_at", "<=", now.toISOString())
+      .orderBy("published_at")
+      .execute();
     expect(posts.length).toBeGreaterThanOrEqual(30);
     const months = new Set(posts.map((p) => p.published_at.slice(0, 7)));
     expect(months.size).toBeGreaterThanOrEqual(12);

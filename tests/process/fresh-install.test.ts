@@ -37,6 +37,14 @@ const SIGNED_IN_ROUTES = [
   "/manage-events",
   "/manage-events/new",
   "/manager/library",
+  // Issue 34's screens, on an empty database: pages of one's own, the audit log and its export.
+  "/manager/pages",
+  "/manager/pages/new",
+  "/manager/pages/history",
+  "/manager/audit",
+  "/manager/audit/export.csv",
+  "/manager/settings",
+  "/manager/users",
 ];
 
 const postgresUrl = process.env.TEST_DATABASE_URL || null;

@@ -9,7 +9,62 @@ import type { fieldErrors as FieldErrors } from "./login-validation";
 /** What the login action answers when it does not sign in (app/routes/account/login.tsx). */
 export type LoginActionData =
   | { kind: "invalid"; errors: Record<string, string[]>; email?: string }
-  | { kind: "failed"; message: string; retryAfter?: number; email?: string };
+  | { kind: "failed"; message: string; retryAfter?: number; email?: string }
+  /** The password was right; the account asks for its second factor (decision 0075). */
+  | { kind: "two_factor"; challenge: string; message?: string };
+
+/**
+ * The second step of a sign-in with two-factor (decision 0075): a code of the authenticator app or a
+ * recovery code, with the challenge of the right password. A wrong code says so and keeps the step.
+ */
+function SecondStep({ challenge, message, redirect }: { challenge: string; message?: string; redirect: string }) {
+  const submitting = useNavigation().state === "submitting";
+  const codeRef = useRef<HTMLInputElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus the code again after each refusal
+  useEffect(() => {
+    codeRef.current?.focus();
+  }, [message]);
+  return (
+    <Form method="post" className="mt-8 space-y-5" aria-describedby="second-step-hint">
+      <input type="hidden" name="intent" value="two-factor" />
+      <input type="hidden" name="challenge" value={challenge} />
+      <input type="hidden" name="redirect" value={redirect} />
+      <p id="second-step-hint" className="text-sm text-slate-700">
+        Your password is right. Now type the six-digit code your authenticator app shows for this site, or one of your
+        recovery codes. This step lasts five minutes.
+      </p>
+      {message ? (
+        <p
+          role="alert"
+          className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
+        >
+          {message}
+        </p>
+      ) : null}
+      <TextField
+        inputRef={codeRef}
+        id="code"
+        name="code"
+        label="Code"
+        autoComplete="one-time-code"
+        inputMode="text"
+        autoCapitalize="none"
+        spellCheck={false}
+        maxLength={40}
+        required
+      />
+      <button type="submit" className="btn-primary w-full py-3 text-base" disabled={submitting}>
+        {submitting ? "Checking…" : "Sign in"}
+      </button>
+      <p className="text-sm text-slate-600">
+        Lost your phone and your recovery codes? Ask the secretariat to reset your two-factor sign-in.{" "}
+        <Link to="/login" reloadDocument className="font-semibold text-sea-600 hover:underline">
+          Start again
+        </Link>
+      </p>
+    </Form>
+  );
+}
 
 type Fields = { email: string; password: string };
 
@@ -40,7 +95,10 @@ export function LoginForm({
   const [hydrated, setHydrated] = useState(false);
   const [attempted, setAttempted] = useState(false);
   // A page answering a failed attempt (served as islands, decision 0033) keeps the e-mail typed.
-  const [values, setValues] = useState<Fields>({ email: actionData?.email ?? "", password: "" });
+  const [values, setValues] = useState<Fields>({
+    email: actionData && "email" in actionData ? (actionData.email ?? "") : "",
+    password: "",
+  });
   const [redirectTo, setRedirectTo] = useState(redirect);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
@@ -91,6 +149,10 @@ export function LoginForm({
   }
 
   const failedMessage = actionData?.kind === "failed" && !hydrated ? actionData.message : null;
+
+  if (actionData?.kind === "two_factor") {
+    return <SecondStep challenge={actionData.challenge} message={actionData.message} redirect={redirectTo} />;
+  }
 
   return (
     <Form

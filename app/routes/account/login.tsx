@@ -2,7 +2,13 @@ import { Anchor, LockKeyhole } from "lucide-react";
 import { data, redirect, useActionData, useSearchParams } from "react-router";
 import { sessionCookie } from "../../../core/auth/auth.cookie";
 import { loginSchema } from "../../../core/auth/auth.schema";
-import { LOGIN_FAILED_MESSAGE, SERVER_ERROR_MESSAGE, safeRedirectPath } from "../../../core/auth/auth.values";
+import type { LoginResult } from "../../../core/auth/auth.service";
+import {
+  LOGIN_FAILED_MESSAGE,
+  SERVER_ERROR_MESSAGE,
+  safeRedirectPath,
+  TWO_FACTOR_EXPIRED,
+} from "../../../core/auth/auth.values";
 import { AppError } from "../../../lib/errors";
 import { validate } from "../../../lib/validation";
 import { type LoginActionData, LoginForm } from "../../components/account/login-form";
@@ -30,21 +36,17 @@ export const handle = SERVED_AS_ISLANDS;
 export async function action({ request, context }: Route.ActionArgs) {
   const { services, client, secureCookies, sessionToken, requestId } = getRequestContext(context);
   const form = await readForm(request);
+  if (form.intent === "two-factor") return secondStep(context, form);
   const input = validate(loginSchema, form);
   // The e-mail typed goes back with a refusal, for the form to keep; never the password.
   const email = typeof form.email === "string" ? form.email.slice(0, 254) : undefined;
   if (!input.success) return data<ActionData>({ kind: "invalid", errors: input.errors, email }, { status: 422 });
   try {
     // Signing in again (another account, or after the loader's redirect was skipped) ends the earlier session.
-    const session = await services.auth.login(input.data, { ...client, requestId }, { endingSession: sessionToken });
-    return redirect(safeRedirectPath(form.redirect), {
-      headers: {
-        "Set-Cookie": sessionCookie(session.token, {
-          secure: secureCookies,
-          maxAgeSeconds: session.remember ? Math.round((Date.parse(session.expiresAt) - Date.now()) / 1000) : undefined,
-        }),
-      },
-    });
+    const result = await services.auth.signIn(input.data, { ...client, requestId }, { endingSession: sessionToken });
+    // Two-factor sign-in (decision 0075): the form's second step, with the challenge.
+    if (result.kind === "two_factor") return data<ActionData>({ kind: "two_factor", challenge: result.challenge });
+    return signedIn(result.session, form.redirect, secureCookies);
   } catch (error) {
     if (error instanceof AppError && error.code === "unauthorized") {
       return data<ActionData>({ kind: "failed", message: LOGIN_FAILED_MESSAGE, email }, { status: 401 });
@@ -64,6 +66,53 @@ export async function action({ request, context }: Route.ActionArgs) {
     // Anything else is our fault: log it, tell the user plainly (SPEC §8 'Server error...').
     getRequestContext(context).logger.error({ err: error }, "login failed unexpectedly");
     return data<ActionData>({ kind: "failed", message: SERVER_ERROR_MESSAGE }, { status: 500 });
+  }
+}
+
+/** The session's cookie, and on to where the visitor was going. */
+function signedIn(session: LoginResult, to: unknown, secure: boolean) {
+  return redirect(safeRedirectPath(to), {
+    headers: {
+      "Set-Cookie": sessionCookie(session.token, {
+        secure,
+        maxAgeSeconds: session.remember ? Math.round((Date.parse(session.expiresAt) - Date.now()) / 1000) : undefined,
+      }),
+    },
+  });
+}
+
+/** The second step: the code of the app or a recovery code; a wrong one keeps the step, an expired one starts over. */
+async function secondStep(context: Route.ActionArgs["context"], form: Record<string, FormDataEntryValue>) {
+  const { services, client, secureCookies, sessionToken, requestId } = getRequestContext(context);
+  const challenge = typeof form.challenge === "string" ? form.challenge.slice(0, 200) : "";
+  const code = typeof form.code === "string" ? form.code.slice(0, 40) : "";
+  if (!code.trim())
+    return data<ActionData>({ kind: "two_factor", challenge, message: "Type the code." }, { status: 422 });
+  try {
+    const session = await services.auth.completeTwoFactor(
+      { challenge, code },
+      { ...client, requestId },
+      { endingSession: sessionToken },
+    );
+    return signedIn(session, form.redirect, secureCookies);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "unauthorized") {
+      if (error.message === TWO_FACTOR_EXPIRED) {
+        return data<ActionData>({ kind: "failed", message: TWO_FACTOR_EXPIRED }, { status: 401 });
+      }
+      return data<ActionData>({ kind: "two_factor", challenge, message: error.message }, { status: 401 });
+    }
+    if (error instanceof AppError && error.code === "rate_limited") {
+      const minutes = Math.max(1, Math.ceil((error.details.retryAfter ?? 60) / 60));
+      return data<ActionData>(
+        {
+          kind: "failed",
+          message: `Too many login attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+        },
+        { status: 429, headers: { "Retry-After": String(error.details.retryAfter ?? 60) } },
+      );
+    }
+    throw error;
   }
 }
 

@@ -1,4 +1,4 @@
-import { ChevronDown, MailPlus, RotateCcw, ShieldCheck, UserRoundCheck, UserRoundX } from "lucide-react";
+import { ChevronDown, MailPlus, RotateCcw, ShieldCheck, ShieldOff, UserRoundCheck, UserRoundX } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, useNavigation } from "react-router";
 import { type AdminUser, inviteSchema, userChangeSchema, userListSchema } from "../../../core/accounts/accounts.schema";
@@ -61,6 +61,13 @@ export async function action({ context, request }: Route.ActionArgs) {
         const user = await services.accounts.change(actor.id, id, { is_active: form.intent === "reactivate" });
         return data<ActionData>({
           notice: `${nameOf(user)} is ${user.status === "deactivated" ? "deactivated and signed out" : "active again"}.`,
+        });
+      }
+      case "reset-two-factor": {
+        // A lost phone (decision 0075): audited, and the user is told by mail.
+        await services.twoFactor.reset(id);
+        return data<ActionData>({
+          notice: "Two-factor sign-in is reset: the user signs in with the password and may set it up again.",
         });
       }
       case "resend": {
@@ -225,6 +232,12 @@ function UserRow({ user, isMe }: { user: AdminUser; isMe: boolean }) {
               {user.role.name === "admin" ? "Make member" : "Make admin"}
               {forName}
             </RowAction>
+            {user.two_factor ? (
+              <RowAction user={user} intent="reset-two-factor">
+                <ShieldOff className="h-4 w-4" aria-hidden="true" />
+                Reset two-factor{forName}
+              </RowAction>
+            ) : null}
             {user.status === "deactivated" ? (
               <RowAction user={user} intent="reactivate">
                 <UserRoundCheck className="h-4 w-4" aria-hidden="true" />

@@ -2,9 +2,11 @@ import { CalendarDays, KeyRound, UserRound } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, useNavigation, useSubmit } from "react-router";
 import { profileSchema } from "../../../core/accounts/profile.schema";
+import { isAppError } from "../../../lib/errors";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
 import { parseOrThrow } from "../../../lib/validation";
 import { NewPasswordFields } from "../../components/account/new-password-fields";
+import { type TwoFactorResult, TwoFactorSection } from "../../components/account/two-factor-section";
 import { Avatar } from "../../components/account/user-menu";
 import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
@@ -22,12 +24,62 @@ type ActionData = {
   saved?: string;
   /** The private calendar feed's new address: shown once, only its hash is kept. */
   feedUrl?: string;
+  /** Two-factor sign-in's set-up and recovery codes (decision 0075). */
+  twoFactor?: TwoFactorResult;
 };
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, auth } = getRequestContext(context);
   if (!auth) throw data("Sign in first.", { status: 401 });
-  return { hasCalendarFeed: await services.profile.hasCalendarFeed(auth.user.id) };
+  const [hasCalendarFeed, twoFactor] = await Promise.all([
+    services.profile.hasCalendarFeed(auth.user.id),
+    services.twoFactor.status(auth.user.id),
+  ]);
+  return { hasCalendarFeed, twoFactor, twoFactorRequired: auth.twoFactorSetupRequired === true };
+}
+
+/** The two-factor forms (decision 0075): each answers in place, its refusal beside its field. */
+async function twoFactorAction(
+  intent: string,
+  form: Record<string, FormDataEntryValue>,
+  context: Route.ActionArgs["context"],
+) {
+  const { services, auth } = getRequestContext(context);
+  if (!auth) throw data("Sign in first.", { status: 401 });
+  const code = typeof form.code === "string" ? form.code.slice(0, 40) : "";
+  try {
+    if (intent === "2fa-setup") {
+      const setup = await services.twoFactor.beginSetup(auth.user);
+      return data<ActionData>({ intent, twoFactor: { setup: { qr_svg: setup.qr_svg, secret: setup.secret } } });
+    }
+    if (intent === "2fa-confirm") {
+      const recoveryCodes = await services.twoFactor.confirmSetup(auth.user, code);
+      return data<ActionData>({ intent, saved: "Two-factor sign-in is on.", twoFactor: { recoveryCodes } });
+    }
+    if (intent === "2fa-recovery") {
+      const recoveryCodes = await services.twoFactor.renewRecoveryCodes(auth.user.id, code);
+      return data<ActionData>({
+        intent,
+        saved: "New recovery codes are made; the old ones no longer work.",
+        twoFactor: { recoveryCodes },
+      });
+    }
+    const password = typeof form.password === "string" ? form.password : "";
+    await services.twoFactor.disable(auth.user.id, password, code);
+    return data<ActionData>({ intent, saved: "Two-factor sign-in is off." });
+  } catch (error) {
+    if (isAppError(error) && !error.details.errors) {
+      return data<ActionData>({ intent, errors: { [intent]: error.message } }, { status: error.status });
+    }
+    const { errors, status } = fieldFailureOf(error);
+    const messages = firstMessages(errors);
+    // The code's message beside the form's code field; the password's beside the password.
+    const { code: codeMessage, ...rest } = messages;
+    return data<ActionData>(
+      { intent, errors: { ...rest, ...(codeMessage ? { [intent]: codeMessage } : {}) } },
+      { status },
+    );
+  }
 }
 
 /** The profile's fields, with what an empty one says on this page (it shows their values). */
@@ -56,6 +108,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services, auth, origin } = getRequestContext(context);
   if (!auth) throw data("Sign in first.", { status: 401 });
   const form = await readForm(request);
+  if (typeof form.intent === "string" && form.intent.startsWith("2fa-")) {
+    if (!["2fa-setup", "2fa-confirm", "2fa-recovery", "2fa-disable"].includes(form.intent)) {
+      throw data("Unknown action.", { status: 400 });
+    }
+    return twoFactorAction(form.intent, form, context);
+  }
   if (form.intent === "calendar-feed") {
     try {
       const token = await services.profile.renewCalendarToken(auth.user.id, textOf(form.password));
@@ -331,6 +389,13 @@ export default function UserSettings({ actionData, loaderData }: Route.Component
             </button>
           </Form>
         </Section>
+        <TwoFactorSection
+          status={loaderData.twoFactor}
+          required={loaderData.twoFactorRequired}
+          result={actionData?.twoFactor}
+          errors={actionData?.intent.startsWith("2fa-") ? (actionData.errors ?? {}) : {}}
+          busy={busy}
+        />
         <CalendarFeed
           hasFeed={loaderData.hasCalendarFeed}
           feedUrl={actionData?.feedUrl}

@@ -71,7 +71,11 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await readForm(request);
-  const input = Object.fromEntries(FIELDS.map((f) => [f.key, String(form[f.key] ?? "")]));
+  const input = {
+    ...Object.fromEntries(FIELDS.map((f) => [f.key, String(form[f.key] ?? "")])),
+    // A checkbox: absent means off.
+    "security.admin_two_factor": form["security.admin_two_factor"] === "1" ? "1" : "0",
+  };
   try {
     await getRequestContext(context).services.settings.update(input);
   } catch (error) {
@@ -120,6 +124,22 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             {"hint" in field ? <p className="mt-1 text-xs text-slate-500">{field.hint}</p> : null}
           </div>
         ))}
+        <div className="sm:col-span-2">
+          <label className="flex items-start gap-2 text-sm text-slate-800">
+            <input
+              type="checkbox"
+              name="security.admin_two_factor"
+              value="1"
+              defaultChecked={values["security.admin_two_factor"] === "1"}
+              className="mt-0.5 h-4 w-4"
+              aria-describedby="admin-two-factor-hint"
+            />
+            <span className="font-semibold">Admins must use two-factor sign-in</span>
+          </label>
+          <p id="admin-two-factor-hint" className="mt-1 text-xs text-slate-500">
+            An admin without it is sent to set it up before any other admin page; API clients get a 403 that says so.
+          </p>
+        </div>
         <div className="flex justify-end sm:col-span-2">
           <button type="submit" className="btn-primary" disabled={saving}>
             {saving ? "Saving…" : "Save settings"}
