@@ -61,6 +61,13 @@ export function createTwoFactorService(deps: {
     return delta === null ? null : Math.floor(now / 1000 / PERIOD) + delta;
   }
 
+  /** The app's otpauth:// address and its QR code as SVG, drawn here: the secret never leaves for a QR service. */
+  async function drawn(secret: string, email: string) {
+    const issuer = (await deps.settings.getAll())["site.name"];
+    const uri = totpOf(secret, email, issuer).toString();
+    return { secret, uri, qr_svg: renderSVG(uri, { border: 2 }) };
+  }
+
   async function newRecoveryCodes(userId: number, executor: Kysely<Database>): Promise<string[]> {
     const codes = Array.from({ length: RECOVERY_CODES }, recoveryCode);
     await createTwoFactorRepository(executor).replaceRecoveryCodes(
@@ -104,9 +111,16 @@ export function createTwoFactorService(deps: {
       if (!(await repository.setPending(user.id, secret, clock().toISOString()))) {
         throw new AppError("conflict", "Two-factor sign-in is on already: turn it off first to use another app.");
       }
-      const issuer = (await deps.settings.getAll())["site.name"];
-      const uri = totpOf(secret, user.email, issuer).toString();
-      return { secret, uri, qr_svg: renderSVG(uri, { border: 2 }) };
+      return drawn(secret, user.email);
+    },
+
+    /** The set-up waiting for its first code, drawn again (after a wrong first code), or null. */
+    async pendingSetup(user: {
+      id: number;
+      email: string;
+    }): Promise<{ secret: string; uri: string; qr_svg: string } | null> {
+      const row = await repository.find(user.id);
+      return row && !row.enabled_at ? drawn(row.totp_secret, user.email) : null;
     },
 
     /** The first code confirms the app: two-factor is on, and the ten recovery codes are shown, once. */

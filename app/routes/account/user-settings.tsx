@@ -75,8 +75,14 @@ async function twoFactorAction(
     const messages = firstMessages(errors);
     // The code's message beside the form's code field; the password's beside the password.
     const { code: codeMessage, ...rest } = messages;
+    // A wrong first code keeps the QR code on the screen, to try again.
+    const pending = intent === "2fa-confirm" ? await services.twoFactor.pendingSetup(auth.user) : null;
     return data<ActionData>(
-      { intent, errors: { ...rest, ...(codeMessage ? { [intent]: codeMessage } : {}) } },
+      {
+        intent,
+        errors: { ...rest, ...(codeMessage ? { [intent]: codeMessage } : {}) },
+        ...(pending ? { twoFactor: { setup: { qr_svg: pending.qr_svg, secret: pending.secret } } } : {}),
+      },
       { status },
     );
   }

@@ -1,0 +1,59 @@
+import { Secret, TOTP } from "otpauth";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SETUP_CODE_WRONG } from "../../core/auth/two-factor.service";
+import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
+import { signIn } from "../support/factories";
+import { pagesApp, pageText } from "../support/pages";
+
+/**
+ * Two-factor sign-in's pages without JavaScript (decision 0075): the settings page's set-up (a
+ * wrong first code keeps the QR code and says why), and the sign-in form's second step.
+ */
+let t: TestContext;
+let pages: TestContext["app"];
+let closePages: () => Promise<void>;
+
+beforeAll(async () => {
+  t = await createTestContext();
+  ({ pages, close: closePages } = await pagesApp(t));
+}, 120_000);
+afterAll(async () => {
+  await closePages?.();
+  await t?.close();
+});
+
+const post = (path: string, form: Record<string, string>, cookie?: string) =>
+  call(pages, "POST", `${ORIGIN}${path}`, { form, headers: { origin: ORIGIN, ...(cookie ? { cookie } : {}) } });
+
+describe("two-factor sign-in's pages", () => {
+  it("sets up from the settings page: the QR code stays after a wrong first code, the recovery codes show once", async () => {
+    const { cookie, user, password } = await signIn(t.runtime.services, "member");
+    const setup = await post("/dashboard/user-settings", { intent: "2fa-setup" }, cookie);
+    expect(setup.status).toBe(200);
+    expect(setup.text).toContain("QR code to scan with your authenticator app");
+    const secret = /<code[^>]*>([A-Z2-7]+)<\/code>/.exec(setup.text)?.[1] ?? "";
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+
+    const wrong = await post("/dashboard/user-settings", { intent: "2fa-confirm", code: "000000" }, cookie);
+    expect(wrong.status).toBe(422);
+    expect(pageText(wrong.text)).toContain(SETUP_CODE_WRONG);
+    expect(wrong.text).toContain("QR code to scan with your authenticator app");
+
+    const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
+    const on = await post("/dashboard/user-settings", { intent: "2fa-confirm", code }, cookie);
+    expect(on.status).toBe(200);
+    expect(pageText(on.text)).toContain("Your recovery codes, shown this once");
+    const list = /<ul aria-label="Recovery codes"[^>]*>([\s\S]*?)<\/ul>/.exec(on.text)?.[1] ?? "";
+    expect(list.match(/<li[^>]*>[a-z2-9]{5}-[a-z2-9]{5}<\/li>/g)).toHaveLength(10);
+
+    // The sign-in form: the password, then its second step.
+    const first = await post("/login", { email: user.email, password });
+    expect(first.status).toBe(200);
+    expect(pageText(first.text)).toContain("Your password is right.");
+    expect(first.headers.get("set-cookie")).toBeNull();
+    const challenge = /name="challenge" value="([^"]+)"/.exec(first.text)?.[1] ?? "";
+    const refused = await post("/login", { intent: "two-factor", challenge, code: "999999" });
+    expect(refused.status).toBe(401);
+    expect(pageText(refused.text)).toContain("That code is not right");
+  });
+});
