@@ -13,7 +13,7 @@ export const AUDIT_ENTITIES = {
   user: "User",
   settings: "Site settings",
   request: "Join request or registration",
-  session: "Sign-in",
+  session: "Sign-in of account",
   site: "Other",
 } as const;
 

@@ -5,6 +5,15 @@ import type { Revision } from "../../../core/revisions/revisions.schema";
 /** When a revision was saved, in the site's zone: "2026-11-28 14:05". */
 export type ShownRevision = Revision & { when: string };
 
+/** Unchanged text between changes, shortened when long: the start and end of it around an ellipsis. */
+const CONTEXT = 120;
+function unchanged(value: string, first: boolean, last: boolean): string {
+  if (value.length <= CONTEXT * 2 + 20) return value;
+  const head = first ? "" : value.slice(0, CONTEXT);
+  const tail = last ? "" : value.slice(-CONTEXT);
+  return `${head} … ${tail}`;
+}
+
 /** One field's change: the words removed struck through, the words added marked, the rest as it was. */
 function Change({ change }: { change: Revision["changes"][number] }) {
   return (
@@ -33,7 +42,9 @@ function Change({ change }: { change: Revision["changes"][number] }) {
                 </del>
               ) : (
                 // biome-ignore lint/suspicious/noArrayIndexKey: the parts never move
-                <span key={index}>{part.value}</span>
+                <span key={index} className="text-slate-500">
+                  {unchanged(part.value, index === 0, index === change.parts.length - 1)}
+                </span>
               ),
             )}
       </p>

@@ -86,7 +86,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           <p className="text-xs text-slate-600">
             {row.when} · {row.actor.name}
             {row.ip ? ` · ${row.ip}` : ""} · {AUDIT_ENTITIES[row.entity as keyof typeof AUDIT_ENTITIES] ?? row.entity}
-            {row.entity_id ? ` ${row.entity_id}` : ""} · {row.action}
+            {row.entity_id ? ` #${row.entity_id}` : ""} · {row.action}
           </p>
           <AuditChanges row={row} />
         </li>
