@@ -16,6 +16,7 @@ import { createUsersRepository } from "./accounts/users.repository";
 import { createAuditService } from "./audit/audit.service";
 import { createAuthRepository } from "./auth/auth.repository";
 import { createAuthService, type IdleSeconds } from "./auth/auth.service";
+import { createPasskeysService } from "./auth/passkeys.service";
 import { createTwoFactorService } from "./auth/two-factor.service";
 import { createContentSchedule } from "./content-version/content-schedule";
 import { createContentVersionRepository } from "./content-version/content-version.repository";
@@ -179,7 +180,14 @@ export function createServices(deps: {
     },
   });
   /** Two-factor sign-in (decision 0075). */
-  const twoFactor = createTwoFactorService({ db: deps.db, clock, settings, mail, audit });
+  const passkeys = createPasskeysService({
+    db: deps.db,
+    clock,
+    origin: deps.origin,
+    siteName: async () => (await settings.getAll())["site.name"],
+    audit,
+  });
+  const twoFactor = createTwoFactorService({ db: deps.db, clock, settings, mail, audit, passkeys });
   const notices = createNoticesService({
     db: deps.db,
     dialect: deps.dialect,
@@ -276,6 +284,7 @@ export function createServices(deps: {
   return {
     audit,
     twoFactor,
+    passkeys,
     accounts: createAccountsService({
       users,
       tokens,

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
 
 /**
  * Table shapes shared by both dialects. Timestamps are ISO-8601 UTC strings
@@ -87,6 +87,9 @@ export interface UserTwoFactorTable {
   totp_secret: string;
   enabled_at: string | null;
   last_step: number | null;
+  /** A passkey being added (migration 0030): its WebAuthn challenge, single use, and until when. */
+  passkey_challenge: string | null;
+  passkey_challenge_expires_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -104,7 +107,26 @@ export interface TwoFactorChallengesTable {
   remember: number;
   expires_at: string;
   used_at: string | null;
+  /** The WebAuthn challenge of this step, for a user with passkeys (migration 0030). */
+  passkey_challenge: string | null;
   created_at: string;
+}
+
+/** A user's passkey, a second factor (migration 0030, decision 0076). */
+export interface UserPasskeysTable {
+  id: Generated<number>;
+  user_id: number;
+  /** base64url, as the browser names it. */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The signature counter (bigint: PostgreSQL answers it as a string). */
+  counter: ColumnType<number | string, number, number>;
+  /** JSON array of the transports the browser named, or null. */
+  transports: string | null;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
 }
 
 /** The audit log (migration 0028): append-only. */
@@ -583,6 +605,7 @@ export interface Database {
   user_two_factor: UserTwoFactorTable;
   two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   two_factor_challenges: TwoFactorChallengesTable;
+  user_passkeys: UserPasskeysTable;
   paper_categories: PaperCategoriesTable;
   papers: PapersTable;
   paper_revisions: PaperRevisionsTable;

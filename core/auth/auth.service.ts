@@ -11,7 +11,7 @@ import type { AuditService } from "../audit/audit.service";
 import type { Limit, RateLimitService, Taken } from "../rate-limit/rate-limit.service";
 import { type AuthRepository, createAuthRepository } from "./auth.repository";
 import { LOGIN_FAILED_MESSAGE, type LoginInput } from "./auth.schema";
-import { CODE_WRONG, TWO_FACTOR_EXPIRED } from "./auth.values";
+import { CODE_WRONG, PASSKEY_SIGN_IN_FAILED, TWO_FACTOR_EXPIRED } from "./auth.values";
 import type { TwoFactorService } from "./two-factor.service";
 
 /** A session without 'Remember me' ends with the browser and, server-side, after 12 hours (or SESSION_TTL if shorter). */
@@ -56,7 +56,13 @@ export type LoginResult = Session & { token: string };
 /** A sign-in's first step: a session, or (two-factor sign-in, decision 0075) the challenge of its second step. */
 export type SignInResult =
   | { kind: "session"; session: LoginResult }
-  | { kind: "two_factor"; challenge: string; expiresAt: string };
+  | {
+      kind: "two_factor";
+      challenge: string;
+      expiresAt: string;
+      /** WebAuthn options when the account has passkeys (decision 0076), else null. */
+      passkey: Awaited<ReturnType<TwoFactorService["challenge"]>>["passkey"];
+    };
 
 export { TWO_FACTOR_EXPIRED };
 
@@ -254,8 +260,8 @@ export function createAuthService(deps: {
       if (twoFactor && (await twoFactor.isEnabled(user.id))) {
         await attempt.account.release();
         await attempt.ip.release();
-        const { challenge, expires_at } = await twoFactor.challenge(user.id, input.remember ?? false);
-        return { kind: "two_factor", challenge, expiresAt: expires_at };
+        const { challenge, expires_at, passkey } = await twoFactor.challenge(user.id, input.remember ?? false);
+        return { kind: "two_factor", challenge, expiresAt: expires_at, passkey };
       }
       // Success clears the account's failures and does not count against the address.
       await rateLimit.reset(limits.account.key);
@@ -283,7 +289,7 @@ export function createAuthService(deps: {
      * challenge lasts five minutes and is spent by the right code.
      */
     async completeTwoFactor(
-      input: { challenge: string; code: string },
+      input: { challenge: string; code?: string; passkey?: unknown },
       client: LoginClient,
       options: { endingSession?: string | null } = {},
     ): Promise<LoginResult> {
@@ -295,18 +301,40 @@ export function createAuthService(deps: {
       }
       const limits = loginLimits(user.email, client.ip);
       const attempt = await takeAttempt(user.email, limits, client);
-      if (!(await twoFactor.verify(user.id, input.code))) {
+      // A passkey's answer (decision 0076) or a code: either is the second factor.
+      const byPasskey = input.passkey !== undefined;
+      const right = byPasskey
+        ? await twoFactor.verifyPasskey(open, input.passkey)
+        : await twoFactor.verify(user.id, input.code ?? "");
+      if (!right) {
         logger.warn(
-          { event: "sign_in_failed", reason: "wrong_code", user: user.id, ip: client.ip, req_id: client.requestId },
+          {
+            event: "sign_in_failed",
+            reason: byPasskey ? "wrong_passkey" : "wrong_code",
+            user: user.id,
+            ip: client.ip,
+            req_id: client.requestId,
+          },
           "sign-in failed",
         );
-        await audited("sign_in_failed", user, client.ip, "Failed sign-in: wrong second-factor code");
-        throw new AppError("unauthorized", CODE_WRONG);
+        await audited(
+          "sign_in_failed",
+          user,
+          client.ip,
+          byPasskey ? "Failed sign-in: passkey not accepted" : "Failed sign-in: wrong second-factor code",
+        );
+        throw new AppError("unauthorized", byPasskey ? PASSKEY_SIGN_IN_FAILED : CODE_WRONG);
       }
       if (!(await twoFactor.spendChallenge(open.id))) throw new AppError("unauthorized", TWO_FACTOR_EXPIRED);
       await rateLimit.reset(limits.account.key);
       await attempt.ip.release();
-      return opened(user, open.remember, client, options, "Signed in with a second factor");
+      return opened(
+        user,
+        open.remember,
+        client,
+        options,
+        byPasskey ? "Signed in with a passkey" : "Signed in with a second factor",
+      );
     },
 
     /**

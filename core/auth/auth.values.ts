@@ -37,3 +37,6 @@ export function safeRedirectPath(value: unknown, fallback = "/manager"): string 
 export const TWO_FACTOR_EXPIRED =
   "This sign-in has expired or was used already: start again with your e-mail and password.";
 export const CODE_WRONG = "That code is not right. Type the six digits your app shows now, or a recovery code.";
+/** A passkey at the sign-in's second step that is not the account's, or whose answer does not check (decision 0076). */
+export const PASSKEY_SIGN_IN_FAILED =
+  "That passkey did not sign you in: it is not one of this account's, or the browser's answer could not be checked. Try again, or type a code.";

@@ -45,7 +45,9 @@ export function createTwoFactorRepository(db: Executor) {
         .executeTakeFirst();
       return row !== undefined;
     },
+    /** Two-factor off: the app, its recovery codes, open sign-in steps and the passkeys beside it go. */
     async remove(userId: number) {
+      await db.deleteFrom("user_passkeys").where("user_id", "=", userId).execute();
       await db.deleteFrom("two_factor_recovery_codes").where("user_id", "=", userId).execute();
       await db.deleteFrom("two_factor_challenges").where("user_id", "=", userId).execute();
       const row = await db
@@ -88,6 +90,7 @@ export function createTwoFactorRepository(db: Executor) {
       user_id: number;
       remember: number;
       expires_at: string;
+      passkey_challenge: string | null;
       created_at: string;
     }) {
       await db.deleteFrom("two_factor_challenges").where("expires_at", "<", values.created_at).execute();

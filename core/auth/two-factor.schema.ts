@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { passkeyAuthenticationResponseSchema } from "./passkeys.schema";
 
 /** A code of the app (six digits) or a recovery code, as typed. */
 export const secondFactorCode = z
@@ -7,10 +8,19 @@ export const secondFactorCode = z
   .min(1, { error: "Type the code." })
   .max(40, { error: "That code is too long: type the six digits of the app, or a recovery code." });
 
-export const twoFactorLoginSchema = z.object({
-  challenge: z.string({ error: "The sign-in's challenge is missing: start again with your password." }).max(200),
-  code: secondFactorCode,
-});
+/** The sign-in's second step: a code, or a passkey's answer (decision 0076). */
+export const twoFactorLoginSchema = z
+  .object({
+    challenge: z.string({ error: "The sign-in's challenge is missing: start again with your password." }).max(200),
+    code: secondFactorCode.optional().meta({ description: "A code of the authenticator app, or a recovery code." }),
+    passkey: passkeyAuthenticationResponseSchema
+      .optional()
+      .meta({ description: "Instead of a code: the answer of `startAuthentication()` to `passkey_options`." }),
+  })
+  .refine((input) => input.code !== undefined || input.passkey !== undefined, {
+    error: "Type the code.",
+    path: ["code"],
+  });
 
 export const twoFactorCodeSchema = z.object({ code: secondFactorCode });
 

@@ -12,6 +12,7 @@ import type { AuditService } from "../audit/audit.service";
 import type { MailService } from "../mail/mail.service";
 import type { SettingsService } from "../settings/settings.service";
 import { CODE_WRONG } from "./auth.values";
+import type { PasskeysService } from "./passkeys.service";
 import { createTwoFactorRepository } from "./two-factor.repository";
 
 /** How many single-use recovery codes a user gets, each time. */
@@ -45,6 +46,8 @@ export function createTwoFactorService(deps: {
   settings: SettingsService;
   mail: MailService;
   audit?: AuditService;
+  /** Passkeys beside the app (decision 0076): their options go with a sign-in's challenge. */
+  passkeys?: PasskeysService;
 }) {
   const { db, clock } = deps;
   const repository = createTwoFactorRepository(db);
@@ -172,27 +175,52 @@ export function createTwoFactorService(deps: {
       return used;
     },
 
-    /** The second step of a sign-in after a right password: a token for the form or the API client, five minutes, single use. */
-    async challenge(userId: number, remember: boolean): Promise<{ challenge: string; expires_at: string }> {
+    /**
+     * The second step of a sign-in after a right password: a token for the form or the API client,
+     * five minutes, single use; for a user with passkeys, the WebAuthn options of the same step.
+     */
+    async challenge(
+      userId: number,
+      remember: boolean,
+    ): Promise<{ challenge: string; expires_at: string; passkey: PasskeyRequestOptions | null }> {
       const now = clock();
       const challenge = newToken();
       const expires_at = new Date(now.getTime() + CHALLENGE_SECONDS * 1000).toISOString();
+      const passkey = (await deps.passkeys?.signInOptions(userId)) ?? null;
       await repository.insertChallenge({
         token_hash: hashToken(challenge),
         user_id: userId,
         remember: remember ? 1 : 0,
         expires_at,
+        passkey_challenge: passkey?.challenge ?? null,
         created_at: now.toISOString(),
       });
-      return { challenge, expires_at };
+      return { challenge, expires_at, passkey };
     },
 
     /** A challenge still open (not used, not expired), or null. */
-    async openChallenge(challenge: string): Promise<{ id: number; user_id: number; remember: boolean } | null> {
+    async openChallenge(challenge: string): Promise<OpenChallenge | null> {
       if (!challenge || challenge.length > 200) return null;
       const row = await repository.findChallenge(hashToken(challenge));
       if (!row || row.used_at || row.expires_at <= clock().toISOString()) return null;
-      return { id: row.id, user_id: row.user_id, remember: row.remember === 1 };
+      return {
+        id: row.id,
+        user_id: row.user_id,
+        remember: row.remember === 1,
+        passkey_challenge: row.passkey_challenge,
+      };
+    },
+
+    /** The passkey options of an open sign-in again (its second step shown once more), or null. */
+    async passkeyOptionsFor(challenge: string): Promise<PasskeyRequestOptions | null> {
+      const open = await service.openChallenge(challenge);
+      if (!open?.passkey_challenge || !deps.passkeys) return null;
+      return deps.passkeys.signInOptions(open.user_id, open.passkey_challenge);
+    },
+
+    /** Checks a passkey's answer for an open sign-in's second step. */
+    async verifyPasskey(open: OpenChallenge, response: unknown): Promise<boolean> {
+      return deps.passkeys ? deps.passkeys.verifySignIn(open.user_id, open.passkey_challenge, response) : false;
     },
 
     /** Spends a challenge; false when another request spent it first. */
@@ -275,3 +303,5 @@ export function createTwoFactorService(deps: {
   return service;
 }
 export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
+type PasskeyRequestOptions = NonNullable<Awaited<ReturnType<PasskeysService["signInOptions"]>>>;
+type OpenChallenge = { id: number; user_id: number; remember: boolean; passkey_challenge: string | null };

@@ -6,6 +6,7 @@ import { profileSchema } from "../../core/accounts/profile.schema";
 import { clearSessionCookies, sessionCookie } from "../../core/auth/auth.cookie";
 import { loginSchema } from "../../core/auth/auth.schema";
 import type { LoginResult } from "../../core/auth/auth.service";
+import { passkeyAddSchema, passkeyOptionsSchema, passkeySchema } from "../../core/auth/passkeys.schema";
 import {
   recoveryCodesSchema,
   twoFactorCodeSchema,
@@ -52,8 +53,11 @@ export function authRoutes(runtime: Runtime) {
           sessionAnswer,
           z.object({
             status: z.literal("two_factor_required"),
-            challenge: z.string().meta({ description: "For POST /login/two-factor, with a code." }),
+            challenge: z.string().meta({ description: "For POST /login/two-factor, with a code or a passkey." }),
             expires_at: z.string(),
+            passkey_options: passkeyOptionsSchema.nullable().meta({
+              description: "For an account with passkeys: the options for `startAuthentication()`; null without.",
+            }),
           }),
         ]),
       },
@@ -72,6 +76,7 @@ export function authRoutes(runtime: Runtime) {
           status: "two_factor_required" as const,
           challenge: result.challenge,
           expires_at: result.expiresAt,
+          passkey_options: result.passkey,
         });
       }
       return sessionOk(c, result.session);
@@ -88,8 +93,9 @@ export function authRoutes(runtime: Runtime) {
       summary: "Sign in: the second step",
       description:
         "For an account with two-factor sign-in: the `challenge` of `POST /login` (five minutes, single use) and a " +
-        "`code` of the authenticator app (accepted once) or a recovery code (spent). Wrong codes count toward the " +
-        "account's lockout like wrong passwords (429).",
+        "`code` of the authenticator app (accepted once) or a recovery code (spent), or instead of the code a " +
+        "`passkey`: the browser's answer to the `passkey_options` of `POST /login`. Wrong codes and passkeys " +
+        "count toward the account's lockout like wrong passwords (429).",
       body: { schema: twoFactorLoginSchema },
       response: { schema: sessionAnswer },
       errors: [401, 429],
@@ -355,6 +361,76 @@ export function authRoutes(runtime: Runtime) {
     },
     async (c, { body }) => {
       await services.twoFactor.disable(currentAuth(c).user.id, body.password, body.code);
+      return ok(c);
+    },
+  );
+
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/dashboard/user/passkeys",
+      access: access.member,
+      tag: twoFactorTag,
+      summary: "One's passkeys",
+      description: "`available`: whether passkeys work at this site's address (https, or localhost).",
+      response: { schema: success({ available: z.boolean(), passkeys: z.array(passkeySchema) }) },
+    },
+    async (c) =>
+      ok(c, {
+        available: services.passkeys.relyingParty !== null,
+        passkeys: await services.passkeys.list(currentAuth(c).user.id),
+      }),
+  );
+
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/user/passkeys/options",
+      access: access.member,
+      tag: twoFactorTag,
+      summary: "Start adding a passkey: the options for the browser",
+      description:
+        "Answers the options for `startRegistration()` of @simplewebauthn/browser, good for five minutes, once. A " +
+        "passkey is added beside the authenticator app: 409 until two-factor sign-in is on, with ten passkeys " +
+        "already, or where passkeys do not work (plain http).",
+      response: { schema: success({ options: passkeyOptionsSchema }) },
+      errors: [409],
+    },
+    async (c) => ok(c, { options: await services.passkeys.registrationOptions(currentAuth(c).user) }),
+  );
+
+  declare(
+    api,
+    {
+      method: "post",
+      path: "/dashboard/user/passkeys",
+      access: access.member,
+      tag: twoFactorTag,
+      summary: "Add a passkey: the browser's answer to the options",
+      description: "422 when the answer does not check against the options given (another challenge, origin or site).",
+      body: { schema: passkeyAddSchema },
+      response: { schema: success({ passkey: passkeySchema }) },
+      errors: [409],
+    },
+    async (c, { body }) => ok(c, { passkey: await services.passkeys.add(currentAuth(c).user.id, body) }),
+  );
+
+  declare(
+    api,
+    {
+      method: "delete",
+      path: "/dashboard/user/passkeys/:id",
+      access: access.member,
+      tag: twoFactorTag,
+      summary: "Remove one of one's passkeys",
+      params: z.object({ id: z.string() }),
+      response: { schema: success({}) },
+      errors: [404],
+    },
+    async (c) => {
+      await services.passkeys.remove(currentAuth(c).user.id, idParam(c, "Passkey not found."));
       return ok(c);
     },
   );

@@ -67,6 +67,8 @@ describe("two-factor sign-in with an authenticator app", () => {
       status: "two_factor_required",
       challenge: expect.any(String),
       expires_at: expect.any(String),
+      // No passkeys on this account: the code alone (passkeys: tests/integration/passkeys.test.ts).
+      passkey_options: null,
     });
     expect(first.headers.get("set-cookie")).toBeNull();
     const { challenge } = first.json as { challenge: string };
