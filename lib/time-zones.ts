@@ -172,3 +172,8 @@ export function isoInZone(instant: Date, zone: string): string {
   const two = (n: number) => String(n).padStart(2, "0");
   return `${w.year}-${two(w.month)}-${two(w.day)} ${two(w.hour)}:${two(w.minute)}:${two(w.second)} ${isoOffset(offsetMinutes(instant, zone))}`;
 }
+
+/** "2026-10-25 14:00": a stored ISO instant to the minute, as the zone's clock shows it (screens' lists). */
+export function minuteInZone(iso: string, zone: string): string {
+  return isoInZone(new Date(iso), zone).slice(0, 16);
+}

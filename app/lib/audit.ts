@@ -1,11 +1,11 @@
 import { data } from "react-router";
 import { type AuditRow, auditQuerySchema } from "../../core/audit/audit.schema";
-import { isoInZone } from "../../lib/time-zones";
+import { minuteInZone } from "../../lib/time-zones";
 import type { ShownAuditRow } from "../components/admin/audit-rows";
 
 /** Audit rows as the screens show them: each with its time in the site's zone. */
 export function shownAuditRows(rows: AuditRow[], zone: string): ShownAuditRow[] {
-  return rows.map((row) => ({ ...row, when: isoInZone(new Date(row.created_at), zone).slice(0, 16) }));
+  return rows.map((row) => ({ ...row, when: minuteInZone(row.created_at, zone) }));
 }
 
 /**

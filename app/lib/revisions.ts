@@ -1,11 +1,11 @@
 import type { Revision } from "../../core/revisions/revisions.schema";
-import { isoInZone } from "../../lib/time-zones";
+import { minuteInZone } from "../../lib/time-zones";
 import type { ShownRevision } from "../components/admin/revisions-panel";
 
 /** Revisions as the edit screens show them: each with its time in the site's zone. */
 export function shownRevisions(revisions: Revision[], zone: string): ShownRevision[] {
   return revisions.map((revision) => ({
     ...revision,
-    when: isoInZone(new Date(revision.created_at), zone).slice(0, 16).replace("T", " "),
+    when: minuteInZone(revision.created_at, zone),
   }));
 }

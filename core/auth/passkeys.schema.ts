@@ -50,6 +50,10 @@ export const passkeyAuthenticationResponseSchema = z
 
 export const PASSKEY_NAME_MAX = 60;
 
+/** A new passkey's answer that does not check against the options given (or came late, or twice). */
+export const PASSKEY_NOT_CHECKED =
+  "The passkey could not be checked: its answer does not belong to this request. Try adding it again.";
+
 export const passkeyAddSchema = z.object({
   name: z
     .string()

@@ -17,6 +17,9 @@ import { AppError } from "../../lib/errors";
 import { invalidInput } from "../../lib/validation";
 import type { AuditService } from "../audit/audit.service";
 import { createPasskeysRepository } from "./passkeys.repository";
+import { PASSKEY_NOT_CHECKED } from "./passkeys.schema";
+
+export { PASSKEY_NOT_CHECKED } from "./passkeys.schema";
 
 /** How many passkeys a user may keep. */
 export const PASSKEYS_MAX = 10;
@@ -27,8 +30,6 @@ export const PASSKEYS_UNAVAILABLE =
   "Passkeys need the site on https (or on localhost): set BASE_URL to the site's https address.";
 export const PASSKEY_NEEDS_APP =
   "Turn on an authenticator app first: a passkey is added beside it, and the app's recovery codes stay your way back in.";
-export const PASSKEY_NOT_CHECKED =
-  "The passkey could not be checked: its answer does not belong to this request. Try adding it again.";
 
 /**
  * Who the browser's passkeys are for (the WebAuthn relying party), from the site's address. A

@@ -221,3 +221,75 @@ test("an admin turns on an authenticator app, signs out, and signs in with a cod
   await section.getByRole("button", { name: "Turn off" }).click();
   await expect(page.getByText("Two-factor sign-in is off.")).toBeVisible();
 });
+
+test("an admin adds a passkey with Chromium's virtual authenticator, signs out, and signs in with it", async ({
+  page,
+  baseURL,
+}) => {
+  // Browsers refuse an IP address as a passkey's site: the site's loopback address stands for localhost.
+  const local = (baseURL ?? "").replace("127.0.0.1", "localhost");
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  const codeAt = (secret: string, at: number) =>
+    new TOTP({ secret: Secret.fromBase32(secret.replace(/\s/g, "")) }).generate({ timestamp: at });
+
+  // At the IP address the page says where passkeys work.
+  await page.goto("/login?redirect=%2Fdashboard%2Fuser-settings");
+  await signIn(page, ADMIN);
+  const section = page.getByRole("region", { name: "Two-factor sign-in" });
+  await expect(section.getByText("Once the app is on, you can add passkeys too.")).toBeVisible();
+  await section.getByRole("button", { name: "Set up an authenticator app" }).click();
+  const secret = (await section.locator("code").innerText()).trim();
+  await section.getByLabel("Code from the app").fill(codeAt(secret, Date.now()));
+  await section.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
+  const recovery = (
+    await section.getByRole("list", { name: "Recovery codes" }).getByRole("listitem").first().innerText()
+  ).trim();
+  await expect(section.getByText(`Passkeys are made for ${local}`)).toBeVisible();
+
+  // At localhost: the password and a code, then a passkey made by the virtual authenticator.
+  await page.goto(`${local}/login?redirect=%2Fdashboard%2Fuser-settings`);
+  await signIn(page, ADMIN);
+  await expect(page.getByRole("button", { name: "Use a passkey" })).toHaveCount(0);
+  await page.getByLabel("Code").fill(codeAt(secret, Date.now() + 30_000));
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(`${local}/dashboard/user-settings`);
+  await section.getByLabel("Name (optional)").fill("Test laptop");
+  await section.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(page.getByText('The passkey "Test laptop" is added', { exact: false })).toBeVisible();
+  await expect(section.getByRole("list", { name: "Your passkeys" })).toContainText("Test laptop");
+  await expect(section.getByRole("list", { name: "Your passkeys" })).toContainText("not used yet");
+  await expectAccessible(page);
+  const made = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+  expect(made.credentials).toHaveLength(1);
+
+  // A new browser session: the password, then the passkey instead of a code.
+  await page.context().clearCookies();
+  await page.goto(`${local}/login?redirect=%2Fmanager`);
+  await signIn(page, ADMIN);
+  await expect(page.getByText("or use one of your passkeys", { exact: false })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Use a passkey" }).click();
+  await expect(page).toHaveURL(`${local}/manager`);
+  const used = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+  expect(used.credentials[0].signCount).toBeGreaterThan(0);
+
+  // Off again (the passkeys go with it), so that the other tests sign in with the password alone.
+  await page.goto(`${local}/dashboard/user-settings#two-factor`);
+  await expect(section.getByRole("list", { name: "Your passkeys" })).toContainText("last used");
+  await section.getByLabel("Current password").fill(ADMIN.password);
+  await section.getByLabel("A code of your app, or a recovery code").fill(recovery);
+  await section.getByRole("button", { name: "Turn off" }).click();
+  await expect(page.getByText("Two-factor sign-in is off.")).toBeVisible();
+  await expect(section.getByRole("list", { name: "Your passkeys" })).toHaveCount(0);
+});

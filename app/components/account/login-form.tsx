@@ -1,3 +1,5 @@
+import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
+import { KeyRound } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { VALIDATION_SUMMARY } from "../../../core/auth/auth.values";
@@ -10,14 +12,30 @@ import type { fieldErrors as FieldErrors } from "./login-validation";
 export type LoginActionData =
   | { kind: "invalid"; errors: Record<string, string[]>; email?: string }
   | { kind: "failed"; message: string; retryAfter?: number; email?: string }
-  /** The password was right; the account asks for its second factor (decision 0075). */
-  | { kind: "two_factor"; challenge: string; message?: string };
+  /**
+   * The password was right; the account asks for its second factor (decision 0075), and offers
+   * its passkeys with their WebAuthn options when it has some (decision 0076).
+   */
+  | { kind: "two_factor"; challenge: string; message?: string; passkey?: PasskeyOptions | null };
+
+/** The WebAuthn options of the step, as @simplewebauthn/browser takes them. */
+type PasskeyOptions = PublicKeyCredentialRequestOptionsJSON;
 
 /**
  * The second step of a sign-in with two-factor (decision 0075): a code of the authenticator app or a
  * recovery code, with the challenge of the right password. A wrong code says so and keeps the step.
  */
-function SecondStep({ challenge, message, redirect }: { challenge: string; message?: string; redirect: string }) {
+function SecondStep({
+  challenge,
+  message,
+  redirect,
+  passkey,
+}: {
+  challenge: string;
+  message?: string;
+  redirect: string;
+  passkey?: PasskeyOptions | null;
+}) {
   const submitting = useNavigation().state === "submitting";
   const codeRef = useRef<HTMLInputElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: focus the code again after each refusal
@@ -25,44 +43,119 @@ function SecondStep({ challenge, message, redirect }: { challenge: string; messa
     codeRef.current?.focus();
   }, [message]);
   return (
-    <Form method="post" className="mt-8 space-y-5" aria-describedby="second-step-hint">
-      <input type="hidden" name="intent" value="two-factor" />
-      <input type="hidden" name="challenge" value={challenge} />
-      <input type="hidden" name="redirect" value={redirect} />
-      <p id="second-step-hint" className="text-sm text-slate-700">
-        Your password is right. Now type the six-digit code your authenticator app shows for this site, or one of your
-        recovery codes. This step lasts five minutes.
-      </p>
-      {message ? (
-        <p
-          role="alert"
-          className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
-        >
-          {message}
+    <div className="mt-8 space-y-5">
+      <Form method="post" className="space-y-5" aria-describedby="second-step-hint">
+        <input type="hidden" name="intent" value="two-factor" />
+        <input type="hidden" name="challenge" value={challenge} />
+        <input type="hidden" name="redirect" value={redirect} />
+        <p id="second-step-hint" className="text-sm text-slate-700">
+          Your password is right. Now type the six-digit code your authenticator app shows for this site, or one of your
+          recovery codes{passkey ? ", or use one of your passkeys" : ""}. This step lasts five minutes.
         </p>
-      ) : null}
-      <TextField
-        inputRef={codeRef}
-        id="code"
-        name="code"
-        label="Code"
-        autoComplete="one-time-code"
-        inputMode="text"
-        autoCapitalize="none"
-        spellCheck={false}
-        maxLength={40}
-        required
-      />
-      <button type="submit" className="btn-primary w-full py-3 text-base" disabled={submitting}>
-        {submitting ? "Checking…" : "Sign in"}
-      </button>
+        {message ? (
+          <p
+            role="alert"
+            className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
+          >
+            {message}
+          </p>
+        ) : null}
+        <TextField
+          inputRef={codeRef}
+          id="code"
+          name="code"
+          label="Code"
+          autoComplete="one-time-code"
+          inputMode="text"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={40}
+          required
+        />
+        <button type="submit" className="btn-primary w-full py-3 text-base" disabled={submitting}>
+          {submitting ? "Checking…" : "Sign in"}
+        </button>
+      </Form>
+      {/* Outside the code's form: a form inside a form is not HTML. */}
+      {passkey ? <PasskeyStep options={passkey} challenge={challenge} redirect={redirect} /> : null}
       <p className="text-sm text-slate-600">
         Lost your phone and your recovery codes? Ask the secretariat to reset your two-factor sign-in.{" "}
         <Link to="/login" reloadDocument className="font-semibold text-sea-600 hover:underline">
           Start again
         </Link>
       </p>
-    </Form>
+    </div>
+  );
+}
+
+/**
+ * The second step with a passkey (decision 0076): the browser signs the step's WebAuthn challenge
+ * (@simplewebauthn/browser, loaded on the press), and its answer goes in a form of its own. Needs
+ * JavaScript: without it the button does not show and a code does the step.
+ */
+function PasskeyStep({
+  options,
+  challenge,
+  redirect,
+}: {
+  options: PasskeyOptions;
+  challenge: string;
+  redirect: string;
+}) {
+  const [hydrated, setHydrated] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [waiting, setWaiting] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const answerRef = useRef<HTMLInputElement>(null);
+  useEffect(() => setHydrated(true), []);
+  if (!hydrated) return null;
+
+  async function signWithPasskey() {
+    setProblem(null);
+    setWaiting(true);
+    try {
+      const { browserSupportsWebAuthn, startAuthentication } = await import("@simplewebauthn/browser");
+      if (!browserSupportsWebAuthn()) {
+        setProblem("This browser cannot use passkeys: type a code of your app instead.");
+        return;
+      }
+      const answer = await startAuthentication({ optionsJSON: options });
+      if (answerRef.current && formRef.current) {
+        answerRef.current.value = JSON.stringify(answer);
+        formRef.current.requestSubmit();
+      }
+    } catch {
+      // Cancelled, timed out, or no passkey of this account on this device: the codes still work.
+      setProblem("No passkey was used. Try again, or type a code of your app.");
+    } finally {
+      setWaiting(false);
+    }
+  }
+
+  return (
+    <div className="border-t border-slate-200 pt-5">
+      {/* Its own form: the code field above is required, and this answer is not a code. */}
+      <Form method="post" ref={formRef} className="hidden">
+        <input type="hidden" name="intent" value="two-factor" />
+        <input type="hidden" name="challenge" value={challenge} />
+        <input type="hidden" name="redirect" value={redirect} />
+        <input type="hidden" name="passkey" ref={answerRef} />
+      </Form>
+      {problem ? (
+        <p role="alert" className="mb-3 text-sm font-medium text-red-800">
+          {problem}
+        </p>
+      ) : null}
+      <button
+        type="button"
+        className="btn-outline flex w-full items-center justify-center gap-2 py-3 text-base"
+        onClick={() => void signWithPasskey()}
+        disabled={waiting}
+      >
+        <KeyRound className="h-5 w-5" aria-hidden="true" />
+        {waiting ? "Waiting for the passkey…" : "Use a passkey"}
+      </button>
+    </div>
   );
 }
 
@@ -151,7 +244,14 @@ export function LoginForm({
   const failedMessage = actionData?.kind === "failed" && !hydrated ? actionData.message : null;
 
   if (actionData?.kind === "two_factor") {
-    return <SecondStep challenge={actionData.challenge} message={actionData.message} redirect={redirectTo} />;
+    return (
+      <SecondStep
+        challenge={actionData.challenge}
+        message={actionData.message}
+        redirect={redirectTo}
+        passkey={actionData.passkey}
+      />
+    );
   }
 
   return (

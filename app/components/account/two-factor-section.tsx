@@ -2,6 +2,7 @@ import { ShieldCheck } from "lucide-react";
 import { Form } from "react-router";
 import { Notice } from "../ui/notice";
 import { TextField } from "../ui/text-field";
+import { PasskeysSection, type ShownPasskey } from "./passkeys-section";
 
 /** What the settings page's two-factor forms answered (decision 0075). */
 export type TwoFactorResult = {
@@ -22,8 +23,11 @@ export function TwoFactorSection({
   result,
   errors,
   busy,
+  passkeys,
 }: {
   status: { enabled: boolean; recovery_codes_left: number };
+  /** The user's passkeys and where they work (decision 0076): shown once the app is on. */
+  passkeys: { list: ShownPasskey[]; at: string | null };
   /** The site asks admins for it and this admin has none yet. */
   required: boolean;
   result: TwoFactorResult | undefined;
@@ -67,8 +71,9 @@ export function TwoFactorSection({
       {status.enabled ? (
         <>
           <p className="mt-3 text-sm text-slate-700">
-            On: after your password, the sign-in asks for a code of your authenticator app. {status.recovery_codes_left}{" "}
-            recovery code{status.recovery_codes_left === 1 ? "" : "s"} left.
+            On: after your password, the sign-in asks for a code of your authenticator app
+            {passkeys.list.length > 0 ? " or one of your passkeys" : ""}. {status.recovery_codes_left} recovery code
+            {status.recovery_codes_left === 1 ? "" : "s"} left.
           </p>
           <div className="mt-5 grid gap-6 md:grid-cols-2">
             <Form method="post" noValidate className="space-y-3">
@@ -108,6 +113,7 @@ export function TwoFactorSection({
               </button>
             </Form>
           </div>
+          <PasskeysSection passkeys={passkeys.list} at={passkeys.at} error={errors.passkey} busy={busy} />
         </>
       ) : result?.setup ? (
         <div className="mt-4 grid gap-6 md:grid-cols-[14rem_minmax(0,1fr)]">
@@ -146,7 +152,7 @@ export function TwoFactorSection({
         <>
           <p className="mt-3 text-sm text-slate-700">
             Off: your password alone signs you in. With an authenticator app on your phone, a stolen password is not
-            enough.
+            enough. Once the app is on, you can add passkeys too.
           </p>
           <Form method="post" className="mt-4">
             <input type="hidden" name="intent" value="2fa-setup" />

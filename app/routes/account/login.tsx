@@ -5,10 +5,12 @@ import { loginSchema } from "../../../core/auth/auth.schema";
 import type { LoginResult } from "../../../core/auth/auth.service";
 import {
   LOGIN_FAILED_MESSAGE,
+  PASSKEY_SIGN_IN_FAILED,
   SERVER_ERROR_MESSAGE,
   safeRedirectPath,
   TWO_FACTOR_EXPIRED,
 } from "../../../core/auth/auth.values";
+import { passkeyAuthenticationResponseSchema } from "../../../core/auth/passkeys.schema";
 import { AppError } from "../../../lib/errors";
 import { validate } from "../../../lib/validation";
 import { type LoginActionData, LoginForm } from "../../components/account/login-form";
@@ -45,28 +47,34 @@ export async function action({ request, context }: Route.ActionArgs) {
     // Signing in again (another account, or after the loader's redirect was skipped) ends the earlier session.
     const result = await services.auth.signIn(input.data, { ...client, requestId }, { endingSession: sessionToken });
     // Two-factor sign-in (decision 0075): the form's second step, with the challenge.
-    if (result.kind === "two_factor") return data<ActionData>({ kind: "two_factor", challenge: result.challenge });
+    if (result.kind === "two_factor") {
+      return data<ActionData>({ kind: "two_factor", challenge: result.challenge, passkey: result.passkey });
+    }
     return signedIn(result.session, form.redirect, secureCookies);
   } catch (error) {
     if (error instanceof AppError && error.code === "unauthorized") {
       return data<ActionData>({ kind: "failed", message: LOGIN_FAILED_MESSAGE, email }, { status: 401 });
     }
-    if (error instanceof AppError && error.code === "rate_limited") {
-      const minutes = Math.max(1, Math.ceil((error.details.retryAfter ?? 60) / 60));
-      return data<ActionData>(
-        {
-          kind: "failed",
-          message: `Too many login attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-          retryAfter: error.details.retryAfter,
-          email,
-        },
-        { status: 429, headers: { "Retry-After": String(error.details.retryAfter ?? 60) } },
-      );
-    }
+    if (error instanceof AppError && error.code === "rate_limited") return tooManyAttempts(error, email);
     // Anything else is our fault: log it, tell the user plainly (SPEC §8 'Server error...').
     getRequestContext(context).logger.error({ err: error }, "login failed unexpectedly");
     return data<ActionData>({ kind: "failed", message: SERVER_ERROR_MESSAGE }, { status: 500 });
   }
+}
+
+/** SPEC §8's lockout message, with the minutes left, for either step. */
+function tooManyAttempts(error: AppError, email?: string) {
+  const retryAfter = error.details.retryAfter ?? 60;
+  const minutes = Math.max(1, Math.ceil(retryAfter / 60));
+  return data<ActionData>(
+    {
+      kind: "failed",
+      message: `Too many login attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+      retryAfter: error.details.retryAfter,
+      email,
+    },
+    { status: 429, headers: { "Retry-After": String(retryAfter) } },
+  );
 }
 
 /** The session's cookie, and on to where the visitor was going. */
@@ -81,16 +89,25 @@ function signedIn(session: LoginResult, to: unknown, secure: boolean) {
   });
 }
 
-/** The second step: the code of the app or a recovery code; a wrong one keeps the step, an expired one starts over. */
+/**
+ * The second step: the code of the app or a recovery code, or a passkey's answer (decision 0076);
+ * a wrong one keeps the step (with its passkey options), an expired one starts over.
+ */
 async function secondStep(context: Route.ActionArgs["context"], form: Record<string, FormDataEntryValue>) {
   const { services, client, secureCookies, sessionToken, requestId } = getRequestContext(context);
   const challenge = typeof form.challenge === "string" ? form.challenge.slice(0, 200) : "";
   const code = typeof form.code === "string" ? form.code.slice(0, 40) : "";
-  if (!code.trim())
-    return data<ActionData>({ kind: "two_factor", challenge, message: "Type the code." }, { status: 422 });
+  const passkey = passkeyAnswer(form.passkey);
+  const again = async (message: string, status: number) =>
+    data<ActionData>(
+      { kind: "two_factor", challenge, message, passkey: await services.twoFactor.passkeyOptionsFor(challenge) },
+      { status },
+    );
+  if (passkey === "unreadable") return again(PASSKEY_SIGN_IN_FAILED, 422);
+  if (!passkey && !code.trim()) return again("Type the code.", 422);
   try {
     const session = await services.auth.completeTwoFactor(
-      { challenge, code },
+      passkey ? { challenge, passkey } : { challenge, code },
       { ...client, requestId },
       { endingSession: sessionToken },
     );
@@ -100,19 +117,21 @@ async function secondStep(context: Route.ActionArgs["context"], form: Record<str
       if (error.message === TWO_FACTOR_EXPIRED) {
         return data<ActionData>({ kind: "failed", message: TWO_FACTOR_EXPIRED }, { status: 401 });
       }
-      return data<ActionData>({ kind: "two_factor", challenge, message: error.message }, { status: 401 });
+      return again(error.message, 401);
     }
-    if (error instanceof AppError && error.code === "rate_limited") {
-      const minutes = Math.max(1, Math.ceil((error.details.retryAfter ?? 60) / 60));
-      return data<ActionData>(
-        {
-          kind: "failed",
-          message: `Too many login attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-        },
-        { status: 429, headers: { "Retry-After": String(error.details.retryAfter ?? 60) } },
-      );
-    }
+    if (error instanceof AppError && error.code === "rate_limited") return tooManyAttempts(error);
     throw error;
+  }
+}
+
+/** The passkey's answer the form sent (JSON), checked against its schema; none, or "unreadable". */
+function passkeyAnswer(value: FormDataEntryValue | undefined) {
+  if (typeof value !== "string" || value === "") return null;
+  try {
+    const parsed = passkeyAuthenticationResponseSchema.safeParse(JSON.parse(value.slice(0, 64_000)));
+    return parsed.success ? parsed.data : "unreadable";
+  } catch {
+    return "unreadable";
   }
 }
 

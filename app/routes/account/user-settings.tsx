@@ -2,7 +2,9 @@ import { CalendarDays, KeyRound, UserRound } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, useNavigation, useSubmit } from "react-router";
 import { profileSchema } from "../../../core/accounts/profile.schema";
+import { PASSKEY_NOT_CHECKED, passkeyAddSchema } from "../../../core/auth/passkeys.schema";
 import { isAppError } from "../../../lib/errors";
+import { minuteInZone } from "../../../lib/time-zones";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
 import { parseOrThrow } from "../../../lib/validation";
 import { NewPasswordFields } from "../../components/account/new-password-fields";
@@ -31,11 +33,62 @@ type ActionData = {
 export async function loader({ context }: Route.LoaderArgs) {
   const { services, auth } = getRequestContext(context);
   if (!auth) throw data("Sign in first.", { status: 401 });
-  const [hasCalendarFeed, twoFactor] = await Promise.all([
+  const [hasCalendarFeed, twoFactor, passkeys, site] = await Promise.all([
     services.profile.hasCalendarFeed(auth.user.id),
     services.twoFactor.status(auth.user.id),
+    services.passkeys.list(auth.user.id),
+    services.settings.getAll(),
   ]);
-  return { hasCalendarFeed, twoFactor, twoFactorRequired: auth.twoFactorSetupRequired === true };
+  const zone = site["site.timezone"];
+  return {
+    hasCalendarFeed,
+    twoFactor,
+    twoFactorRequired: auth.twoFactorSetupRequired === true,
+    passkeys: {
+      list: passkeys.map((passkey) => ({
+        id: passkey.id,
+        name: passkey.name,
+        added: minuteInZone(passkey.created_at, zone),
+        lastUsed: passkey.last_used_at ? minuteInZone(passkey.last_used_at, zone) : null,
+      })),
+      at: services.passkeys.relyingParty?.origin ?? null,
+    },
+  };
+}
+
+/** Adding (the browser's answer, as JSON) and removing a passkey (decision 0076). */
+async function passkeyAction(
+  intent: string,
+  form: Record<string, FormDataEntryValue>,
+  context: Route.ActionArgs["context"],
+) {
+  const { services, auth } = getRequestContext(context);
+  if (!auth) throw data("Sign in first.", { status: 401 });
+  try {
+    if (intent === "passkey-remove") {
+      await services.passkeys.remove(auth.user.id, Number(form.id) || 0);
+      return data<ActionData>({ intent, saved: "The passkey is removed." });
+    }
+    let response: unknown;
+    try {
+      response = JSON.parse(typeof form.response === "string" ? form.response.slice(0, 64_000) : "");
+    } catch {
+      return data<ActionData>({ intent, errors: { passkey: PASSKEY_NOT_CHECKED } }, { status: 422 });
+    }
+    const input = parseOrThrow(passkeyAddSchema, {
+      name: typeof form.name === "string" ? form.name : undefined,
+      response,
+    });
+    const passkey = await services.passkeys.add(auth.user.id, input);
+    return data<ActionData>({ intent, saved: `The passkey "${passkey.name}" is added: use it at your next sign-in.` });
+  } catch (error) {
+    if (isAppError(error) && !error.details.errors) {
+      return data<ActionData>({ intent, errors: { passkey: error.message } }, { status: error.status });
+    }
+    const { errors, status } = fieldFailureOf(error);
+    const messages = Object.values(firstMessages(errors));
+    return data<ActionData>({ intent, errors: { passkey: messages[0] ?? PASSKEY_NOT_CHECKED } }, { status });
+  }
 }
 
 /** The two-factor forms (decision 0075): each answers in place, its refusal beside its field. */
@@ -114,6 +167,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services, auth, origin } = getRequestContext(context);
   if (!auth) throw data("Sign in first.", { status: 401 });
   const form = await readForm(request);
+  if (form.intent === "passkey-add" || form.intent === "passkey-remove") {
+    return passkeyAction(form.intent, form, context);
+  }
   if (typeof form.intent === "string" && form.intent.startsWith("2fa-")) {
     if (!["2fa-setup", "2fa-confirm", "2fa-recovery", "2fa-disable"].includes(form.intent)) {
       throw data("Unknown action.", { status: 400 });
@@ -399,8 +455,13 @@ export default function UserSettings({ actionData, loaderData }: Route.Component
           status={loaderData.twoFactor}
           required={loaderData.twoFactorRequired}
           result={actionData?.twoFactor}
-          errors={actionData?.intent.startsWith("2fa-") ? (actionData.errors ?? {}) : {}}
+          errors={
+            actionData?.intent.startsWith("2fa-") || actionData?.intent.startsWith("passkey-")
+              ? (actionData.errors ?? {})
+              : {}
+          }
           busy={busy}
+          passkeys={loaderData.passkeys}
         />
         <CalendarFeed
           hasFeed={loaderData.hasCalendarFeed}
