@@ -73,7 +73,45 @@ export const passkeySchema = z
   })
   .meta({ id: "Passkey" });
 
-/** WebAuthn options for the browser (PublicKeyCredentialCreationOptionsJSON or …RequestOptionsJSON). */
-export const passkeyOptionsSchema = z
-  .looseObject({ challenge: z.string() })
-  .meta({ id: "PasskeyOptions", description: "For `startRegistration()` / `startAuthentication()` as `optionsJSON`." });
+const credentialDescriptor = z.object({
+  id: z.string().meta({ description: "The credential's id, base64url." }),
+  type: z.literal("public-key"),
+  transports: z.array(z.string()).optional(),
+});
+const extensions = z.object({ credProps: z.boolean().optional() }).optional();
+
+/** For `startRegistration()` as `optionsJSON` (PublicKeyCredentialCreationOptionsJSON). */
+export const passkeyCreationOptionsSchema = z
+  .object({
+    challenge: z.string(),
+    rp: z.object({ name: z.string(), id: z.string().optional() }),
+    user: z.object({ id: z.string(), name: z.string(), displayName: z.string() }),
+    pubKeyCredParams: z.array(z.object({ alg: z.number().int(), type: z.literal("public-key") })),
+    timeout: z.number().int().optional(),
+    excludeCredentials: z.array(credentialDescriptor).optional(),
+    authenticatorSelection: z
+      .object({
+        authenticatorAttachment: z.string().optional(),
+        residentKey: z.string().optional(),
+        requireResidentKey: z.boolean().optional(),
+        userVerification: z.string().optional(),
+      })
+      .optional(),
+    hints: z.array(z.string()).optional(),
+    attestation: z.string().optional(),
+    extensions,
+  })
+  .meta({ id: "PasskeyCreationOptions", description: "For `startRegistration()` as `optionsJSON`." });
+
+/** For `startAuthentication()` as `optionsJSON` (PublicKeyCredentialRequestOptionsJSON). */
+export const passkeyRequestOptionsSchema = z
+  .object({
+    challenge: z.string(),
+    timeout: z.number().int().optional(),
+    rpId: z.string().optional(),
+    allowCredentials: z.array(credentialDescriptor).optional(),
+    userVerification: z.string().optional(),
+    hints: z.array(z.string()).optional(),
+    extensions,
+  })
+  .meta({ id: "PasskeyRequestOptions", description: "For `startAuthentication()` as `optionsJSON`." });

@@ -196,7 +196,8 @@ export function createPasskeysService(deps: {
       if (rows.length === 0) return null;
       return generateAuthenticationOptions({
         rpID: party.rpID,
-        challenge,
+        // The kept challenge is the base64url the options gave; a string would be taken as text.
+        challenge: challenge ? isoBase64URL.toBuffer(challenge) : undefined,
         timeout: ADD_SECONDS * 1000,
         userVerification: "preferred",
         allowCredentials: rows.map((row) => ({ id: row.credential_id, transports: transportsOf(row.transports) })),

@@ -6,7 +6,12 @@ import { profileSchema } from "../../core/accounts/profile.schema";
 import { clearSessionCookies, sessionCookie } from "../../core/auth/auth.cookie";
 import { loginSchema } from "../../core/auth/auth.schema";
 import type { LoginResult } from "../../core/auth/auth.service";
-import { passkeyAddSchema, passkeyOptionsSchema, passkeySchema } from "../../core/auth/passkeys.schema";
+import {
+  passkeyAddSchema,
+  passkeyCreationOptionsSchema,
+  passkeyRequestOptionsSchema,
+  passkeySchema,
+} from "../../core/auth/passkeys.schema";
 import {
   recoveryCodesSchema,
   twoFactorCodeSchema,
@@ -55,7 +60,7 @@ export function authRoutes(runtime: Runtime) {
             status: z.literal("two_factor_required"),
             challenge: z.string().meta({ description: "For POST /login/two-factor, with a code or a passkey." }),
             expires_at: z.string(),
-            passkey_options: passkeyOptionsSchema.nullable().meta({
+            passkey_options: passkeyRequestOptionsSchema.nullable().meta({
               description: "For an account with passkeys: the options for `startAuthentication()`; null without.",
             }),
           }),
@@ -395,7 +400,7 @@ export function authRoutes(runtime: Runtime) {
         "Answers the options for `startRegistration()` of @simplewebauthn/browser, good for five minutes, once. A " +
         "passkey is added beside the authenticator app: 409 until two-factor sign-in is on, with ten passkeys " +
         "already, or where passkeys do not work (plain http).",
-      response: { schema: success({ options: passkeyOptionsSchema }) },
+      response: { schema: success({ options: passkeyCreationOptionsSchema }) },
       errors: [409],
     },
     async (c) => ok(c, { options: await services.passkeys.registrationOptions(currentAuth(c).user) }),

@@ -4,6 +4,7 @@ import { SETUP_CODE_WRONG } from "../../core/auth/two-factor.service";
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
 import { signIn } from "../support/factories";
 import { pagesApp, pageText } from "../support/pages";
+import { softAuthenticator } from "../support/passkey-authenticator";
 
 /**
  * Two-factor sign-in's pages without JavaScript (decision 0075): the settings page's set-up (a
@@ -55,5 +56,49 @@ describe("two-factor sign-in's pages", () => {
     const refused = await post("/login", { intent: "two-factor", challenge, code: "999999" });
     expect(refused.status).toBe(401);
     expect(pageText(refused.text)).toContain("That code is not right");
+  });
+
+  it("adds a passkey through the settings page and signs in with it through the login form (decision 0076)", async () => {
+    const { cookie, user, password } = await signIn(t.runtime.services, "member");
+    const { secret } = await t.runtime.services.twoFactor.beginSetup(user);
+    await t.runtime.services.twoFactor.confirmSetup(user, new TOTP({ secret: Secret.fromBase32(secret) }).generate());
+    const key = softAuthenticator(ORIGIN, "localhost");
+    const options = await call(t.app, "POST", "/api/dashboard/user/passkeys/options", {
+      headers: { cookie, origin: ORIGIN },
+    });
+    expect(options.status).toBe(200);
+    const made = key.register((options.json as { options: { challenge: string } }).options);
+    const broken = await post("/dashboard/user-settings", { intent: "passkey-add", response: "{not json" }, cookie);
+    expect(broken.status).toBe(422);
+    const added = await post(
+      "/dashboard/user-settings",
+      { intent: "passkey-add", name: "Desk key", response: JSON.stringify(made) },
+      cookie,
+    );
+    expect(added.status).toBe(200);
+    expect(pageText(added.text)).toContain('The passkey "Desk key" is added');
+    expect(pageText(added.text)).toMatch(/Desk key Added \d{4}-\d{2}-\d{2} \d{2}:\d{2} · not used yet/);
+
+    // The form's second step offers the passkey (its options go to the browser: the e2e test);
+    // an answer to the step's options signs in.
+    const first = await post("/login", { email: user.email, password });
+    expect(pageText(first.text)).toContain("or use one of your passkeys");
+    const challenge = /name="challenge" value="([^"]+)"/.exec(first.text)?.[1] ?? "";
+    const stepOptions = await t.runtime.services.twoFactor.passkeyOptionsFor(challenge);
+    expect(stepOptions?.allowCredentials?.map((c) => c.id)).toEqual([key.id]);
+    const unreadable = await post("/login", { intent: "two-factor", challenge, passkey: "{}" });
+    expect(unreadable.status).toBe(422);
+    expect(pageText(unreadable.text)).toContain("That passkey did not sign you in");
+    expect(unreadable.text).toContain(`value="${challenge}"`);
+    const answer = key.authenticate(stepOptions ?? { challenge: "" });
+    const opened = await post("/login", {
+      intent: "two-factor",
+      challenge,
+      passkey: JSON.stringify(answer),
+      redirect: "/dashboard",
+    });
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get("location")).toBe("/dashboard");
+    expect(opened.headers.get("set-cookie")).toMatch(/auth\.session=/);
   });
 });

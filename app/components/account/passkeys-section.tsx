@@ -34,6 +34,9 @@ export function PasskeysSection({
   const formRef = useRef<HTMLFormElement>(null);
   const answerRef = useRef<HTMLInputElement>(null);
   useEffect(() => setHydrated(true), []);
+  // A passkey added (or removed): the name typed for it is done with.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the list changes
+  useEffect(() => formRef.current?.reset(), [passkeys.length]);
   const elsewhere = hydrated && at !== null && window.location.origin !== at;
 
   async function addPasskey() {
