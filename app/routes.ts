@@ -17,6 +17,7 @@ export default [
     route("news", "routes/news/index.tsx"),
     route("post/:slug", "routes/news/post.tsx"),
     route("news/preview/:token", "routes/news/preview.tsx"),
+    route("pages/preview/:token", "routes/pages/page-preview.tsx"),
     route("events", "routes/events/index.tsx"),
     route("events/:slug", "routes/events/meeting.tsx"),
     route("registrations/:token", "routes/events/registration.tsx"),

@@ -227,7 +227,14 @@ export function createServices(deps: {
     notify,
     previewKey: () => secrets.key("news-preview"),
   });
-  const pages = createPagesService({ db: deps.db, search, clock, revisions });
+  const pages = createPagesService({
+    db: deps.db,
+    search,
+    clock,
+    revisions,
+    // The same key as the posts' links; the signed purpose keeps a post's link from opening a page.
+    previewKey: () => secrets.key("news-preview"),
+  });
   /** When content next changes by itself (a scheduled post or page): the caches' bound (decisions 0071, 0072). */
   const contentSchedule = createContentSchedule({
     next: async () => earliest(await Promise.all([news.nextAppearance(), pages.nextAppearance()])),

@@ -10,7 +10,6 @@ import { ALT_REQUIRED, describedImage } from "../../lib/image-text";
 import { imageFiles, imageSrcSet } from "../../lib/image-variants";
 import { storeImage } from "../../lib/images";
 import { type Page, pageOf } from "../../lib/pagination";
-import { readSignedToken, signToken } from "../../lib/signed-token";
 import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
 import type { FileStorage } from "../../lib/storage";
 import { uploadUrl } from "../../lib/uploads";
@@ -36,9 +35,10 @@ import {
 } from "./news.schema";
 
 const LATEST_COUNT = 4;
-/** How long a preview link opens its post (issue 34). */
-export const PREVIEW_DAYS = 7;
-const PREVIEW_PURPOSE = "news-preview";
+
+import { previewLinks } from "../publication/preview-links";
+
+export { PREVIEW_DAYS } from "../publication/preview-links";
 
 type Row = Awaited<ReturnType<NewsRepository["list"]>>[number];
 
@@ -83,6 +83,7 @@ export function createNewsService(deps: {
   const { db, dialect, search, storage, clock } = deps;
   /** Reads outside any write; every write opens a transaction and its own repository on it. */
   const repository = createNewsRepository(db);
+  const previews = previewLinks({ key: deps.previewKey, clock, purpose: "news-preview" });
 
   function toPost(row: NonNullable<Awaited<ReturnType<NewsRepository["findById"]>>>): Post {
     return {
@@ -277,18 +278,15 @@ export function createNewsService(deps: {
      */
     async previewLink(id: number): Promise<{ path: string; expires_at: string }> {
       const post = await existing(id);
-      if (!deps.previewKey) throw new AppError("unavailable", "Previews are not available in this process.");
-      const expiresAt = new Date(clock().getTime() + PREVIEW_DAYS * 86_400_000);
-      const token = signToken(await deps.previewKey(), PREVIEW_PURPOSE, post.id, expiresAt);
-      return { path: `/news/preview/${token}`, expires_at: expiresAt.toISOString() };
+      const { token, expires_at } = await previews.sign(post.id);
+      return { path: `/news/preview/${token}`, expires_at };
     },
 
     /** The post a preview link shows, whatever its state, or null: not a link of ours, expired, or the post is gone. */
     async preview(token: string): Promise<{ post: AdminPost; expires_at: string } | null> {
-      if (!deps.previewKey || token.length > 100) return null;
-      const found = readSignedToken(await deps.previewKey(), PREVIEW_PURPOSE, token, clock());
+      const found = await previews.read(token);
       const row = found ? await repository.findById(found.id) : undefined;
-      return found && row ? { post: toAdminPost(row), expires_at: found.expiresAt.toISOString() } : null;
+      return found && row ? { post: toAdminPost(row), expires_at: found.expires_at } : null;
     },
 
     /** Any post, drafts included, with its state: for the admins. */

@@ -46,6 +46,9 @@ export function createPagesRepository(db: Executor) {
     async findByUrl(url: string) {
       return db.selectFrom("pages").selectAll().where("url", "=", url).executeTakeFirst();
     },
+    async findById(id: number) {
+      return db.selectFrom("pages").selectAll().where("id", "=", id).executeTakeFirst();
+    },
     async findVisibleByUrl(url: string, now: string) {
       return visible(now).selectAll().where("url", "=", url).executeTakeFirst();
     },

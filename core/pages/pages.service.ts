@@ -5,6 +5,7 @@ import { isUniqueViolation } from "../../lib/db-errors";
 import { AppError } from "../../lib/errors";
 import { sanitizeRichText } from "../../lib/html";
 import { invalidInput, parseOrThrow } from "../../lib/validation";
+import { previewLinks } from "../publication/preview-links";
 import { placed, stateOf } from "../publication/publication";
 import type { Revision } from "../revisions/revisions.schema";
 import type { RevisionFields, RevisionsService } from "../revisions/revisions.service";
@@ -42,9 +43,12 @@ export function createPagesService(deps: {
   search: SearchService;
   clock: Clock;
   revisions?: RevisionsService;
+  /** The key that signs preview links (core/secrets: the same in every process). */
+  previewKey?: () => Promise<Buffer>;
 }) {
   const { db, search, clock } = deps;
   const repository = createPagesRepository(db);
+  const previews = previewLinks({ key: deps.previewKey, clock, purpose: "page-preview" });
 
   function normalise(url: string): string {
     const parsed = pageUrlSchema.safeParse(url);
@@ -150,6 +154,30 @@ export function createPagesService(deps: {
       const row = await repository.findByUrl(normalise(url));
       if (!row) throw new AppError("not_found", "Page not found.");
       return { ...toPage(row), id: row.id, ...adminFields(row, clock().toISOString()) };
+    },
+
+    /**
+     * A link that shows a draft or scheduled page as it will look, to anyone who has it, for
+     * PREVIEW_DAYS (as a post's, decision 0070).
+     */
+    async previewLink(url: string): Promise<{ path: string; expires_at: string }> {
+      const row = await repository.findByUrl(normalise(url));
+      if (!row) throw new AppError("not_found", "Page not found.");
+      const { token, expires_at } = await previews.sign(row.id);
+      return { path: `/pages/preview/${token}`, expires_at };
+    },
+
+    /** The page a preview link shows, whatever its state, with where it belongs; null when not a link of ours, expired, or gone. */
+    async preview(token: string): Promise<{ page: AdminPage; section: string | null; expires_at: string } | null> {
+      const found = await previews.read(token);
+      const row = found ? await repository.findById(found.id) : undefined;
+      if (!found || !row) return null;
+      const group = CMS_GROUPS.find((g) => g.pages.some((p) => p.to === row.url));
+      return {
+        page: { ...toPage(row), id: row.id, ...adminFields(row, clock().toISOString()) },
+        section: group?.id ?? row.section,
+        expires_at: found.expires_at,
+      };
     },
 
     /** The home page's own text (the /home page), or null on a site that has none. */

@@ -136,6 +136,8 @@ const PAGE_ACCESS: Record<string, Access> = {
   "/unsubscribe/:token": "per-address",
   // A news post's preview (issue 34): the signed link is the key, whoever holds it, until it expires.
   "/news/preview/:token": "per-address",
+  // A draft page's preview (decision 0072): the same, with a page's own signed purpose.
+  "/pages/preview/:token": "per-address",
   "/members-join": "public",
   "/join": "public",
   "/join/thank-you": "public",
@@ -270,6 +272,8 @@ type Fixtures = {
   libraryFeedToken: string;
   /** A preview link's path for the news post. */
   previewPath: string;
+  /** A preview link's path for a draft page. */
+  pagePreviewPath: string;
 };
 
 /** An address tried, and what each role must get when its route's class does not say it. */
@@ -300,6 +304,12 @@ function addressesFor(f: Fixtures): Record<string, Try[]> {
       // Signed for another post id: the signature no longer checks.
       { path: f.previewPath.replace(/\/(\d+)\./, (_m, id) => `/${Number(id) + 1}.`), expected: everyone(NOT_FOUND) },
       { path: "/news/preview/not-a-token", expected: everyone(NOT_FOUND) },
+    ],
+    "/pages/preview/:token": [
+      { path: f.pagePreviewPath, expected: everyone(OK) },
+      // A post's link, of the same form, opens no page.
+      { path: f.previewPath.replace("/news/", "/pages/"), expected: everyone(NOT_FOUND) },
+      { path: "/pages/preview/not-a-token", expected: everyone(NOT_FOUND) },
     ],
     "/unsubscribe/:token": [
       { path: `/unsubscribe/${f.unsubscribeToken}`, expected: everyone(OK) },
@@ -566,6 +576,7 @@ async function createFixtures(
     unsubscribeToken: await unsubscribeTokenOf(member.id),
     libraryFeedToken: await services.profile.renewLibraryFeedToken(member.id, member.password),
     previewPath: (await services.news.previewLink(post.id)).path,
+    pagePreviewPath: (await services.pages.previewLink("/privacy-policy")).path,
   };
 }
 

@@ -234,3 +234,66 @@ describe("the pages' states", () => {
     expect(await seenBy("new-year", "New year")).toEqual(EVERYWHERE);
   });
 });
+
+describe("a draft page's preview link", () => {
+  it("shows the page as it will look to anyone with it, never cached nor indexed, for seven days; the editor gives it", async () => {
+    const created = await create({
+      slug: "harbour-charter",
+      title: "Harbour charter",
+      content: "<p>First charter words.</p>",
+      section: "about",
+      status: "draft",
+    });
+    expect(created.status).toBe(201);
+    const { path, expires_at } = await t.runtime.services.pages.previewLink("/harbour-charter");
+    expect(path).toMatch(/^\/pages\/preview\//);
+    expect(Date.parse(expires_at) - clock.getTime()).toBe(7 * 86_400_000);
+    const open = () => call(pages, "GET", `${ORIGIN}${path}`);
+    const first = await open();
+    expect(first.status).toBe(200);
+    expect(first.headers.get("cache-control")).toBe("no-store");
+    expect(first.headers.get("x-robots-tag")).toBe("noindex");
+    expect(first.text).toContain('<meta name="robots" content="noindex"/>');
+    expect(first.text).toContain("A draft, not on the site yet.");
+    expect(first.text).toContain("About the association");
+    expect(first.text).toContain("First charter words.");
+    // Never kept by the page cache: an edit shows at once; the page itself stays hidden.
+    const edited = await call(pages, "PATCH", "/api/dashboard/pages/harbour-charter", {
+      token,
+      json: { title: "Harbour charter", content: "<p>Second charter words.</p>" },
+    });
+    expect(edited.json).toMatchObject({ page: { content: "<p>Second charter words.</p>" } });
+    expect((await open()).text).toContain("Second charter words.");
+    expect((await call(pages, "GET", `${ORIGIN}/harbour-charter`)).status).toBe(404);
+
+    // The editor gives the link while the page is not published, and not after.
+    const cookie = `auth.session=${token}`;
+    const editor = await call(pages, "GET", `${ORIGIN}/manager/pages/harbour-charter`, { headers: { cookie } });
+    expect(editor.text).toContain("Preview link");
+    expect(editor.text).toMatch(/value="http:\/\/localhost:3000\/pages\/preview\/[0-9]+\.[0-9]+\.[A-Za-z0-9_-]{43}"/);
+
+    // A post's link for the same id opens no page (each link's purpose is signed), nor a made-up one.
+    const post = await call(pages, "POST", "/api/dashboard/news", {
+      token,
+      json: { title: "Charter news", content: "<p>x</p>", status: "draft" },
+    });
+    const postId = (post.json as { post: { id: number } }).post.id;
+    expect((await t.runtime.services.pages.listPages()).length).toBeGreaterThanOrEqual(postId);
+    const postLink = (await t.runtime.services.news.previewLink(postId)).path;
+    expect((await call(pages, "GET", `${ORIGIN}${postLink.replace("/news/", "/pages/")}`)).status).toBe(404);
+    expect((await call(pages, "GET", `${ORIGIN}/pages/preview/${"1.2.".padEnd(47, "x")}`)).status).toBe(404);
+
+    const publishing = await call(pages, "PATCH", "/api/dashboard/pages/harbour-charter", {
+      token,
+      json: { title: "Harbour charter", content: "<p>Second charter words.</p>", status: "published" },
+    });
+    expect(publishing.json).toMatchObject({ page: { status: "published" } });
+    const published = await call(pages, "GET", `${ORIGIN}/manager/pages/harbour-charter`, { headers: { cookie } });
+    expect(published.text).not.toContain("Preview link");
+    expect((await open()).text).toContain("This page is published.");
+    clock = new Date(Date.parse(expires_at) + 1000);
+    const expired = await open();
+    expect(expired.status).toBe(404);
+    expect(expired.headers.get("cache-control")).toBe("no-store");
+  });
+});

@@ -1,4 +1,4 @@
-import { Eye, ImageOff } from "lucide-react";
+import { ImageOff } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { MEMBERSHIP_TYPES } from "../../../core/members/members.values";
 import { postInputSchema, postUrl } from "../../../core/news/news.schema";
@@ -8,6 +8,7 @@ import { isoInZone } from "../../../lib/time-zones";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
 import { parseOrThrow } from "../../../lib/validation";
 import { AuditHistory } from "../../components/admin/audit-rows";
+import { PreviewLink, previewOf } from "../../components/admin/preview-link";
 import {
   PublicationFields,
   publicationOf,
@@ -17,7 +18,6 @@ import {
 } from "../../components/admin/publication-fields";
 import { RevisionsPanel } from "../../components/admin/revisions-panel";
 import { AnnouncementPanel, type AnnouncementResult, audienceLabel } from "../../components/news/announcement-panel";
-import { formatDate } from "../../components/news/post-card";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ImageTextFields } from "../../components/ui/image-text-fields";
 import { Notice } from "../../components/ui/notice";
@@ -62,7 +62,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     history: post ? shownAuditRows(await services.audit.history("news", post.id), zone) : [],
     restored: url.searchParams.get("restored"),
     announcement: post ? await announcementData(context, post.id) : null,
-    preview: link ? { url: `${origin.replace(/\/+$/, "")}${link.path}`, expires_at: link.expires_at } : null,
+    preview: previewOf(origin, link),
   };
 }
 
@@ -210,33 +210,6 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   }
 }
 
-/** The draft's preview link, to open or to send to someone who should read it first. */
-function PreviewLink({ url, expires_at }: { url: string; expires_at: string }) {
-  return (
-    <div className="mt-4 rounded-md bg-slate-50 px-4 py-3 text-sm text-slate-700 ring-1 ring-slate-200">
-      <label htmlFor="preview-link" className="font-semibold text-navy-900">
-        Preview link
-      </label>
-      <p id="preview-hint" className="mt-1">
-        Anyone with this link can read the post as it will look until {formatDate(expires_at)}, without signing in.
-      </p>
-      <div className="mt-2 flex flex-wrap gap-2">
-        <input
-          id="preview-link"
-          readOnly
-          value={url}
-          aria-describedby="preview-hint"
-          className="w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 py-1.5 font-mono text-xs sm:w-auto sm:flex-1"
-        />
-        <a href={url} target="_blank" rel="noreferrer" className="btn-outline py-1.5">
-          <Eye className="h-4 w-4" aria-hidden="true" />
-          Open the preview
-        </a>
-      </div>
-    </div>
-  );
-}
-
 /** Create or edit a news post: title, rich content, author and image (SPEC §7 'News'), and its state. */
 export default function EditNews({ loaderData, actionData }: Route.ComponentProps) {
   const { post } = loaderData;
@@ -278,7 +251,7 @@ export default function EditNews({ loaderData, actionData }: Route.ComponentProp
             : ""}
         </p>
       ) : null}
-      {loaderData.preview ? <PreviewLink {...loaderData.preview} /> : null}
+      {loaderData.preview ? <PreviewLink {...loaderData.preview} noun="post" /> : null}
       {loaderData.restored ? (
         <Notice tone="success" className="mt-4">
           Restored: the texts are back as a new revision. The post's state did not change.

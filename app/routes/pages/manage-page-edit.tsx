@@ -4,6 +4,7 @@ import { type PageUpdate, pageCreateSchema } from "../../../core/pages/pages.sch
 import { isAppError } from "../../../lib/errors";
 import { parseId } from "../../../lib/ids";
 import { AuditHistory } from "../../components/admin/audit-rows";
+import { PreviewLink, previewOf } from "../../components/admin/preview-link";
 import { PublicationFields, publicationOf, publishOn, scheduledAt } from "../../components/admin/publication-fields";
 import { RevisionsPanel } from "../../components/admin/revisions-panel";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
@@ -36,8 +37,10 @@ async function loadPage(context: Route.LoaderArgs["context"], splat: string | un
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const page = await loadPage(context, params["*"]);
   // A scheduled time is shown and typed in the site's time zone (decision 0071).
-  const { services } = getRequestContext(context);
+  const { services, origin } = getRequestContext(context);
   const zone = (await services.settings.getAll())["site.timezone"];
+  // A draft or scheduled page gets a link to read it as it will look: a new one, valid for a week, each time.
+  const link = page && page.status !== "published" ? await services.pages.previewLink(page.url) : null;
   const [revisions, history] = page
     ? await Promise.all([services.pages.revisions(page.url), services.audit.history("page", page.id)])
     : [[], []];
@@ -49,6 +52,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     publishOn: publishOn(page, zone),
     saved: url.searchParams.has("saved"),
     restored: url.searchParams.get("restored"),
+    preview: previewOf(origin, link),
   };
 }
 
@@ -169,6 +173,7 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
           {publicPageUrl(page.url)} · {stateLine(page, loaderData.publishOn, zone)}
         </p>
       ) : null}
+      {loaderData.preview ? <PreviewLink {...loaderData.preview} noun="page" /> : null}
       {saved ? (
         <Notice tone="success" className="mt-4">
           Page saved.
