@@ -130,6 +130,7 @@ export function createServices(deps: {
     repository: createSettingsRepository(deps.db),
     clock,
     version: () => contentVersion.known(),
+    audit: () => audit,
   });
   const secrets = createSecretsService({ repository: createSecretsRepository(deps.db), clock });
   /** Today and the grace period: what "current" is measured against (decision 0044). */
@@ -262,6 +263,7 @@ export function createServices(deps: {
     invitations,
     mail,
     settings,
+    audit,
   });
   const joinRepository = createJoinRepository(deps.db);
   // Each mail to a registrant carries its own link to the registration, absolute from BASE_URL.
@@ -282,6 +284,7 @@ export function createServices(deps: {
     clock,
     links: registrationLinks,
     invitations: registrationInvitations,
+    audit,
     // A meeting's page shows its places: any registration's change moves it, whoever made it (decision 0052).
     published: () =>
       contentVersion.changed().catch((error: unknown) => {
@@ -298,6 +301,7 @@ export function createServices(deps: {
       storage: deps.storage,
       revokeSessions,
       clock,
+      audit,
     }),
     invitations,
     notifications: createNotificationsService({
@@ -374,6 +378,7 @@ export function createServices(deps: {
       onTextProblem: (problem, paperName) =>
         deps.logger?.warn({ ...problem, paper: paperName }, "document text not read whole"),
       notify,
+      audit,
     }),
     settings,
     mail,
@@ -384,6 +389,7 @@ export function createServices(deps: {
       mail,
       settings,
       clock,
+      audit,
     }),
     join: createJoinService({
       repository: joinRepository,

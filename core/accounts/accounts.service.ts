@@ -8,6 +8,7 @@ import { pageOf } from "../../lib/pagination";
 import { hashPassword } from "../../lib/password";
 import type { FileStorage } from "../../lib/storage";
 import { parseOrThrow } from "../../lib/validation";
+import type { AuditService } from "../audit/audit.service";
 import {
   type AdminUser,
   type AdminUserList,
@@ -62,6 +63,8 @@ export function createAccountsService(deps: {
   storage: FileStorage;
   revokeSessions: (userId: number, trx?: Kysely<Database>) => Promise<void>;
   clock: Clock;
+  /** The audit log (decision 0074): each change's row, in its transaction. */
+  audit?: Pick<AuditService, "record">;
 }) {
   const { users, clock } = deps;
   return {
@@ -141,6 +144,24 @@ export function createAccountsService(deps: {
           await deps.revokeSessions(changed.id, trx);
           await createTokensRepository(trx).retireForUser(changed.id, null, clock().toISOString());
         }
+        const activity = (user: { is_active: number }) => (user.is_active === 1 ? "active" : "deactivated");
+        const what = [
+          row.role !== changed.role ? `role ${changed.role}` : null,
+          row.is_active !== changed.is_active ? activity(changed) : null,
+        ].filter(Boolean);
+        if (what.length > 0) {
+          await deps.audit?.record(
+            {
+              action: "update",
+              entity: "user",
+              entityId: row.id,
+              summary: `User ${row.email} changed: ${what.join(", ")}`,
+              before: { role: row.role, status: activity(row) },
+              after: { role: changed.role, status: activity(changed) },
+            },
+            trx,
+          );
+        }
         return changed;
       });
       return this.getUser(updated.id);
@@ -149,11 +170,22 @@ export function createAccountsService(deps: {
     /** Deletes another user with their sessions, tokens and picture. */
     async remove(actorId: number, id: number): Promise<void> {
       if (id === actorId) throw new AppError("forbidden", OWN_DELETION);
-      const removed = await users.whileAdminsLocked(async (tx, adminIds) => {
+      const removed = await users.whileAdminsLocked(async (tx, adminIds, trx) => {
         const row = await tx.findById(id);
         if (!row) throw new AppError("not_found", "User not found.");
         if (adminIds.length === 1 && adminIds[0] === row.id) throw new AppError("conflict", LAST_ADMIN);
         await tx.remove(row.id);
+        await deps.audit?.record(
+          {
+            action: "delete",
+            entity: "user",
+            entityId: row.id,
+            summary: `User ${row.email} deleted`,
+            before: { email: row.email, name: `${row.first_name} ${row.last_name}`.trim(), role: row.role },
+            after: null,
+          },
+          trx,
+        );
         return row;
       });
       await removeAvatarFiles(deps.storage, removed.avatar);

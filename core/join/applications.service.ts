@@ -5,6 +5,7 @@ import { isUniqueViolation } from "../../lib/db-errors";
 import { AppError } from "../../lib/errors";
 import { isRowId } from "../../lib/ids";
 import { invalidInput, parseOrThrow } from "../../lib/validation";
+import type { AuditService } from "../audit/audit.service";
 import type { MailService } from "../mail/mail.service";
 import {
   type AdminCompany,
@@ -51,6 +52,8 @@ export function createApplicationsService(deps: {
   mail: Pick<MailService, "enqueue" | "deliverSoon">;
   settings: Pick<SettingsService, "getAll">;
   clock: Clock;
+  /** The audit log (decision 0074): each decision's row, in its transaction. */
+  audit?: Pick<AuditService, "record">;
 }) {
   const { db, repository, members, mail, clock } = deps;
 
@@ -142,6 +145,17 @@ export function createApplicationsService(deps: {
             reason: null,
             created_at: now,
           });
+          await deps.audit?.record(
+            {
+              action: "approved",
+              entity: "request",
+              entityId: request.id,
+              summary: `Join request #${request.id} from ${request.email} approved: company “${company.name}”`,
+              before: { status: "new" },
+              after: { status: "approved", company: company.name },
+            },
+            trx,
+          );
           return { companyId: company.id, invited };
         })
         .catch((error: unknown) => {
@@ -172,6 +186,17 @@ export function createApplicationsService(deps: {
           reason: input.reason,
           created_at: now,
         });
+        await deps.audit?.record(
+          {
+            action: "declined",
+            entity: "request",
+            entityId: request.id,
+            summary: `Join request #${request.id} from ${request.email} declined`,
+            before: { status: "new" },
+            after: { status: "declined", reason: input.reason },
+          },
+          trx,
+        );
         await mail.enqueue(
           [
             {

@@ -6,6 +6,7 @@ import { AppError } from "../../lib/errors";
 import { pageOf } from "../../lib/pagination";
 import { dateIn } from "../../lib/time-zones";
 import { invalidInput } from "../../lib/validation";
+import type { AuditService } from "../audit/audit.service";
 import type { MailService, NewMail } from "../mail/mail.service";
 import type { InvitationChange } from "../meetings/invitation";
 import type { CalendarMeeting } from "../meetings/meetings.calendar";
@@ -83,6 +84,8 @@ export function createRegistrationsService(deps: {
   links?: Pick<RegistrationLinks, "issue">;
   /** Calendar invitations in the confirmed and cancelled mails (registration-invitations.ts). */
   invitations?: Pick<RegistrationInvitations, "prepare" | "attachment">;
+  /** The audit log (decision 0074): a person's change of a registration, in its transaction. */
+  audit?: Pick<AuditService, "record">;
 }) {
   const { db, dialect, mail, clock } = deps;
   const repo = (trx: Kysely<Database>) => createRegistrationsRepository(trx, dialect);
@@ -140,6 +143,8 @@ export function createRegistrationsService(deps: {
     event: `registration_${RegistrationStatus}` | "registration_attended" | "registration_not_attended",
     by: RegistrationActor,
     reason: string | null = null,
+    /** False for a registration's arrival: the registrant's own form, not a change anyone made. */
+    audited = true,
   ): Promise<void> {
     await repo(trx).insertEvent({
       join_request_id: id,
@@ -151,6 +156,20 @@ export function createRegistrationsService(deps: {
       reason,
       created_at: clock().toISOString(),
     });
+    // A person's change is in the audit log too (decision 0074); the automatic ones only in the registration's own events.
+    if (by && audited) {
+      const state = event.replace("registration_", "").replace("_", " ");
+      await deps.audit?.record(
+        {
+          action: event,
+          entity: "request",
+          entityId: id,
+          summary: `Registration #${id}: ${state}${reason ? ` (${reason})` : ""}`,
+          after: { state, reason },
+        },
+        trx,
+      );
+    }
   }
 
   /** The meeting locked and the registration read in the transaction; 404 for another meeting's. */
@@ -291,7 +310,7 @@ export function createRegistrationsService(deps: {
 
     /** Records the state a new registration arrived in (its history's first row), in its transaction. */
     arrived: (trx: Kysely<Database>, id: number, status: RegistrationStatus, by: RegistrationActor) =>
-      record(trx, id, `registration_${status}`, by),
+      record(trx, id, `registration_${status}`, by, null, false),
 
     /**
      * A confirmed meeting moved in time or place (decision 0058): the meetings admin service's save

@@ -14,6 +14,7 @@ import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
 import { spooledPath } from "../../lib/spool";
 import type { FileStorage, ReadableFileStorage } from "../../lib/storage";
 import { invalidInput } from "../../lib/validation";
+import type { AuditService } from "../audit/audit.service";
 import type { Revision } from "../revisions/revisions.schema";
 import type { RevisionFields, RevisionsService } from "../revisions/revisions.service";
 import type { SearchService } from "../search/search.service";
@@ -101,8 +102,26 @@ export function createLibraryAdminService(deps: {
     event: { kind: "paper" | "revision"; ref_id: number; category_id: number },
     trx: Kysely<Database>,
   ) => Promise<void>;
+  /** The audit log (decision 0074): a paper's rows, in the write's transaction. */
+  audit?: Pick<AuditService, "record">;
 }) {
   const { db, search, storage, files, clock, read } = deps;
+  /** What a paper's audit row compares: its fields and its file's name. */
+  const paperAudited = (row: ReturnType<typeof paperColumns> & { file_name: string | null }) => ({
+    papers_category_id: row.papers_category_id,
+    name: row.name,
+    description: row.description,
+    meeting: row.meeting,
+    number: row.number,
+    organization: row.organization,
+    reference: row.reference,
+    revision: row.revision,
+    version: row.version,
+    date: row.date,
+    publication_date: row.publication_date,
+    forecast_date: row.forecast_date,
+    file: row.file_name,
+  });
   const repository = createLibraryRepository(db);
   const admin = { signedIn: true, admin: true };
 
@@ -514,6 +533,16 @@ export function createLibraryAdminService(deps: {
           const { inserted } = await on.replacePages(paper.id, pages);
           await indexPages(paper, node, inserted, trx);
           await deps.notify?.({ kind: "paper", ref_id: paper.id, category_id: paper.papers_category_id }, trx);
+          await deps.audit?.record(
+            {
+              action: "create",
+              entity: "paper",
+              entityId: paper.id,
+              summary: `Paper “${paper.name}” added`,
+              after: paperAudited({ ...paperColumns(data), file_name: stored?.name ?? null }),
+            },
+            trx,
+          );
           return paper.id;
         });
       } catch (error) {
@@ -570,6 +599,17 @@ export function createLibraryAdminService(deps: {
           }
           // A new file is a new revision: its followers hear of it (a change of the fields alone is not).
           if (stored) await deps.notify?.({ kind: "revision", ref_id: id, category_id: paper.papers_category_id }, trx);
+          await deps.audit?.record(
+            {
+              action: "update",
+              entity: "paper",
+              entityId: id,
+              summary: stored ? `Paper “${paper.name}” changed, with a new file` : `Paper “${paper.name}” changed`,
+              before: paperAudited(before),
+              after: paperAudited({ ...paperColumns(data), file_name: stored?.name ?? before.file_name }),
+            },
+            trx,
+          );
         });
       } catch (error) {
         await removePaperFiles([stored?.key ?? null]);
@@ -580,13 +620,23 @@ export function createLibraryAdminService(deps: {
 
     /** SPEC §7 'DELETE /dashboard/papers/{id}': the paper, its revisions, text and files. */
     async deletePaper(id: number): Promise<void> {
-      await existingPaper(id);
+      const before = await existingPaper(id);
       const keys = await db.transaction().execute(async (trx) => {
         const on = createLibraryRepository(trx);
         const keys = await on.fileKeysOf(id);
         await search.removeAmong("paper_page", await on.pageIdsOf(id), trx);
         await search.remove("paper", id, trx);
         await on.deletePaper(id);
+        await deps.audit?.record(
+          {
+            action: "delete",
+            entity: "paper",
+            entityId: id,
+            summary: `Paper “${before.name}” deleted`,
+            before: paperAudited(before),
+          },
+          trx,
+        );
         return keys;
       });
       await removePaperFiles(keys);

@@ -15,6 +15,7 @@ import type { FileStorage } from "../../lib/storage";
 import { uploadUrl } from "../../lib/uploads";
 import { hasMembersAccess, type UserCompany } from "../access/access";
 import type { InvitationContext, InvitationService } from "../accounts/invitation.service";
+import type { AuditService } from "../audit/audit.service";
 import type { MailService } from "../mail/mail.service";
 import type { SearchService } from "../search/search.service";
 import type { SiteSettings } from "../settings/settings.schema";
@@ -107,8 +108,19 @@ export function createMembersService(deps: {
   /** The site search: each company's entry is written in its write's transaction (decision 0046). */
   search: Pick<SearchService, "index" | "remove">;
   settings: Pick<SettingsService, "getAll">;
+  /** The audit log (decision 0074): each write's row, in its transaction. */
+  audit?: Pick<AuditService, "record">;
 }) {
   const { db, dialect, storage, clock } = deps;
+  /** A company's row in the audit log, in the write's transaction (decision 0074). */
+  const audited = (
+    trx: Kysely<Database>,
+    action: string,
+    companyId: number,
+    summary: string,
+    before: Record<string, unknown> | null,
+    after: Record<string, unknown> | null,
+  ) => deps.audit?.record({ action, entity: "company", entityId: companyId, summary, before, after }, trx);
   /** Reads outside any write; every write opens a transaction and a repository on it. */
   const repository = createMembersRepository(db, dialect);
   const inTransaction = (trx: Kysely<Database>) => createMembersRepository(trx, dialect);
@@ -232,6 +244,7 @@ export function createMembersService(deps: {
     await repo.setProducts(id, input.products ?? []);
     const company = await adminCompany(id, context.day.cutoff, repo);
     await deps.search.index(companySearchEntry(company), trx);
+    await audited(trx, "create", id, `Company “${company.name}” added`, null, auditedFields(company));
     return company;
   }
 
@@ -264,6 +277,14 @@ export function createMembersService(deps: {
       throw refused("seats", NO_FREE_SEAT);
     }
     await repo.addRepresentative(row.id, companyId, input.primary, clock().toISOString());
+    await audited(
+      trx,
+      "representative_added",
+      companyId,
+      `${row.email} ${invited ? "invited" : "linked"} as a representative of “${company.name}”${input.primary ? " (primary contact)" : ""}`,
+      null,
+      { representative: row.email, primary: input.primary },
+    );
     if (!invited) await tellLinked(trx, row, company.name, invitation, context.site);
     const added = (await repo.representatives(companyId)).find((r) => r.user_id === row.id);
     if (!added) throw new AppError("not_found", REPRESENTATIVE_NOT_FOUND);
@@ -300,6 +321,42 @@ export function createMembersService(deps: {
         },
       ],
       trx,
+    );
+  }
+
+  /** A representative made a primary contact, or no longer one: the company's audit row. */
+  async function primaryChanged(
+    trx: Kysely<Database>,
+    companyId: number,
+    row: { email: string; is_primary: number },
+    wasPrimary: boolean,
+  ) {
+    if (wasPrimary === (row.is_primary === 1)) return;
+    await audited(
+      trx,
+      "representative_changed",
+      companyId,
+      `${row.email} ${row.is_primary === 1 ? "made" : "no longer"} a primary contact`,
+      { representative: row.email, primary: wasPrimary },
+      { representative: row.email, primary: row.is_primary === 1 },
+    );
+  }
+
+  /** A representative about to be removed: the company's audit row. */
+  async function representativeRemoved(
+    trx: Kysely<Database>,
+    repo: MembersRepository,
+    companyId: number,
+    userId: number,
+  ) {
+    const row = (await repo.representatives(companyId)).find((r) => r.user_id === userId);
+    await audited(
+      trx,
+      "representative_removed",
+      companyId,
+      `${row?.email ?? `User #${userId}`} removed as a representative`,
+      { representative: row?.email ?? null },
+      null,
     );
   }
 
@@ -341,6 +398,7 @@ export function createMembersService(deps: {
       );
     }
     const removeLogo = input.remove_logo && !stored;
+    const beforeCompany = await adminCompany(id, cutoff, repo);
     await repo.update(id, {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.country !== undefined ? { country: input.country } : {}),
@@ -359,6 +417,14 @@ export function createMembersService(deps: {
     const replaced = (stored || removeLogo) && before.logo !== (stored?.key ?? null) ? before.logo : null;
     const company = await adminCompany(id, cutoff, repo);
     await deps.search.index(companySearchEntry(company), trx);
+    await audited(
+      trx,
+      "update",
+      id,
+      `Company “${company.name}” changed`,
+      auditedFields(beforeCompany),
+      auditedFields(company),
+    );
     return { company, replaced };
   }
 
@@ -554,9 +620,11 @@ export function createMembersService(deps: {
         const repo = inTransaction(trx);
         if (!(await repo.lock(id))) throw new AppError("not_found", COMPANY_NOT_FOUND);
         if ((await repo.representativeCount(id)) > 0) throw refused("representatives", HAS_REPRESENTATIVES);
+        const gone = await adminCompany(id, (await deps.day()).cutoff, repo);
         const row = await repo.remove(id);
         if (!row) throw new AppError("not_found", COMPANY_NOT_FOUND);
         await deps.search.remove(COMPANY_SEARCH_KIND, id, trx);
+        await audited(trx, "delete", id, `Company “${gone.name}” deleted`, auditedFields(gone), null);
         return row;
       });
       await removeFiles(removed.logo);
@@ -576,10 +644,18 @@ export function createMembersService(deps: {
         if (!(await repo.lock(id))) throw new AppError("not_found", COMPANY_NOT_FOUND);
         const before = await repo.findById(id, cutoff);
         if (!before) throw new AppError("not_found", COMPANY_NOT_FOUND);
-        await repo.update(id, {
-          renews_on: addYear(before.renews_on ?? today),
-          updated_at: clock().toISOString(),
-        });
+        const renewsOn = addYear(before.renews_on ?? today);
+        await repo.update(id, { renews_on: renewsOn, updated_at: clock().toISOString() });
+        await audited(
+          trx,
+          "renew",
+          id,
+          `Company “${before.name}” renewed to ${renewsOn}`,
+          {
+            renews_on: before.renews_on,
+          },
+          { renews_on: renewsOn },
+        );
         return adminCompany(id, cutoff, repo);
       });
     },
@@ -619,10 +695,11 @@ export function createMembersService(deps: {
       return db.transaction().execute(async (trx) => {
         const repo = inTransaction(trx);
         if (!(await repo.lock(companyId))) throw new AppError("not_found", COMPANY_NOT_FOUND);
-        await colleague(repo, companyId, userId);
+        const found = await colleague(repo, companyId, userId);
         await repo.setPrimary(userId, companyId, change.primary);
         const row = (await repo.representatives(companyId)).find((r) => r.user_id === userId);
         if (!row) throw new AppError("not_found", REPRESENTATIVE_NOT_FOUND);
+        await primaryChanged(trx, companyId, row, found.is_primary === 1);
         return toRepresentative(row);
       });
     },
@@ -634,6 +711,7 @@ export function createMembersService(deps: {
         const repo = inTransaction(trx);
         if (!(await repo.lock(companyId))) throw new AppError("not_found", COMPANY_NOT_FOUND);
         await colleague(repo, companyId, userId);
+        await representativeRemoved(trx, repo, companyId, userId);
         await repo.removeRepresentative(userId, companyId);
       });
     },
@@ -701,6 +779,7 @@ export function createMembersService(deps: {
         await repo.setPrimary(colleagueId, own.company_id, change.primary);
         const row = (await repo.representatives(own.company_id)).find((r) => r.user_id === colleagueId);
         if (!row) throw new AppError("not_found", REPRESENTATIVE_NOT_FOUND);
+        await primaryChanged(trx, own.company_id, row, found.is_primary === 1);
         return toRepresentative(row);
       });
     },
@@ -715,9 +794,39 @@ export function createMembersService(deps: {
         if (found.is_primary === 1 && (await repo.representativeCount(own.company_id, true)) <= 1) {
           throw refused("user_id", LAST_PRIMARY);
         }
+        await representativeRemoved(trx, repo, own.company_id, colleagueId);
         await repo.removeRepresentative(colleagueId, own.company_id);
       });
     },
   };
 }
 export type MembersService = ReturnType<typeof createMembersService>;
+
+/** What a company's audit row compares (decision 0074): the fields the secretariat edits. */
+function auditedFields(company: {
+  name: string;
+  country: string;
+  website: string | null;
+  description: string;
+  membership_type: string;
+  member_since: string;
+  renews_on: string | null;
+  seats: number | null;
+  status: string;
+  logo: string | null;
+  products?: string[];
+}): Record<string, unknown> {
+  return {
+    name: company.name,
+    country: company.country,
+    website: company.website,
+    description: company.description,
+    membership_type: company.membership_type,
+    member_since: company.member_since,
+    renews_on: company.renews_on,
+    seats: company.seats,
+    status: company.status,
+    logo: company.logo,
+    products: company.products ?? [],
+  };
+}

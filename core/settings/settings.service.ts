@@ -1,5 +1,6 @@
 import type { Clock } from "../../lib/clock";
 import { parseOrThrow } from "../../lib/validation";
+import type { AuditService } from "../audit/audit.service";
 import type { SettingsRepository } from "./settings.repository";
 import {
   DEFAULT_SETTINGS,
@@ -24,11 +25,13 @@ export function createSettingsService(deps: {
   clock: Clock;
   /** The content version as known without waiting (content-version.service `known`); null: not known, read again. */
   version?: () => number | null;
+  /** The audit log (decision 0074), bound late: it reads the settings itself. */
+  audit?: () => Pick<AuditService, "record">;
 }) {
   /** Moves with every change made through this process: what keeps settings in memory checks it. */
   let generation = 0;
   let kept: { version: number; generation: number; at: number; settings: SiteSettings } | null = null;
-  return {
+  const service = {
     generation: () => generation,
     async getAll(): Promise<SiteSettings> {
       // The stamp is read before the settings: a change that lands between the two moves it past what is kept.
@@ -54,8 +57,21 @@ export function createSettingsService(deps: {
     /** An admin's change: validated, then visible on the next request. */
     async update(input: SettingsUpdate): Promise<SiteSettings> {
       const parsed = parseOrThrow(settingsUpdateSchema, input);
-      await this.set(parsed);
-      return this.getAll();
+      const before = await service.getAll();
+      await service.set(parsed);
+      const after = await service.getAll();
+      const changed = SETTING_KEYS.filter((key) => before[key] !== after[key]);
+      if (changed.length > 0) {
+        await deps.audit?.().record({
+          action: "update",
+          entity: "settings",
+          entityId: null,
+          summary: `Site settings changed: ${changed.join(", ")}`,
+          before: Object.fromEntries(changed.map((key) => [key, before[key]])),
+          after: Object.fromEntries(changed.map((key) => [key, after[key]])),
+        });
+      }
+      return after;
     },
 
     async set(values: Partial<SiteSettings>): Promise<void> {
@@ -68,5 +84,6 @@ export function createSettingsService(deps: {
       generation += 1;
     },
   };
+  return service;
 }
 export type SettingsService = ReturnType<typeof createSettingsService>;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
 import { createUser, signIn } from "../support/factories";
 import { pagesApp } from "../support/pages";
+import { registerThroughForm } from "../support/registrations";
 
 /**
  * The audit log (issue 34, decision 0074): every write by an admin or a primary contact and every
@@ -62,15 +63,144 @@ describe("what the audit log records", () => {
   });
 
   it("a write no service describes, as a plain row naming the route", async () => {
+    const invited = await call(t.app, "POST", "/api/dashboard/users", {
+      token: admin.token,
+      json: { email: "plain.row@example.org", first_name: "Plain", last_name: "Row", role: "member" },
+    });
+    expect(invited.status).toBe(201);
+    const [row] = (await audit("?entity=user")).data;
+    expect(row).toMatchObject({ action: "post", entity: "user", summary: "POST /api/dashboard/users", changes: null });
+  });
+
+  it("the settings, with each changed key before and after", async () => {
     const saved = await call(t.app, "PATCH", "/api/dashboard/settings", {
       token: admin.token,
       json: { "site.phone": "+47 22 00 00 00" },
     });
     expect(saved.status).toBe(200);
     const [row] = (await audit("?entity=settings")).data;
-    expect(row).toMatchObject({ action: "patch", entity: "settings", summary: "PATCH /api/dashboard/settings" });
+    expect(row).toMatchObject({
+      action: "update",
+      entity: "settings",
+      summary: "Site settings changed: site.phone",
+      changes: { "site.phone": { before: expect.anything(), after: "+47 22 00 00 00" } },
+    });
   });
 
+  it("companies, representatives, users, papers, join requests and registrations, each described", async () => {
+    const created = await call(t.app, "POST", "/api/dashboard/companies", {
+      token: admin.token,
+      json: { name: "Ledger Marine AS", country: "NO" },
+    });
+    expect(created.status).toBe(201);
+    const companyId = (created.json as { company: { id: number } }).company.id;
+    await call(t.app, "PATCH", `/api/dashboard/companies/${companyId}`, {
+      token: admin.token,
+      json: { seats: 4, website: "https://ledger.example" },
+    });
+    const companyRows = (await audit(`?entity=company&entity_id=${companyId}`)).data;
+    expect(companyRows.map((r) => [r.action, r.summary])).toEqual([
+      ["update", "Company “Ledger Marine AS” changed"],
+      ["create", "Company “Ledger Marine AS” added"],
+    ]);
+    expect(companyRows[0].changes).toEqual({
+      seats: { before: null, after: 4 },
+      website: { before: null, after: "https://ledger.example" },
+    });
+
+    const person = await createUser(t.runtime.services, { role: "member" });
+    await call(t.app, "POST", `/api/dashboard/companies/${companyId}/representatives`, {
+      token: admin.token,
+      json: { email: person.user.email, first_name: "Lee", last_name: "Ledger" },
+    });
+    await call(t.app, "PATCH", `/api/dashboard/users/${person.user.id}`, {
+      token: admin.token,
+      json: { role: "admin" },
+    });
+    const [userRow] = (await audit(`?entity=user&entity_id=${person.user.id}`)).data;
+    expect(userRow).toMatchObject({
+      action: "update",
+      summary: `User ${person.user.email} changed: role admin`,
+      changes: { role: { before: "member", after: "admin" } },
+    });
+    expect((await audit(`?entity=company&entity_id=${companyId}`)).data[0]).toMatchObject({
+      action: "representative_added",
+      summary: `${person.user.email} linked as a representative of “Ledger Marine AS”`,
+    });
+
+    const category = await t.runtime.services.libraryAdmin.createCategory(
+      {
+        name: "Audit papers",
+        title: null,
+        title_description: null,
+        description: null,
+        content: null,
+        view_type: null,
+        is_active: true,
+        is_public: "members",
+        parent_id: null,
+      },
+      null,
+    );
+    const form = new FormData();
+    form.append("name", "Ledger paper");
+    form.append("papers_category_id", String(category.id));
+    const paper = await call(t.app, "POST", "/api/dashboard/papers", { token: admin.token, body: form });
+    expect(paper.status).toBe(201);
+    const paperId = (paper.json as { paper: { id: number } }).paper.id;
+    const renamed = new FormData();
+    renamed.append("name", "Ledger paper, revised");
+    renamed.append("papers_category_id", String(category.id));
+    await call(t.app, "PATCH", `/api/dashboard/papers/${paperId}`, { token: admin.token, body: renamed });
+    await call(t.app, "DELETE", `/api/dashboard/papers/${paperId}`, { token: admin.token });
+    const paperRows = (await audit(`?entity=paper&entity_id=${paperId}`)).data;
+    expect(paperRows.map((r) => r.action)).toEqual(["delete", "update", "create"]);
+    expect(paperRows[1].changes).toEqual({ name: { before: "Ledger paper", after: "Ledger paper, revised" } });
+    expect(paperRows[0].summary).toBe("Paper “Ledger paper, revised” deleted");
+
+    // A join request declined, and a registration confirmed, both by the admin.
+    const stamp = clock.toISOString();
+    const meeting = await t.database.db
+      .insertInto("meetings")
+      .values({
+        slug: "ledger-workshop",
+        title: "Ledger workshop",
+        type: "workshop",
+        start_date: "2099-03-01",
+        registration_open: 1,
+        visibility: "public",
+        created_at: stamp,
+        updated_at: stamp,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const application = await registerThroughForm(t, "/join", { now: clock, email: "dee@declined.example" });
+    const declined = await call(t.app, "POST", `/api/dashboard/join-requests/${application.id}/decline`, {
+      token: admin.token,
+      json: { reason: "Not a marine electronics company." },
+    });
+    expect(declined.status).toBe(200);
+    const registration = await registerThroughForm(t, "/events/ledger-workshop", { now: clock });
+    const confirmed = await call(
+      t.app,
+      "PATCH",
+      `/api/dashboard/meeting/${meeting.id}/registrations/${registration.id}`,
+      {
+        token: admin.token,
+        json: { status: "confirmed" },
+      },
+    );
+    expect(confirmed.status).toBe(200);
+    const requests = (await audit("?entity=request")).data;
+    expect(requests.map((r) => [r.action, r.entity_id, r.summary])).toEqual([
+      ["registration_confirmed", String(registration.id), `Registration #${registration.id}: confirmed`],
+      ["declined", String(application.id), `Join request #${application.id} from dee@declined.example declined`],
+    ]);
+    expect(requests[1].changes).toEqual({
+      status: { before: "new", after: "declined" },
+      reason: { before: null, after: "Not a marine electronics company." },
+    });
+  });
   it("a primary contact's write, and nothing for a plain member's read", async () => {
     const company = await t.runtime.services.members.create({ name: "Audit Marine AS", country: "NO" });
     const member = await signIn(t.runtime.services, "member");
@@ -92,7 +222,12 @@ describe("what the audit log records", () => {
     });
     expect(changed.status).toBe(200);
     const [row] = (await audit(`?actor=${member.user.id}`)).data;
-    expect(row).toMatchObject({ actor: { id: member.user.id }, entity: "company", action: "patch" });
+    expect(row).toMatchObject({
+      actor: { id: member.user.id },
+      entity: "company",
+      action: "update",
+      changes: { products: { before: "[]", after: '["Radar"]' } },
+    });
   });
 
   it("sign-ins, failed sign-ins, lockouts and refused access", async () => {
