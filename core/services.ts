@@ -235,6 +235,7 @@ export function createServices(deps: {
     revisions,
     // The same key as the posts' links; the signed purpose keeps a post's link from opening a page.
     previewKey: () => secrets.key("news-preview"),
+    version: () => contentVersion.known(),
   });
   /** When content next changes by itself (a scheduled post or page): the caches' bound (decisions 0071, 0072). */
   const contentSchedule = createContentSchedule({

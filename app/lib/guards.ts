@@ -25,12 +25,17 @@ async function refuse(args: GuardArgs, status: 401 | 403, location: string): Pro
     user: auth?.user.id,
     ip: client.ip,
   });
-  // And in the audit log (decision 0074), as the person (or visitor) of the request.
-  await services.audit.record({
-    action: "access_refused",
-    entity: "site",
-    summary: `Refused (${status}): ${request.method} ${loggedPath(url.pathname)}`,
-  });
+  // And in the audit log (decision 0074), as the person (or visitor) of the request. A log that
+  // cannot be written (a full disk) is the operator's to hear of, not a reason to fail the redirect.
+  try {
+    await services.audit.record({
+      action: "access_refused",
+      entity: "site",
+      summary: `Refused (${status}): ${request.method} ${loggedPath(url.pathname)}`,
+    });
+  } catch (error) {
+    logger.error({ err: error, req_id: requestId }, "audit row of a refused access not written");
+  }
   throw redirect(location);
 }
 

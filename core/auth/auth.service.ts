@@ -205,7 +205,7 @@ export function createAuthService(deps: {
     return { token, user: toPublicUser(user), sessionId: session.id, expiresAt, remember };
   }
 
-  return {
+  const service = {
     /**
      * Checks the credentials and opens a session. An unknown e-mail, a wrong
      * password and a deactivated account all give the same 401 after the same
@@ -278,7 +278,7 @@ export function createAuthService(deps: {
       client: LoginClient,
       options: { endingSession?: string | null } = {},
     ): Promise<LoginResult> {
-      const result = await this.signIn(input, client, options);
+      const result = await service.signIn(input, client, options);
       if (result.kind === "session") return result.session;
       throw new AppError("unauthorized", "This account signs in with a second factor: use the sign-in form.");
     },
@@ -418,5 +418,6 @@ export function createAuthService(deps: {
       await (trx ? createAuthRepository(trx) : repository).deleteForUser(userId, exceptSessionId);
     },
   };
+  return service;
 }
 export type AuthService = ReturnType<typeof createAuthService>;

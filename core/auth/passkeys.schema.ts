@@ -7,46 +7,37 @@ const b64url = (label: string, max = 16_000) =>
     .max(max, { error: `The passkey's ${label} is too long.` })
     .regex(/^[A-Za-z0-9_-]*={0,2}$/, { error: `The passkey's ${label} is not base64url.` });
 
-const clientExtensionResults = z.looseObject({});
+/** A credential as @simplewebauthn/browser answers it, around its `response`. */
+const credentialAnswer = <T extends z.ZodRawShape>(response: T) =>
+  z.looseObject({
+    id: b64url("id", 1400),
+    rawId: b64url("id", 1400),
+    type: z.literal("public-key", { error: "The passkey's answer is not a public key." }),
+    response: z.looseObject(response),
+    clientExtensionResults: z.looseObject({}).optional(),
+    authenticatorAttachment: z.string().max(40).optional(),
+  });
 
 /** What `startRegistration()` of @simplewebauthn/browser answers (RegistrationResponseJSON). */
-export const passkeyRegistrationResponseSchema = z
-  .looseObject({
-    id: b64url("id", 1400),
-    rawId: b64url("id", 1400),
-    type: z.literal("public-key", { error: "The passkey's answer is not a public key." }),
-    response: z.looseObject({
-      clientDataJSON: b64url("client data"),
-      attestationObject: b64url("attestation"),
-      transports: z.array(z.string().max(40)).max(10).optional(),
-    }),
-    clientExtensionResults: clientExtensionResults.optional(),
-    authenticatorAttachment: z.string().max(40).optional(),
-  })
-  .meta({
-    id: "PasskeyRegistrationResponse",
-    description: "As `startRegistration()` of @simplewebauthn/browser answers it.",
-  });
+export const passkeyRegistrationResponseSchema = credentialAnswer({
+  clientDataJSON: b64url("client data"),
+  attestationObject: b64url("attestation"),
+  transports: z.array(z.string().max(40)).max(10).optional(),
+}).meta({
+  id: "PasskeyRegistrationResponse",
+  description: "As `startRegistration()` of @simplewebauthn/browser answers it.",
+});
 
 /** What `startAuthentication()` of @simplewebauthn/browser answers (AuthenticationResponseJSON). */
-export const passkeyAuthenticationResponseSchema = z
-  .looseObject({
-    id: b64url("id", 1400),
-    rawId: b64url("id", 1400),
-    type: z.literal("public-key", { error: "The passkey's answer is not a public key." }),
-    response: z.looseObject({
-      clientDataJSON: b64url("client data"),
-      authenticatorData: b64url("authenticator data"),
-      signature: b64url("signature"),
-      userHandle: b64url("user handle", 200).optional(),
-    }),
-    clientExtensionResults: clientExtensionResults.optional(),
-    authenticatorAttachment: z.string().max(40).optional(),
-  })
-  .meta({
-    id: "PasskeyAuthenticationResponse",
-    description: "As `startAuthentication()` of @simplewebauthn/browser answers it.",
-  });
+export const passkeyAuthenticationResponseSchema = credentialAnswer({
+  clientDataJSON: b64url("client data"),
+  authenticatorData: b64url("authenticator data"),
+  signature: b64url("signature"),
+  userHandle: b64url("user handle", 200).optional(),
+}).meta({
+  id: "PasskeyAuthenticationResponse",
+  description: "As `startAuthentication()` of @simplewebauthn/browser answers it.",
+});
 
 export const PASSKEY_NAME_MAX = 60;
 

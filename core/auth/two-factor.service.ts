@@ -163,16 +163,21 @@ export function createTwoFactorService(deps: {
       if (step !== null) return repository.takeStep(userId, step, now);
       const recovery = normalRecovery(code);
       if (!/^[a-z0-9]{10}$/.test(recovery)) return false;
-      const used = await repository.spendRecoveryCode(userId, hashToken(recovery), now);
-      if (used) {
-        await deps.audit?.record({
-          action: "two_factor_recovery_used",
-          entity: "user",
-          entityId: userId,
-          summary: `Signed in with a recovery code (${await repository.recoveryCodesLeft(userId)} left)`,
-        });
-      }
-      return used;
+      // Spent and audited together: a code is never spent without its row, nor the other way round.
+      return db.transaction().execute(async (trx) => {
+        const inTrx = createTwoFactorRepository(trx);
+        if (!(await inTrx.spendRecoveryCode(userId, hashToken(recovery), now))) return false;
+        await deps.audit?.record(
+          {
+            action: "two_factor_recovery_used",
+            entity: "user",
+            entityId: userId,
+            summary: `Used a recovery code (${await inTrx.recoveryCodesLeft(userId)} left)`,
+          },
+          trx,
+        );
+        return true;
+      });
     },
 
     /**

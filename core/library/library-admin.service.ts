@@ -107,19 +107,8 @@ export function createLibraryAdminService(deps: {
 }) {
   const { db, search, storage, files, clock, read } = deps;
   /** What a paper's audit row compares: its fields and its file's name. */
-  const paperAudited = (row: ReturnType<typeof paperColumns> & { file_name: string | null }) => ({
-    papers_category_id: row.papers_category_id,
-    name: row.name,
-    description: row.description,
-    meeting: row.meeting,
-    number: row.number,
-    organization: row.organization,
-    reference: row.reference,
-    revision: row.revision,
-    version: row.version,
-    date: row.date,
-    publication_date: row.publication_date,
-    forecast_date: row.forecast_date,
+  const paperAudited = (row: PaperData & { file_name: string | null }) => ({
+    ...paperColumns(row),
     file: row.file_name,
   });
   const repository = createLibraryRepository(db);
@@ -539,7 +528,7 @@ export function createLibraryAdminService(deps: {
               entity: "paper",
               entityId: paper.id,
               summary: `Paper “${paper.name}” added`,
-              after: paperAudited({ ...paperColumns(data), file_name: stored?.name ?? null }),
+              after: paperAudited({ ...data, file_name: stored?.name ?? null }),
             },
             trx,
           );
@@ -606,7 +595,7 @@ export function createLibraryAdminService(deps: {
               entityId: id,
               summary: stored ? `Paper “${paper.name}” changed, with a new file` : `Paper “${paper.name}” changed`,
               before: paperAudited(before),
-              after: paperAudited({ ...paperColumns(data), file_name: stored?.name ?? before.file_name }),
+              after: paperAudited({ ...data, file_name: stored?.name ?? before.file_name }),
             },
             trx,
           );

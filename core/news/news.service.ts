@@ -211,7 +211,7 @@ export function createNewsService(deps: {
     return row;
   }
 
-  return {
+  const service = {
     /** Posts as a notice or digest lists them (issue 33): those that still exist, oldest first. */
     async noticePosts(ids: number[]): Promise<{ id: number; title: string; url: string; excerpt: string }[]> {
       const rows = await Promise.all(ids.filter(isRowId).map((id) => repository.findById(id)));
@@ -443,7 +443,7 @@ export function createNewsService(deps: {
         image_alt: kept.image_alt || current.image_alt || "",
         image_decorative: Boolean(current.image_decorative),
       });
-      return this.update(id, data, undefined, revisionId);
+      return service.update(id, data, undefined, revisionId);
     },
 
     /** Deletes the post and its search entry together; its image's files once that has committed. */
@@ -481,5 +481,6 @@ export function createNewsService(deps: {
       return toAdminPost(row);
     },
   };
+  return service;
 }
 export type NewsService = ReturnType<typeof createNewsService>;

@@ -38,6 +38,9 @@ export const PAGE_REVISION_FIELDS: RevisionFields = [
   { name: "content", label: "Content", rich: true },
 ];
 
+/** How long the menu's pages are kept without a sign of change (a change by another process outside a request). */
+const PLACEMENTS_KEPT_MS = 60_000;
+
 export function createPagesService(deps: {
   db: Kysely<Database>;
   search: SearchService;
@@ -45,10 +48,13 @@ export function createPagesService(deps: {
   revisions?: RevisionsService;
   /** The key that signs preview links (core/secrets: the same in every process). */
   previewKey?: () => Promise<Buffer>;
+  /** The content version as known without waiting (content-version.service `known`); null: not known. */
+  version?: () => number | null;
 }) {
   const { db, search, clock } = deps;
   const repository = createPagesRepository(db);
   const previews = previewLinks({ key: deps.previewKey, clock, purpose: "page-preview" });
+  let keptPlacements: { version: number; at: number; until: string | null; value: PagePlacements } | null = null;
 
   function normalise(url: string): string {
     const parsed = pageUrlSchema.safeParse(url);
@@ -133,7 +139,7 @@ export function createPagesService(deps: {
     html: content,
   });
 
-  return {
+  const service = {
     /** The page at a URL as visitors see it (a draft or a page not yet due is not found), sanitized again on the way out. */
     async getPage(url: string): Promise<Page> {
       const row = await repository.findVisibleByUrl(normalise(url), clock().toISOString());
@@ -235,13 +241,35 @@ export function createPagesService(deps: {
     },
 
     /** The pages of the association's own in the menus and the footer, as visitors see them now. */
+    /**
+     * The menu's and the footer's pages of our own. Every page render asks (the root loader), so
+     * they are kept while the content version stays where it was, until the next scheduled page
+     * appears, and for a minute at most (as the settings are, decision 0069).
+     */
     async placements(): Promise<PagePlacements> {
-      const rows = await repository.placed(clock().toISOString());
+      const version = deps.version?.() ?? null;
+      const now = clock();
+      const at = performance.now();
+      if (
+        keptPlacements &&
+        version !== null &&
+        keptPlacements.version === version &&
+        at - keptPlacements.at < PLACEMENTS_KEPT_MS &&
+        (keptPlacements.until === null || now.toISOString() < keptPlacements.until)
+      ) {
+        return keptPlacements.value;
+      }
+      const [rows, until] = await Promise.all([
+        repository.placed(now.toISOString()),
+        repository.nextAppearance(now.toISOString()),
+      ]);
       const link = (row: (typeof rows)[number]) => ({ label: row.title, to: row.url, section: row.section });
-      return {
+      const value = {
         menu: rows.filter((row) => row.in_menu === 1 && row.section !== null).map(link),
         footer: rows.filter((row) => row.in_footer === 1).map(link),
       };
+      keptPlacements = version === null ? null : { version, at, until: until ?? null, value };
+      return value;
     },
 
     /** A page of the association's own at /{slug}; its search entry is written with it. */
@@ -264,6 +292,7 @@ export function createPagesService(deps: {
           );
           return row;
         });
+        keptPlacements = null;
         return { ...toPage(row, values.content), id: row.id, ...adminFields(row, now) };
       } catch (error) {
         if (isUniqueViolation(error)) throw invalidInput({ slug: ["Another page has this address: choose another."] });
@@ -293,6 +322,7 @@ export function createPagesService(deps: {
         );
         return row;
       });
+      keptPlacements = null;
       return { ...toPage(row, row.content), id: row.id, ...adminFields(row, now) };
     },
 
@@ -308,7 +338,7 @@ export function createPagesService(deps: {
       const row = await repository.findByUrl(normalise(url));
       if (!row || !deps.revisions) throw new AppError("not_found", "Page not found.");
       const kept = await deps.revisions.fields("page", row.id, revisionId);
-      return this.updatePage(
+      return service.updatePage(
         row.url,
         { title: kept.title ?? row.title, content: kept.content ?? row.content },
         revisionId,
@@ -327,11 +357,13 @@ export function createPagesService(deps: {
         await search.remove("page", at, trx);
         await deps.revisions?.removeAll(trx, "page", removed.id);
       });
+      keptPlacements = null;
     },
 
     /** The schedule's moments for the caches (decision 0071): the next and latest page to appear. */
     nextAppearance: () => repository.nextAppearance(clock().toISOString()),
     latestAppearance: () => repository.latestAppearance(clock().toISOString()),
   };
+  return service;
 }
 export type PagesService = ReturnType<typeof createPagesService>;

@@ -165,7 +165,72 @@ export const EXTRA_DATA: DataStep[] = [
     name: "5 000 registrations for one meeting, and a meeting open to registrations",
     run: seedRegistrations,
   },
+  {
+    name: "100 000 audit rows and 300 pages of the association's own",
+    run: seedAuditAndPages,
+  },
 ];
+
+/** Two years of an active secretariat's audit log (issue 34: the log and its filters at scale). */
+export const BENCH_AUDIT_ROWS = 100_000;
+/** Pages of the association's own beside SPEC's (the pages screen at scale). */
+export const BENCH_OWN_PAGES = 300;
+
+/**
+ * Audit rows spread over two years, newest last, by a few admins, over the kinds the log knows,
+ * with the fields before and after as the services write them; and pages of our own in every state.
+ */
+async function seedAuditAndPages({ db }: DataContext): Promise<void> {
+  const actions = ["update", "create", "delete", "sign_in", "access_refused", "representative_added"];
+  const entities = [
+    "news",
+    "page",
+    "meeting",
+    "category",
+    "paper",
+    "company",
+    "user",
+    "settings",
+    "request",
+    "session",
+  ];
+  const start = Date.now() - 730 * 86_400_000;
+  const step = Math.floor((730 * 86_400_000) / BENCH_AUDIT_ROWS);
+  for (let batch = 0; batch < BENCH_AUDIT_ROWS / 1000; batch++) {
+    const rows = Array.from({ length: 1000 }, (_, i) => {
+      const n = batch * 1000 + i;
+      const entity = entities[n % entities.length];
+      return {
+        created_at: new Date(start + n * step).toISOString(),
+        actor_id: null,
+        actor_name: ["Ada Admin", "Bo Secretariat", "Cy Editor"][n % 3],
+        ip: `198.51.100.${n % 250}`,
+        action: actions[n % actions.length],
+        entity,
+        entity_id: String(n % 2000),
+        summary: `Bench ${entity} #${n % 2000} changed`,
+        changes: JSON.stringify({ name: { before: `Old name ${n}`, after: `New name ${n}` } }),
+      };
+    });
+    await db.insertInto("audit_log").values(rows).execute();
+  }
+  const now = new Date().toISOString();
+  const later = new Date(Date.now() + 30 * 86_400_000).toISOString();
+  const rows = Array.from({ length: BENCH_OWN_PAGES }, (_, n) => ({
+    url: `/bench-page-${n}`,
+    title: `Bench page ${n}: working group charter`,
+    content: `<p>Bench page ${n}. ${"Terms of reference of the working group. ".repeat(10)}</p>`,
+    status: n % 10 === 0 ? ("draft" as const) : ("published" as const),
+    published_at: n % 10 === 5 ? later : null,
+    section: n % 3 === 0 ? ("about" as const) : n % 3 === 1 ? ("services" as const) : null,
+    in_menu: 0,
+    in_footer: 0,
+    position: n,
+    created_at: now,
+    updated_at: now,
+  }));
+  await db.insertInto("pages").values(rows).execute();
+}
 
 /** The bench's big library categories: one members-only technical papers view, one public standards view. */
 export const BENCH_CATEGORIES = [

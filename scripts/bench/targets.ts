@@ -256,6 +256,37 @@ export const TARGETS: BenchTarget[] = [
     auth: "bearer",
     connections: RENDERED_CONNECTIONS,
   },
+  // The audit log at two years' scale (EXTRA_DATA, issue 34): its API's first page and a filter, and
+  // the secretariat's screens of the log and of the pages (300 of the association's own). Before the
+  // registrations sent, which empty the page cache.
+  {
+    name: "Audit log API (admin), first page, 100 000 rows",
+    kind: "api-list",
+    path: "/api/dashboard/audit",
+    auth: "bearer",
+    connections: RENDERED_CONNECTIONS,
+  },
+  {
+    name: "Audit log API (admin), filtered by kind and action, 100 000 rows",
+    kind: "api-list",
+    path: "/api/dashboard/audit?entity=company&action=update",
+    auth: "bearer",
+    connections: RENDERED_CONNECTIONS,
+  },
+  {
+    name: "Audit log screen, 100 000 rows, signed in as admin",
+    kind: "other",
+    path: "/manager/audit",
+    auth: "bearer",
+    connections: RENDERED_CONNECTIONS,
+  },
+  {
+    name: "Pages screen, 300 pages of our own, signed in as admin",
+    kind: "other",
+    path: "/manager/pages",
+    auth: "bearer",
+    connections: RENDERED_CONNECTIONS,
+  },
   {
     name: "Registration sent (POST /api/join), beside the 5 000 registrations",
     kind: "other",

@@ -81,6 +81,37 @@ describe("npm run jobs", () => {
     expect(wrong.err).toContain("Usage:");
   }, 120_000); // six processes, each loading the CLI with tsx: seconds apiece on a busy machine
 
+  it("runs audit-retention against the database: rows past the retention go, the others stay", async () => {
+    const row = (created_at: string, summary: string) => ({
+      created_at,
+      actor_id: null,
+      actor_name: "Retention test",
+      ip: null,
+      action: "update",
+      entity: "site",
+      entity_id: null,
+      summary,
+      changes: null,
+    });
+    const old = new Date(Date.now() - 800 * 86_400_000).toISOString();
+    await t.database.db
+      .insertInto("audit_log")
+      .values([row(old, "Retention: too old"), row(new Date().toISOString(), "Retention: recent")])
+      .execute();
+    const run = jobs(["run", "audit-retention"]);
+    expect(run.err).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.out.trim()).toBe("audit-retention: 1 audit row past the retention removed.");
+    const left = await t.database.db
+      .selectFrom("audit_log")
+      .select("summary")
+      .where("actor_name", "=", "Retention test")
+      .execute();
+    expect(left.map((r) => r.summary)).toEqual(["Retention: recent"]);
+    const [logged] = await createJobsRepository(t.database.db).runs("audit-retention", 5);
+    expect(logged).toMatchObject({ due_at: null, outcome: "ok", summary: "1 audit row past the retention removed." });
+  }, 60_000);
+
   it("runs membership-renewals against the database: one reminder queued and sent, none the second time", async () => {
     const { services } = t.runtime;
     // Dates in the site's zone, as the job reads them (the process runs on the real clock).

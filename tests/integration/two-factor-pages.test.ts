@@ -1,5 +1,6 @@
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TWO_FACTOR_SETUP_PATH } from "../../app/lib/guards";
 import { SETUP_CODE_WRONG } from "../../core/auth/two-factor.service";
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
 import { signIn } from "../support/factories";
@@ -100,5 +101,31 @@ describe("two-factor sign-in's pages", () => {
     expect(opened.status).toBe(302);
     expect(opened.headers.get("location")).toBe("/dashboard");
     expect(opened.headers.get("set-cookie")).toMatch(/auth\.session=/);
+  });
+
+  it("sends an admin without two-factor from any admin page to its set-up when the site asks for it", async () => {
+    const admin = await signIn(t.runtime.services, "admin");
+    await t.runtime.services.settings.update({ "security.admin_two_factor": "1" });
+    try {
+      for (const path of ["/manager", "/manager/audit", "/manage-news"]) {
+        const sent = await call(pages, "GET", `${ORIGIN}${path}`, { headers: { cookie: admin.cookie } });
+        expect(sent.status, path).toBe(302);
+        expect(sent.headers.get("location"), path).toBe(TWO_FACTOR_SETUP_PATH);
+      }
+      // The set-up itself is open, and says why.
+      const settings = await call(pages, "GET", `${ORIGIN}${TWO_FACTOR_SETUP_PATH}`, {
+        headers: { cookie: admin.cookie },
+      });
+      expect(settings.status).toBe(200);
+      expect(pageText(settings.text)).toContain("The association asks every admin to sign in with a second factor.");
+      const { secret } = await t.runtime.services.twoFactor.beginSetup(admin.user);
+      await t.runtime.services.twoFactor.confirmSetup(
+        admin.user,
+        new TOTP({ secret: Secret.fromBase32(secret) }).generate(),
+      );
+      expect((await call(pages, "GET", `${ORIGIN}/manager`, { headers: { cookie: admin.cookie } })).status).toBe(200);
+    } finally {
+      await t.runtime.services.settings.update({ "security.admin_two_factor": "0" });
+    }
   });
 });

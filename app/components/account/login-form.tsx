@@ -3,6 +3,7 @@ import { KeyRound } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { VALIDATION_SUMMARY } from "../../../core/auth/auth.values";
+import { sendAnswer, webAuthn } from "../../lib/passkey-browser";
 import { Notice } from "../ui/notice";
 import { TextField } from "../ui/text-field";
 import { toast } from "../ui/toast";
@@ -114,16 +115,12 @@ function PasskeyStep({
     setProblem(null);
     setWaiting(true);
     try {
-      const { browserSupportsWebAuthn, startAuthentication } = await import("@simplewebauthn/browser");
-      if (!browserSupportsWebAuthn()) {
+      const browser = await webAuthn();
+      if (!browser) {
         setProblem("This browser cannot use passkeys: type a code of your app instead.");
         return;
       }
-      const answer = await startAuthentication({ optionsJSON: options });
-      if (answerRef.current && formRef.current) {
-        answerRef.current.value = JSON.stringify(answer);
-        formRef.current.requestSubmit();
-      }
+      sendAnswer(formRef.current, answerRef.current, await browser.startAuthentication({ optionsJSON: options }));
     } catch {
       // Cancelled, timed out, or no passkey of this account on this device: the codes still work.
       setProblem("No passkey was used. Try again, or type a code of your app.");

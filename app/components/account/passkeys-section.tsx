@@ -3,6 +3,7 @@ import { KeyRound } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Form } from "react-router";
 import { PASSKEY_NAME_MAX } from "../../../core/auth/passkeys.schema";
+import { sendAnswer, webAuthn } from "../../lib/passkey-browser";
 import { TextField } from "../ui/text-field";
 
 /** A passkey as the settings page lists it: times already in the site's zone. */
@@ -43,8 +44,8 @@ export function PasskeysSection({
     setProblem(null);
     setWaiting(true);
     try {
-      const { browserSupportsWebAuthn, startRegistration } = await import("@simplewebauthn/browser");
-      if (!browserSupportsWebAuthn()) {
+      const browser = await webAuthn();
+      if (!browser) {
         setProblem("This browser cannot make passkeys.");
         return;
       }
@@ -60,15 +61,12 @@ export function PasskeysSection({
       }
       let created: unknown;
       try {
-        created = await startRegistration({ optionsJSON: answer.options });
+        created = await browser.startRegistration({ optionsJSON: answer.options });
       } catch {
         setProblem("No passkey was made: the browser's dialog was closed or timed out. Try again.");
         return;
       }
-      if (answerRef.current && formRef.current) {
-        answerRef.current.value = JSON.stringify(created);
-        formRef.current.requestSubmit();
-      }
+      sendAnswer(formRef.current, answerRef.current, created);
     } catch {
       setProblem("The site could not be reached. Check your connection and try again.");
     } finally {

@@ -1,5 +1,6 @@
 import { isoInZone, isoWithOffset } from "../../../lib/time-zones";
 import { TextField } from "../ui/text-field";
+import type { FilterSelects } from "./admin-list";
 
 /**
  * The state of what the secretariat publishes, as the edit screens offer it (news posts and pages,
@@ -99,4 +100,31 @@ export function PublicationFields({
       </div>
     </fieldset>
   );
+}
+
+/** The admin lists' State filter (news, pages): the same three states in the same words. */
+export const PUBLICATION_FILTER: FilterSelects[string] = {
+  label: "State",
+  options: [
+    ["published", "Published"],
+    ["scheduled", "Scheduled"],
+    ["draft", "Drafts"],
+  ],
+};
+
+/** A list row's mark for what visitors do not see yet: Draft or Scheduled; nothing when published. */
+export function PublicationBadge({ status }: { status: string }) {
+  if (status === "draft")
+    return (
+      <span className="mr-2 inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">
+        Draft
+      </span>
+    );
+  if (status === "scheduled")
+    return (
+      <span className="mr-2 inline-block rounded bg-sky-100 px-1.5 py-0.5 text-xs font-semibold text-sky-900">
+        Scheduled
+      </span>
+    );
+  return null;
 }

@@ -4,6 +4,7 @@ import { adminListSchema } from "../../../core/news/news.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
 import { AdminList, type FilterSelects, filterParams } from "../../components/admin/admin-list";
+import { PUBLICATION_FILTER, PublicationBadge } from "../../components/admin/publication-fields";
 import { formatDate } from "../../components/news/post-card";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
 import { getRequestContext } from "../../context";
@@ -53,16 +54,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
 }
 
-const SELECTS: FilterSelects = {
-  status: {
-    label: "State",
-    options: [
-      ["published", "Published"],
-      ["scheduled", "Scheduled"],
-      ["draft", "Drafts"],
-    ],
-  },
-};
+const SELECTS: FilterSelects = { status: PUBLICATION_FILTER };
 
 /** SPEC §2 'Admin lists for … news with search': the admin's news list with load-more, drafts marked. */
 export default function ManageNews({ loaderData }: Route.ComponentProps) {
@@ -103,16 +95,7 @@ export default function ManageNews({ loaderData }: Route.ComponentProps) {
           </div>
           <div className="min-w-0 flex-1">
             <p className="font-semibold break-words text-navy-900 sm:truncate">
-              {post.status === "draft" ? (
-                <span className="mr-2 inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">
-                  Draft
-                </span>
-              ) : null}
-              {post.status === "scheduled" ? (
-                <span className="mr-2 inline-block rounded bg-sky-100 px-1.5 py-0.5 text-xs font-semibold text-sky-900">
-                  Scheduled
-                </span>
-              ) : null}
+              <PublicationBadge status={post.status} />
               {post.title}
             </p>
             <p className="text-xs text-slate-600">

@@ -3,6 +3,7 @@ import { data, Link } from "react-router";
 import { PAGE_SECTIONS, publicPageUrl } from "../../../core/pages/fixed-pages";
 import type { PageSummary } from "../../../core/pages/pages.schema";
 import { AdminList, type FilterSelects, filterParams, resultNotices } from "../../components/admin/admin-list";
+import { PUBLICATION_FILTER, PublicationBadge } from "../../components/admin/publication-fields";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
 import { getRequestContext } from "../../context";
 import { takeFlash } from "../../lib/flash.server";
@@ -42,14 +43,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 const SELECTS: FilterSelects = {
-  status: {
-    label: "State",
-    options: [
-      ["published", "Published"],
-      ["scheduled", "Scheduled"],
-      ["draft", "Drafts"],
-    ],
-  },
+  status: PUBLICATION_FILTER,
   kind: {
     label: "Kind",
     options: [
@@ -65,22 +59,6 @@ function placeOf(page: PageSummary): string {
   const section = PAGE_SECTIONS.find((s) => s.id === page.section)?.title ?? "Standing alone";
   const where = [page.in_menu ? "menu" : null, page.in_footer ? "footer" : null].filter(Boolean).join(" and ");
   return where ? `${section} · in the ${where}` : section;
-}
-
-function StateBadge({ status }: { status: PageSummary["status"] }) {
-  if (status === "draft")
-    return (
-      <span className="mr-2 inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">
-        Draft
-      </span>
-    );
-  if (status === "scheduled")
-    return (
-      <span className="mr-2 inline-block rounded bg-sky-100 px-1.5 py-0.5 text-xs font-semibold text-sky-900">
-        Scheduled
-      </span>
-    );
-  return null;
 }
 
 /** The CMS pages an admin edits: SPEC's fixed ones, and the association's own, which can be added and deleted (decision 0072). */
@@ -105,7 +83,7 @@ export default function AdminPages({ loaderData, actionData }: Route.ComponentPr
         <li className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
           <div className="min-w-0 flex-1">
             <p className="font-semibold break-words text-navy-900">
-              <StateBadge status={row.status} />
+              <PublicationBadge status={row.status} />
               {row.title}
             </p>
             <p className="text-xs text-slate-600">
