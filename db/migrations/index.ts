@@ -28,6 +28,7 @@ import * as m0027 from "./0027_content_revisions";
 import * as m0028 from "./0028_audit_log";
 import * as m0029 from "./0029_two_factor";
 import * as m0030 from "./0030_passkeys";
+import * as m0031 from "./0031_audit_log_filters";
 
 /**
  * Append-only list of migrations, imported statically so that the bundled
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   "0028_audit_log": m0028,
   "0029_two_factor": m0029,
   "0030_passkeys": m0030,
+  "0031_audit_log_filters": m0031,
 };

@@ -2,6 +2,7 @@ import { FilePenLine } from "lucide-react";
 import { data, Link } from "react-router";
 import { PAGE_SECTIONS, publicPageUrl } from "../../../core/pages/fixed-pages";
 import type { PageSummary } from "../../../core/pages/pages.schema";
+import { lenientPageSchema, pageOf } from "../../../lib/pagination";
 import { AdminList, type FilterSelects, filterParams, resultNotices } from "../../components/admin/admin-list";
 import { PUBLICATION_FILTER, PublicationBadge } from "../../components/admin/publication-fields";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
@@ -14,6 +15,8 @@ import type { Route } from "./+types/manage-pages";
 export const meta: Route.MetaFunction = () => [{ title: "Pages · Manager" }];
 
 const text = (value: string | null) => value ?? "";
+/** How many pages the screen lists at once. */
+const PAGES_PER_SCREEN = 25;
 
 export async function loader({ context, request, url }: Route.LoaderArgs) {
   const { services, sessionToken, secureCookies } = getRequestContext(context);
@@ -23,10 +26,14 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     kind: text(url.searchParams.get("kind")),
   };
   const pages = await services.pages.listPages(filter);
+  // 25 a page, as the other admin lists: a site with hundreds of pages renders a screen, not all of them.
+  const last = Math.max(1, Math.ceil(pages.length / PAGES_PER_SCREEN));
+  const current = Math.min(lenientPageSchema.parse(url.searchParams.get("page")), last);
+  const shown = pages.slice((current - 1) * PAGES_PER_SCREEN, current * PAGES_PER_SCREEN);
   // The "Saved …" notice of the editor's redirect: from a signed flash cookie, never from the URL.
   const flash = takeFlash(request, { token: sessionToken, secure: secureCookies });
   return data(
-    { page: { data: pages, current_page: 1, last_page: 1, total: pages.length }, ...filter, notice: flash.message },
+    { page: pageOf(shown, current, PAGES_PER_SCREEN, pages.length), ...filter, notice: flash.message },
     { headers: flash.headers },
   );
 }
