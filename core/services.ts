@@ -253,6 +253,7 @@ export function createServices(deps: {
     transaction,
     dialect: deps.dialect,
     clock,
+    audit,
   });
   const members = createMembersService({
     db: deps.db,
@@ -348,6 +349,7 @@ export function createServices(deps: {
     meetings,
     meetingsAdmin: createMeetingsAdminService({
       revisions,
+      audit,
       db: deps.db,
       search,
       storage: deps.storage,

@@ -6,6 +6,7 @@ import { AppError } from "../../lib/errors";
 import { hashPassword } from "../../lib/password";
 import { hashToken, newToken } from "../../lib/tokens";
 import { invalidInput, parseOrThrow } from "../../lib/validation";
+import type { AuditService } from "../audit/audit.service";
 import type { MailService } from "../mail/mail.service";
 import type { SiteSettings } from "../settings/settings.schema";
 import type { SettingsService } from "../settings/settings.service";
@@ -50,6 +51,8 @@ export function createInvitationService(deps: {
   transaction: <T>(work: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
   dialect: Dialect;
   clock: Clock;
+  /** The audit log (decision 0074): an invitation sent by an admin, in its transaction. */
+  audit?: Pick<AuditService, "record">;
 }) {
   const { users, tokens, clock } = deps;
 
@@ -148,7 +151,20 @@ export function createInvitationService(deps: {
       if (await users.findByEmail(data.email)) throw invalidInput({ email: [EMAIL_TAKEN] });
       const site = await deps.settings.getAll();
       // The account, its link and its mail exist together or not at all.
-      const invited = await deps.transaction((trx) => createInvited(trx, data, context, site));
+      const invited = await deps.transaction(async (trx) => {
+        const created = await createInvited(trx, data, context, site);
+        await deps.audit?.record(
+          {
+            action: "invited",
+            entity: "user",
+            entityId: created.row.id,
+            summary: `${data.email} invited as ${data.role}`,
+            after: { email: data.email, first_name: data.first_name, last_name: data.last_name, role: data.role },
+          },
+          trx,
+        );
+        return created;
+      });
       deps.mail.deliverSoon();
       return toAdminUser({ ...invited.row, invitation_expires_at: invited.expiresAt });
     },
@@ -159,7 +175,19 @@ export function createInvitationService(deps: {
       if (row.is_active !== 1) throw new AppError("conflict", INVITATION_FOR_DEACTIVATED);
       if (row.password_hash) throw new AppError("conflict", INVITATION_ALREADY_ACCEPTED);
       const site = await deps.settings.getAll();
-      const expiresAt = await deps.transaction((trx) => send(row, context, site, trx));
+      const expiresAt = await deps.transaction(async (trx) => {
+        const until = await send(row, context, site, trx);
+        await deps.audit?.record(
+          {
+            action: "invitation_sent",
+            entity: "user",
+            entityId: row.id,
+            summary: `A new invitation sent to ${row.email}`,
+          },
+          trx,
+        );
+        return until;
+      });
       deps.mail.deliverSoon();
       return toAdminUser({ ...row, invitation_expires_at: expiresAt });
     },

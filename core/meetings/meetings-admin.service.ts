@@ -13,6 +13,7 @@ import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
 import type { FileStorage } from "../../lib/storage";
 import { isTimeZone } from "../../lib/time-zones";
 import { invalidInput } from "../../lib/validation";
+import type { AuditService } from "../audit/audit.service";
 import type { Revision } from "../revisions/revisions.schema";
 import type { RevisionFields, RevisionsService } from "../revisions/revisions.service";
 import type { SearchService } from "../search/search.service";
@@ -104,6 +105,8 @@ const meetingTexts = (row: MeetingTexts): MeetingTexts => ({
 export function createMeetingsAdminService(deps: {
   /** Keeps each save's texts (decision 0073), in the save's transaction. */
   revisions?: RevisionsService;
+  /** The audit log (decision 0074): a programme item's, a sponsor's or a picture's change, in its transaction. */
+  audit?: Pick<AuditService, "record">;
   db: Kysely<Database>;
   search: SearchService;
   storage: FileStorage;
@@ -125,6 +128,16 @@ export function createMeetingsAdminService(deps: {
   ) => Promise<void>;
 }) {
   const { db, search, storage, clock } = deps;
+
+  /** A meeting's part changed: its row in the audit log, under the meeting (decision 0074). */
+  const audited = (
+    trx: Kysely<Database>,
+    meetingId: number,
+    action: string,
+    summary: string,
+    before: Record<string, unknown> | null,
+    after: Record<string, unknown> | null,
+  ) => deps.audit?.record({ action, entity: "meeting", entityId: meetingId, summary, before, after }, trx);
   const repository = createMeetingsRepository(db);
   const origin = (deps.origin ?? "").replace(/\/+$/, "");
 
@@ -435,12 +448,19 @@ export function createMeetingsAdminService(deps: {
       await existing(meetingId);
       const described = describedImage(text.alt, text.decorative);
       if (!described) throw invalidInput({ alt: [ALT_REQUIRED] });
-      const row = await committing([], async (trx) =>
-        createMeetingsRepository(trx).describeImage(meetingId, imageId, {
+      const row = await committing([], async (trx) => {
+        const changed = await createMeetingsRepository(trx).describeImage(meetingId, imageId, {
           alt: described.alt,
           decorative: described.decorative ? 1 : 0,
-        }),
-      );
+        });
+        if (changed) {
+          await audited(trx, meetingId, "image_described", `Picture #${imageId}'s text changed`, null, {
+            alt: described.alt,
+            decorative: described.decorative,
+          });
+        }
+        return changed;
+      });
       if (!row) throw new AppError("not_found", "Image not found.");
       return toMeetingImage(row);
     },
@@ -451,6 +471,7 @@ export function createMeetingsAdminService(deps: {
       const removed = await committing([], async (trx) => {
         const image = await createMeetingsRepository(trx).removeImage(meetingId, imageId);
         if (!image) throw new AppError("not_found", "Image not found.");
+        await audited(trx, meetingId, "image_removed", `Picture #${imageId} removed`, { image: image.path }, null);
         return image;
       });
       await removeFiles([removed.path]);
@@ -467,6 +488,9 @@ export function createMeetingsAdminService(deps: {
           is_evening: data.is_evening ? 1 : 0,
         });
         await meetings.touch(meetingId, clock().toISOString());
+        await audited(trx, meetingId, "schedule_added", `Programme item of ${data.meeting_date} added`, null, {
+          ...data,
+        });
         return inserted;
       });
       return toSchedule(row);
@@ -479,6 +503,9 @@ export function createMeetingsAdminService(deps: {
         const updated = await meetings.updateSchedule(meetingId, id, { ...data, is_evening: data.is_evening ? 1 : 0 });
         if (!updated) throw new AppError("not_found", "Schedule not found.");
         await meetings.touch(meetingId, clock().toISOString());
+        await audited(trx, meetingId, "schedule_changed", `Programme item #${id} of ${data.meeting_date} saved`, null, {
+          ...data,
+        });
         return updated;
       });
       return toSchedule(row);
@@ -490,6 +517,7 @@ export function createMeetingsAdminService(deps: {
         const meetings = createMeetingsRepository(trx);
         if (!(await meetings.removeSchedule(meetingId, id))) throw new AppError("not_found", "Schedule not found.");
         await meetings.touch(meetingId, clock().toISOString());
+        await audited(trx, meetingId, "schedule_removed", `Programme item #${id} removed`, null, null);
       });
     },
 
@@ -499,13 +527,19 @@ export function createMeetingsAdminService(deps: {
       const row = await committing(stored, async (trx) => {
         const meetings = createMeetingsRepository(trx);
         const position = (await meetings.lastSponsorPosition(meetingId)) + 1;
-        return meetings.insertSponsor({
+        const inserted = await meetings.insertSponsor({
           event_id: meetingId,
           name: data.name,
           link: data.link,
           image: stored[0]?.key ?? null,
           position,
         });
+        await audited(trx, meetingId, "sponsor_added", `Sponsor “${data.name}” added`, null, {
+          name: data.name,
+          link: data.link,
+          logo: inserted.image,
+        });
+        return inserted;
       });
       return toSponsor(row);
     },
@@ -524,6 +558,14 @@ export function createMeetingsAdminService(deps: {
           ...(stored[0] ? { image: stored[0].key } : {}),
         });
         if (!row) throw new AppError("not_found", "Sponsor not found.");
+        await audited(
+          trx,
+          meetingId,
+          "sponsor_changed",
+          `Sponsor “${data.name}” changed`,
+          { name: before.name, link: before.link, logo: before.image },
+          { name: row.name, link: row.link, logo: row.image },
+        );
         return { before, row };
       });
       if (stored[0] && before.image !== stored[0].key) await removeFiles([before.image]);
@@ -535,6 +577,7 @@ export function createMeetingsAdminService(deps: {
       const removed = await committing([], async (trx) => {
         const sponsor = await createMeetingsRepository(trx).removeSponsor(meetingId, id);
         if (!sponsor) throw new AppError("not_found", "Sponsor not found.");
+        await audited(trx, meetingId, "sponsor_removed", `Sponsor #${id} removed`, { logo: sponsor.image }, null);
         return sponsor;
       });
       await removeFiles([removed.image]);

@@ -63,13 +63,49 @@ describe("what the audit log records", () => {
   });
 
   it("a write no service describes, as a plain row naming the route", async () => {
+    const category = (name: string) =>
+      t.runtime.services.libraryAdmin.createCategory(
+        {
+          name,
+          title: null,
+          title_description: null,
+          description: null,
+          content: null,
+          view_type: null,
+          is_active: true,
+          is_public: "members",
+          parent_id: null,
+        },
+        null,
+      );
+    const parent = await category("Plain parent");
+    const child = await category("Plain child");
+    const moved = await call(t.app, "POST", `/api/dashboard/papers-categories/${child.id}/move`, {
+      token: admin.token,
+      json: { parent_id: parent.id },
+    });
+    expect(moved.status).toBe(200);
+    const [row] = (await audit()).data;
+    expect(row).toMatchObject({
+      action: "post",
+      entity_id: String(child.id),
+      summary: "POST /api/dashboard/papers-categories/:id/move",
+      changes: null,
+    });
+  });
+
+  it("an invitation, as the user it creates", async () => {
     const invited = await call(t.app, "POST", "/api/dashboard/users", {
       token: admin.token,
-      json: { email: "plain.row@example.org", first_name: "Plain", last_name: "Row", role: "member" },
+      json: { email: "invited.row@example.org", first_name: "Ivy", last_name: "Invited", role: "member" },
     });
     expect(invited.status).toBe(201);
     const [row] = (await audit("?entity=user")).data;
-    expect(row).toMatchObject({ action: "post", entity: "user", summary: "POST /api/dashboard/users", changes: null });
+    expect(row).toMatchObject({
+      action: "invited",
+      summary: "invited.row@example.org invited as member",
+      changes: { email: { before: null, after: "invited.row@example.org" }, role: { before: null, after: "member" } },
+    });
   });
 
   it("the settings, with each changed key before and after", async () => {
@@ -107,6 +143,13 @@ describe("what the audit log records", () => {
       seats: { before: null, after: 4 },
       website: { before: null, after: "https://ledger.example" },
     });
+    // The company's edit screen shows its own history.
+    const editor = await call(pages, "GET", `${ORIGIN}/manager/members/${companyId}`, {
+      headers: { cookie: admin.cookie },
+    });
+    expect(editor.status).toBe(200);
+    expect(editor.text).toContain('id="history-title"');
+    expect(editor.text).toContain("Company “Ledger Marine AS” changed");
 
     const person = await createUser(t.runtime.services, { role: "member" });
     await call(t.app, "POST", `/api/dashboard/companies/${companyId}/representatives`, {
@@ -200,6 +243,24 @@ describe("what the audit log records", () => {
       status: { before: "new", after: "declined" },
       reason: { before: null, after: "Not a marine electronics company." },
     });
+
+    // A meeting's programme item and sponsor, under the meeting.
+    const item = await call(t.app, "POST", `/api/dashboard/meeting/${meeting.id}/schedule`, {
+      token: admin.token,
+      json: { meeting_date: "2099-03-01", start: "09:00", finish: "10:00", description: "Opening" },
+    });
+    expect(item.status, item.text).toBe(201);
+    const sponsor = await call(t.app, "POST", `/api/dashboard/meeting/${meeting.id}/sponsor`, {
+      token: admin.token,
+      json: { name: "Ledger Sponsor", link: "https://sponsor.example" },
+    });
+    expect(sponsor.status, sponsor.text).toBe(201);
+    const meetingRows = (await audit(`?entity=meeting&entity_id=${meeting.id}`)).data;
+    expect(meetingRows.map((r) => [r.action, r.summary])).toEqual([
+      ["sponsor_added", "Sponsor “Ledger Sponsor” added"],
+      ["schedule_added", "Programme item of 2099-03-01 added"],
+    ]);
+    expect(meetingRows[1].changes?.description).toEqual({ before: null, after: "Opening" });
   });
   it("a primary contact's write, and nothing for a plain member's read", async () => {
     const company = await t.runtime.services.members.create({ name: "Audit Marine AS", country: "NO" });

@@ -10,6 +10,7 @@ import {
 import { isAppError } from "../../../lib/errors";
 import { parseId } from "../../../lib/ids";
 import { parseOrThrow } from "../../../lib/validation";
+import { AuditHistory } from "../../components/admin/audit-rows";
 import {
   CompanyFacts,
   CompanyLogo,
@@ -29,6 +30,7 @@ import { Notice } from "../../components/ui/notice";
 import { optionsOf, SelectField } from "../../components/ui/select-field";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
+import { shownAuditRows } from "../../lib/audit";
 import { setFlash, takeFlash } from "../../lib/flash.server";
 import { lengthLimit } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
@@ -57,9 +59,19 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { services, sessionToken, secureCookies } = getRequestContext(context);
   const company = await loadCompany(context, params.id);
   const representatives = company ? await services.members.representatives(company.id) : [];
+  // Who changed this company, and what (decision 0074).
+  const [history, site] = company
+    ? await Promise.all([services.audit.history("company", company.id), services.settings.getAll()])
+    : [[], null];
   const flash = takeFlash(request, { token: sessionToken, secure: secureCookies });
   return data(
-    { company, representatives, countries: services.members.countryChoices(), notice: flash.message },
+    {
+      company,
+      representatives,
+      countries: services.members.countryChoices(),
+      notice: flash.message,
+      history: site ? shownAuditRows(history, site["site.timezone"]) : [],
+    },
     { headers: flash.headers },
   );
 }
@@ -335,6 +347,7 @@ export default function ManageMember({ loaderData, actionData }: Route.Component
         </section>
       ) : null}
       <CompanyForm company={company} countries={countries} result={result} />
+      {company ? <AuditHistory rows={loaderData.history} /> : null}
     </div>
   );
 }
