@@ -217,6 +217,7 @@ export function createServices(deps: {
     membershipCutoff: async () => (await membershipDay()).cutoff,
     post: (id) => news.getById(id),
     postUrl,
+    audit,
   });
   const news = createNewsService({
     revisions,
@@ -408,6 +409,7 @@ export function createServices(deps: {
       registrations,
       registrationLinks,
       registrationInvitations,
+      audit,
     }),
     /** A meeting's registrations and their states (issue 32, decision 0052). */
     registrations,

@@ -6,6 +6,7 @@ import { AppError, isAppError } from "../../lib/errors";
 import { pageOf } from "../../lib/pagination";
 import { longDateIn } from "../../lib/time-zones";
 import { invalidInput } from "../../lib/validation";
+import type { AuditService } from "../audit/audit.service";
 import type { NewMailAttachment } from "../mail/mail.schema";
 import type { MailService, NewMail } from "../mail/mail.service";
 import { registrationState } from "../meetings/meetings.schema";
@@ -98,6 +99,8 @@ export function createJoinService(deps: {
   /** The calendar invitation in a registration's confirmation, when the meeting confirms at once. */
   registrationInvitations?: Pick<RegistrationInvitations, "prepare" | "attachment">;
   captcha?: CaptchaCheck;
+  /** The audit log (decision 0074): the secretariat's marks and deletions, in their transactions. */
+  audit?: Pick<AuditService, "record">;
 }) {
   const { repository, mail, settings, clock } = deps;
 
@@ -469,9 +472,21 @@ export function createJoinService(deps: {
     },
 
     async setHandled(id: number, handled: boolean): Promise<void> {
-      if (!(await repository.setHandled(id, handled ? clock().toISOString() : null))) {
-        throw new AppError("not_found", "Request not found.");
-      }
+      await deps.transaction(async (trx) => {
+        if (!(await createJoinRepository(trx).setHandled(id, handled ? clock().toISOString() : null))) {
+          throw new AppError("not_found", "Request not found.");
+        }
+        await deps.audit?.record(
+          {
+            action: handled ? "handled" : "not_handled",
+            entity: "request",
+            entityId: id,
+            summary: `Request #${id} marked ${handled ? "handled" : "not handled"}`,
+            after: { handled },
+          },
+          trx,
+        );
+      });
     },
 
     /**
@@ -479,12 +494,27 @@ export function createJoinService(deps: {
      * Nothing is mailed (the secretariat answers the person itself); a request not marked stays as it is.
      */
     async markNotSpam(id: number): Promise<void> {
-      if (!(await repository.clearSpam(id))) throw new AppError("not_found", "Request not found.");
+      await deps.transaction(async (trx) => {
+        if (!(await createJoinRepository(trx).clearSpam(id))) throw new AppError("not_found", "Request not found.");
+        await deps.audit?.record(
+          { action: "not_spam", entity: "request", entityId: id, summary: `Request #${id} marked as not spam` },
+          trx,
+        );
+      });
     },
 
     /** Deletes a request and its mail history; a registration's seat is free again. */
     async remove(id: number): Promise<void> {
-      const removed = await deps.transaction((trx) => createJoinRepository(trx).remove(id));
+      const removed = await deps.transaction(async (trx) => {
+        const gone = await createJoinRepository(trx).remove(id);
+        if (gone) {
+          await deps.audit?.record(
+            { action: "delete", entity: "request", entityId: id, summary: `Request #${id} deleted` },
+            trx,
+          );
+        }
+        return gone;
+      });
       if (!removed) throw new AppError("not_found", "Request not found.");
     },
   };

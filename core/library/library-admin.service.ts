@@ -459,7 +459,9 @@ export function createLibraryAdminService(deps: {
           }
         }
         const now = clock().toISOString();
-        const oldSiblings = (node.parent ? node.parent.children : tree.roots).filter((n) => n.row.id !== id);
+        const siblingsBefore = node.parent ? node.parent.children : tree.roots;
+        const oldPosition = siblingsBefore.findIndex((n) => n.row.id === id);
+        const oldSiblings = siblingsBefore.filter((n) => n.row.id !== id);
         const target = data.parent_id === null ? tree.roots : (tree.byId.get(data.parent_id) as CategoryNode).children;
         const newSiblings = target.filter((n) => n.row.id !== id).map((n) => n.row.id);
         const at = Math.min(data.position ?? newSiblings.length, newSiblings.length);
@@ -476,6 +478,17 @@ export function createLibraryAdminService(deps: {
           );
         await on.orderSiblings(newSiblings, now);
         await reindexSubtree(id, trx);
+        await deps.audit?.record(
+          {
+            action: "move",
+            entity: "category",
+            entityId: id,
+            summary: `Category “${node.row.name}” moved`,
+            before: { parent_id: node.row.parent_id, position: oldPosition },
+            after: { parent_id: data.parent_id, position: at },
+          },
+          trx,
+        );
       });
       return categoryAnswer(id);
     },
@@ -674,7 +687,24 @@ export function createLibraryAdminService(deps: {
       const revision =
         isRowId(paperId) && isRowId(revisionId) ? await repository.findRevision(paperId, revisionId) : undefined;
       if (!revision) throw new AppError("not_found", "Revision not found.");
-      await repository.deleteRevision(revisionId);
+      await db.transaction().execute(async (trx) => {
+        await createLibraryRepository(trx).deleteRevision(revisionId);
+        await deps.audit?.record(
+          {
+            action: "revision_deleted",
+            entity: "paper",
+            entityId: paperId,
+            summary: `An earlier file of paper #${paperId} deleted (${revision.file_name ?? "no name"})`,
+            before: {
+              file: revision.file_name,
+              revision: revision.revision,
+              version: revision.version,
+              date: revision.date,
+            },
+          },
+          trx,
+        );
+      });
       await removePaperFiles([revision.uploaded_file]);
       return read.paper(paperId);
     },

@@ -6,6 +6,7 @@ import { AppError } from "../../lib/errors";
 import { htmlToText } from "../../lib/html";
 import { longDateIn } from "../../lib/time-zones";
 import { invalidInput } from "../../lib/validation";
+import type { AuditService } from "../audit/audit.service";
 import type { MailService, NewMail } from "../mail/mail.service";
 import type { MembershipType } from "../members/members.values";
 import type { SiteSettings } from "../settings/settings.schema";
@@ -66,6 +67,8 @@ export function createAnnouncementsService(deps: {
   membershipCutoff: () => Promise<string>;
   post: (id: number) => Promise<Post>;
   postUrl: (slug: string) => string;
+  /** The audit log (decision 0074): a sending, in its transaction. */
+  audit?: Pick<AuditService, "record">;
 }) {
   const origin = deps.origin.replace(/\/+$/, "");
   const repository = createAnnouncementsRepository(deps.db, deps.dialect);
@@ -171,6 +174,16 @@ export function createAnnouncementsService(deps: {
         // Nobody to send it to: nothing is recorded, so a later send is not taken for a second one.
         if (count === 0) throw invalidInput({ audience: [NOBODY] });
         await repo.setRecipients(id, count);
+        await deps.audit?.record(
+          {
+            action: "announced",
+            entity: "news",
+            entityId: postId,
+            summary: `“${post.title}” sent to ${count} ${count === 1 ? "member" : "members"} (${options.audience})${before ? ", again" : ""}`,
+            after: { audience: options.audience, recipients: count },
+          },
+          trx,
+        );
         return count;
       });
       deps.mail.deliverSoon();

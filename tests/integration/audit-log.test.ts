@@ -62,7 +62,26 @@ describe("what the audit log records", () => {
     expect(row.changes?.content).toEqual({ before: expect.any(String), after: "<p>Since 1960.</p>" });
   });
 
-  it("a write no service describes, as a plain row naming the route", async () => {
+  it("a write no service describes, as a plain row naming the page and its form's intent", async () => {
+    const post = await t.runtime.services.news.create({
+      title: "Plain row post",
+      content: "<p>Plain.</p>",
+      author_name: "Audit",
+    } as never);
+    const sent = await call(pages, "POST", `${ORIGIN}/manage-news/${post.id}/edit`, {
+      form: { intent: "announce-test" },
+      headers: { cookie: admin.cookie, origin: ORIGIN },
+    });
+    expect(sent.status).toBeLessThan(400);
+    const [row] = (await audit()).data;
+    expect(row).toMatchObject({
+      action: "announce-test",
+      summary: `POST /manage-news/${post.id}/edit (announce-test)`,
+      changes: null,
+    });
+  });
+
+  it("a category moved in the tree, with where it was and where it went", async () => {
     const category = (name: string) =>
       t.runtime.services.libraryAdmin.createCategory(
         {
@@ -78,20 +97,36 @@ describe("what the audit log records", () => {
         },
         null,
       );
-    const parent = await category("Plain parent");
-    const child = await category("Plain child");
+    const parent = await category("Moved parent");
+    const child = await category("Moved child");
     const moved = await call(t.app, "POST", `/api/dashboard/papers-categories/${child.id}/move`, {
       token: admin.token,
       json: { parent_id: parent.id },
     });
     expect(moved.status).toBe(200);
-    const [row] = (await audit()).data;
+    const [row] = (await audit(`?entity=category&entity_id=${child.id}`)).data;
     expect(row).toMatchObject({
-      action: "post",
-      entity_id: String(child.id),
-      summary: "POST /api/dashboard/papers-categories/:id/move",
-      changes: null,
+      action: "move",
+      summary: "Category “Moved child” moved",
+      changes: { parent_id: { before: null, after: parent.id }, position: expect.anything() },
     });
+  });
+
+  it("a request marked handled, and deleted", async () => {
+    const request = await registerThroughForm(t, "/join", { now: clock, email: "handled@example.org" });
+    const marked = await call(t.app, "PATCH", `/api/dashboard/join-requests/${request.id}`, {
+      token: admin.token,
+      json: { handled: true },
+    });
+    expect(marked.status).toBe(200);
+    expect(
+      (await call(t.app, "DELETE", `/api/dashboard/join-requests/${request.id}`, { token: admin.token })).status,
+    ).toBe(200);
+    const rows = (await audit(`?entity=request&entity_id=${request.id}`)).data;
+    expect(rows.map((r) => [r.action, r.summary])).toEqual([
+      ["delete", `Request #${request.id} deleted`],
+      ["handled", `Request #${request.id} marked handled`],
+    ]);
   });
 
   it("an invitation, as the user it creates", async () => {
@@ -234,7 +269,9 @@ describe("what the audit log records", () => {
       },
     );
     expect(confirmed.status).toBe(200);
-    const requests = (await audit("?entity=request")).data;
+    const requests = (await audit("?entity=request")).data.filter((r) =>
+      [String(application.id), String(registration.id)].includes(r.entity_id ?? ""),
+    );
     expect(requests.map((r) => [r.action, r.entity_id, r.summary])).toEqual([
       ["registration_confirmed", String(registration.id), `Registration #${registration.id}: confirmed`],
       ["declined", String(application.id), `Join request #${application.id} from dee@declined.example declined`],
