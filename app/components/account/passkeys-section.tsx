@@ -35,9 +35,14 @@ export function PasskeysSection({
   const formRef = useRef<HTMLFormElement>(null);
   const answerRef = useRef<HTMLInputElement>(null);
   useEffect(() => setHydrated(true), []);
-  // A passkey added (or removed): the name typed for it is done with.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the list changes
-  useEffect(() => formRef.current?.reset(), [passkeys.length]);
+  // A passkey added (or removed): the name typed for it is done with. Not on the first render: a
+  // name typed before the page came to life (hydration) is kept.
+  const shownCount = useRef(passkeys.length);
+  useEffect(() => {
+    if (shownCount.current === passkeys.length) return;
+    shownCount.current = passkeys.length;
+    formRef.current?.reset();
+  }, [passkeys.length]);
   const elsewhere = hydrated && at !== null && window.location.origin !== at;
 
   async function addPasskey() {
