@@ -42,6 +42,22 @@ const audit = async (query = "") => {
   expect(answer.status).toBe(200);
   return answer.json as { data: Row[]; total: number; next_page_url: string | null };
 };
+/** A members-only library category at the root, through the service as the admin screen makes one. */
+const newCategory = (name: string) =>
+  t.runtime.services.libraryAdmin.createCategory(
+    {
+      name,
+      title: null,
+      title_description: null,
+      description: null,
+      content: null,
+      view_type: null,
+      is_active: true,
+      is_public: "members",
+      parent_id: null,
+    },
+    null,
+  );
 const adminName = () => `${admin.user.first_name} ${admin.user.last_name}`.trim();
 
 describe("what the audit log records", () => {
@@ -82,23 +98,8 @@ describe("what the audit log records", () => {
   });
 
   it("a category moved in the tree, with where it was and where it went", async () => {
-    const category = (name: string) =>
-      t.runtime.services.libraryAdmin.createCategory(
-        {
-          name,
-          title: null,
-          title_description: null,
-          description: null,
-          content: null,
-          view_type: null,
-          is_active: true,
-          is_public: "members",
-          parent_id: null,
-        },
-        null,
-      );
-    const parent = await category("Moved parent");
-    const child = await category("Moved child");
+    const parent = await newCategory("Moved parent");
+    const child = await newCategory("Moved child");
     const moved = await call(t.app, "POST", `/api/dashboard/papers-categories/${child.id}/move`, {
       token: admin.token,
       json: { parent_id: parent.id },
@@ -206,20 +207,7 @@ describe("what the audit log records", () => {
       summary: `${person.user.email} linked as a representative of “Ledger Marine AS”`,
     });
 
-    const category = await t.runtime.services.libraryAdmin.createCategory(
-      {
-        name: "Audit papers",
-        title: null,
-        title_description: null,
-        description: null,
-        content: null,
-        view_type: null,
-        is_active: true,
-        is_public: "members",
-        parent_id: null,
-      },
-      null,
-    );
+    const category = await newCategory("Audit papers");
     const form = new FormData();
     form.append("name", "Ledger paper");
     form.append("papers_category_id", String(category.id));
