@@ -6,7 +6,7 @@ import type { Clock } from "../lib/clock";
 import { systemClock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import type { MailTransport } from "../lib/mail";
-import type { FileStorage, ReadableFileStorage } from "../lib/storage";
+import type { ReadableFileStorage } from "../lib/storage";
 import { createAccountsService } from "./accounts/accounts.service";
 import { createInvitationService } from "./accounts/invitation.service";
 import { createPasswordResetService } from "./accounts/password-reset.service";
@@ -25,9 +25,11 @@ import { createApplicationsService } from "./join/applications.service";
 import { createJoinRepository } from "./join/join.repository";
 import { type CaptchaCheck, createJoinService } from "./join/join.service";
 import { createMeetingRemindersService } from "./join/meeting-reminders.service";
+import { createProofOfWork } from "./join/proof-of-work";
 import { createRegistrationInvitations } from "./join/registration-invitations";
 import { createRegistrationLinks } from "./join/registration-links";
 import { createRegistrationsService } from "./join/registrations.service";
+import { pruneSpentChallenges } from "./join/spent-challenges.repository";
 import { createLibraryRepository } from "./library/library.repository";
 import { createLibraryService } from "./library/library.service";
 import { createLibraryAdminService } from "./library/library-admin.service";
@@ -52,8 +54,10 @@ import { createNoticesService, PREFERENCES_PATH } from "./notifications/notices.
 import { createNotificationsRepository } from "./notifications/notifications.repository";
 import { createNotificationsService } from "./notifications/notifications.service";
 import { UNSUBSCRIBE_KEY } from "./notifications/unsubscribe";
+import { PRIVACY_POLICY_PAGE } from "./pages/fixed-pages";
 import { isVisiblePage } from "./pages/pages.repository";
 import { createPagesService } from "./pages/pages.service";
+import { createRetentionService } from "./privacy/retention.service";
 import { createRateLimitRepository } from "./rate-limit/rate-limit.repository";
 import { createRateLimitService } from "./rate-limit/rate-limit.service";
 import { createRevisionsService } from "./revisions/revisions.service";
@@ -71,7 +75,8 @@ export function createServices(deps: {
   sqlite?: SQLite.Database;
   /** PostgreSQL's LISTEN/NOTIFY (DatabaseHandle.notifications): every process hears of a content change as it commits. */
   notifications?: Notifications;
-  storage: FileStorage;
+  /** Public uploads (readable: a person's data export includes their picture). */
+  storage: ReadableFileStorage;
   /** Members-only files (paper files), served through an access check (decision 0024). */
   privateStorage: ReadableFileStorage;
   sessionTtlSeconds: number;
@@ -155,6 +160,7 @@ export function createServices(deps: {
   const meetings = createMeetingsService({ repository: createMeetingsRepository(deps.db), clock });
   const mail = createMailService({
     repository: createMailRepository(deps.db),
+    db: deps.db,
     transport: deps.mailTransport ?? {
       describe: "none",
       send: async () => {
@@ -269,6 +275,8 @@ export function createServices(deps: {
     audit,
   });
   const joinRepository = createJoinRepository(deps.db);
+  /** The public forms' proof-of-work challenge (ALTCHA, decision 0077), keyed like the forms' times. */
+  const proofOfWork = createProofOfWork({ db: deps.db, clock, key: () => secrets.key("altcha") });
   // Each mail to a registrant carries its own link to the registration, absolute from BASE_URL.
   const registrationLinks = createRegistrationLinks({ db: deps.db, clock, origin: deps.origin });
   // A confirmation carries the meeting as a calendar invitation; a confirmed registration ended, its cancellation.
@@ -294,8 +302,28 @@ export function createServices(deps: {
         deps.logger?.error({ err: error }, "content version not moved after a registration");
       }),
   });
+  const profile = createProfileService({
+    audit,
+    users,
+    storage: deps.storage,
+    rateLimit,
+    mail,
+    settings,
+    revokeOtherSessions: (userId, keepSessionId, trx) => auth.revokeUserSessions(userId, keepSessionId, trx),
+    transaction,
+    dialect: deps.dialect,
+    clock,
+  });
   return {
     audit,
+    /** Personal data kept only as long as it serves (issue 35, decision 0078): the retention job calls it. */
+    retention: createRetentionService({
+      db: deps.db,
+      clock,
+      settings: () => settings.getAll(),
+      pruneSpentChallenges: (nowIso) => pruneSpentChallenges(deps.db, nowIso),
+      outbox: deps.mailTransport,
+    }),
     twoFactor,
     passkeys,
     accounts: createAccountsService({
@@ -315,18 +343,7 @@ export function createServices(deps: {
       unsubscribeKey: () => secrets.key(UNSUBSCRIBE_KEY),
     }),
     auth,
-    profile: createProfileService({
-      audit,
-      users,
-      storage: deps.storage,
-      rateLimit,
-      mail,
-      settings,
-      revokeOtherSessions: (userId, keepSessionId, trx) => auth.revokeUserSessions(userId, keepSessionId, trx),
-      transaction,
-      dialect: deps.dialect,
-      clock,
-    }),
+    profile,
     passwordReset: createPasswordResetService({
       audit,
       users,
@@ -404,6 +421,8 @@ export function createServices(deps: {
       clock,
       ratePerHour: deps.joinRatePerHour ?? 30,
       captcha: deps.captcha,
+      proofOfWork,
+      privacyRevisionAt: (at) => pages.revisionNumberAt(PRIVACY_POLICY_PAGE, at),
       formKey: () => secrets.key("form-time"),
       meetingFor: (pagePath, viewer) => meetings.forRegistrationPath(pagePath, viewer),
       registrations,
@@ -411,6 +430,8 @@ export function createServices(deps: {
       registrationInvitations,
       audit,
     }),
+    /** The challenges of the public forms' proof-of-work check (decision 0077). */
+    proofOfWork,
     /** A meeting's registrations and their states (issue 32, decision 0052). */
     registrations,
     /** Registrants' links: see and cancel a registration without an account (issue 32). */

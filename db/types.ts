@@ -349,6 +349,11 @@ export interface JoinRequestsTable {
   user_id: number | null;
   /** When the registrant was checked in at the door. */
   attended_at: Timestamp | null;
+  /** The Privacy Policy page's revision the form showed, and when it was shown (issue 35). */
+  privacy_revision: number | null;
+  privacy_shown_at: Timestamp | null;
+  /** When the person's details were erased (a request, or the retention job); null while kept. */
+  anonymised_at: Timestamp | null;
   /** The SEQUENCE of the registration's latest calendar invitation (migration 0019): raised with each one sent. */
   invitation_sequence: Generated<number>;
 }
@@ -557,6 +562,21 @@ export interface AnnouncementsTable {
 }
 
 /** See migration 0015: a scheduled job's lease (decision 0045). */
+/** A solved proof-of-work challenge (ALTCHA), kept until it expires so that it is good once. */
+export interface SpentChallengesTable {
+  signature_hash: string;
+  expires_at: Timestamp;
+}
+
+/** An address a mail server refused for good: nothing more is sent to it (issue 35). */
+export interface MailBouncesTable {
+  /** Lower-cased. */
+  address: string;
+  reason: string;
+  mail_id: number | null;
+  created_at: Timestamp;
+}
+
 export interface JobsTable {
   name: string;
   /** The due time of the run most recently taken. */
@@ -632,6 +652,8 @@ export interface Database {
   announcements: AnnouncementsTable;
   notification_batches: NotificationBatchesTable;
   notification_deliveries: NotificationDeliveriesTable;
+  spent_challenges: SpentChallengesTable;
+  mail_bounces: MailBouncesTable;
   jobs: JobsTable;
   job_runs: JobRunsTable;
   app_secrets: AppSecretsTable;

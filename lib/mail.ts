@@ -69,7 +69,34 @@ function message(from: string, mail: OutgoingMail): Mail.Options {
 }
 
 /** Hands one message to the mail system; throws when it is refused or unreachable. */
-export type MailTransport = { send(mail: OutgoingMail): Promise<void>; describe: string };
+export type MailTransport = {
+  send(mail: OutgoingMail): Promise<void>;
+  describe: string;
+  /**
+   * The outbox's files written before `before`, removed (the retention job, decision 0078); answers
+   * how many. Only the outbox has files of its own: an SMTP transport keeps nothing.
+   */
+  pruneOutbox?(before: Date): Promise<number>;
+};
+
+/**
+ * The mail server's answer when it refused the recipient for good, else null (decision 0078): a 5xx
+ * answer to RCPT TO, or a 5xx at DATA whose enhanced status names the mailbox (5.1.x, 5.2.1). Any
+ * other refusal (4xx, a lost connection, MAIL FROM or AUTH refused: our side) may pass: it is retried.
+ */
+export function permanentRecipientRefusal(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  const { responseCode, command, response } = error as Error & {
+    responseCode?: number;
+    command?: string;
+    response?: string;
+  };
+  if (typeof responseCode !== "number" || responseCode < 500 || responseCode > 599) return null;
+  const answer = (response ?? error.message).trim();
+  if (command === "RCPT TO") return answer;
+  if (command === "DATA" && /^5\d\d[ -]5\.(1\.\d+|2\.1)\b/.test(answer)) return answer;
+  return null;
+}
 
 /**
  * SMTP when SMTP_URL is set (smtp:// or smtps://, credentials in the URL);
@@ -109,6 +136,25 @@ export function createMailTransport(options: {
       await fs.promises.mkdir(options.outboxDir, { recursive: true });
       await fs.promises.writeFile(file, info.message as Buffer);
       options.onWritten?.(file, mail);
+    },
+    async pruneOutbox(before) {
+      let names: string[];
+      try {
+        names = await fs.promises.readdir(options.outboxDir);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
+        throw error;
+      }
+      let removed = 0;
+      for (const name of names) {
+        if (!name.endsWith(".eml")) continue;
+        const file = path.join(options.outboxDir, name);
+        const stat = await fs.promises.stat(file).catch(() => null);
+        if (!stat?.isFile() || stat.mtimeMs >= before.getTime()) continue;
+        await fs.promises.rm(file, { force: true });
+        removed += 1;
+      }
+      return removed;
     },
   };
 }

@@ -1,6 +1,7 @@
 import { describeReminders } from "../join/meeting-reminders.service";
 import { describeNotices } from "../members/renewals.service";
 import { describeNoticesRun, isIdleNoticesRun } from "../notifications/notices.service";
+import { describeRetention } from "../privacy/retention.service";
 import { defineJob, type JobDefinition } from "./job";
 
 /**
@@ -32,6 +33,16 @@ export const SITE_JOBS: readonly JobDefinition[] = [
     async run({ services, signal }) {
       const removed = await services.audit.prune({ signal });
       return `${removed} audit ${removed === 1 ? "row" : "rows"} past the retention removed.`;
+    },
+  }),
+  defineJob({
+    name: "retention",
+    // Daily, at a quiet hour, after the other clean-ups: personal data kept only as long as it serves (issue 35).
+    schedule: "0 4 * * *",
+    description:
+      "Erases the person from requests past privacy.retention_months (default 24) after they were handled or the meeting ended; removes sent mail (queue and outbox) after 90 days, and expired sessions, tokens, links and limits. Decision 0078.",
+    async run({ services, signal }) {
+      return describeRetention(await services.retention.run({ signal }));
     },
   }),
   defineJob({

@@ -93,6 +93,20 @@ export const joinContextSchema = z.object({
     .optional()
     .catch(undefined),
   captcha_token: z.string().max(4000).optional().catch(undefined),
+  altcha: z
+    .string()
+    .max(4000)
+    .meta({
+      description:
+        "The proof-of-work check's answer (ALTCHA, decision 0077): what the site's widget writes into its hidden " +
+        "`altcha` field after solving a challenge from GET /api/altcha/challenge. When it is sent, it must " +
+        "be a solution of an unexpired challenge the site issued, not used before: otherwise 422 with the " +
+        "reason under `altcha`. A form sent without it (JavaScript off) is judged by the other checks. Not " +
+        "asked for when reCAPTCHA is configured, nor from a signed-in API client (Bearer).",
+    })
+    .optional()
+    // Sent but unreadable (too long, a file): still a check that ran and does not pass.
+    .catch(""),
 });
 
 /** A registration's optional note (dietary needs, accessibility); ignored on a membership request. */
@@ -314,6 +328,31 @@ export const joinRequestSchema = z
     note: z.string().nullable(),
     attended_at: z.string().nullable(),
     user_id: z.number().int().nullable().meta({ description: "The signed-in sender, if any." }),
+    privacy_revision: z
+      .number()
+      .int()
+      .nullable()
+      .meta({
+        description:
+          "The revision of the Privacy Policy page in force when the form was shown (its number in the page's " +
+          "revisions); null when the page had no revision yet (decision 0077).",
+      }),
+    privacy_shown_at: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "When the form, with its line about the Privacy Policy, was shown (the time the site signed into it); " +
+          "the time of arrival for a client that sent no such time. Null for requests from before it was kept.",
+      }),
+    anonymised_at: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "When the person's details were erased (their request, their account's deletion, or the retention job: " +
+          "decisions 0078, 0079); null while kept.",
+      }),
     mails: z.array(mailStatusSchema),
     history: z.array(joinRequestEventSchema).meta({
       description: "Approved or declined, by whom and when (its arrival is created_at; its mails are mails).",

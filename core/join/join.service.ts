@@ -33,13 +33,20 @@ import {
   captchaUnreachableText,
   FORM_KINDS,
   MIN_FILL_SECONDS,
+  PROOF_EXPIRED,
+  PROOF_INVALID,
+  PROOF_REPLAYED,
+  PROOF_UNSOLVED,
   type RegistrationStatus,
+  THROWAWAY_EMAIL,
   waitText,
 } from "./join.values";
+import type { ProofOfWork, ProofRefusal } from "./proof-of-work";
 import type { RegistrationInvitations } from "./registration-invitations";
 import type { RegistrationLinks } from "./registration-links";
 import { NOT_QUOTED, registrationMails } from "./registration-mails";
 import type { RegistrationsService } from "./registrations.service";
+import { isThrowawayAddress } from "./throwaway-mail";
 
 /** A person takes longer than this to fill in a form; a script does not. */
 export const MIN_FILL_MS = MIN_FILL_SECONDS * 1000;
@@ -70,8 +77,22 @@ export type MeetingLookup = (
 /** Checks a captcha token (reCAPTCHA when configured). */
 export type CaptchaCheck = { required: boolean; verify(token: string, ip: string | null): Promise<boolean> };
 
-/** The form's context: the page, the honeypot, when it was shown (signed by us) and the captcha token. */
-type FormContext = Pick<JoinSubmission, "page_path" | "website" | "started_at" | "captcha_token">;
+/**
+ * The form's context: the page, the honeypot, when it was shown (signed by us), the captcha token
+ * and the proof of work.
+ */
+type FormContext = Pick<JoinSubmission, "page_path" | "website" | "started_at" | "captcha_token" | "altcha">;
+
+/** What the checks found: probable spam or not, and when the form was shown (as we signed it), if known. */
+type Admission = { spam: SpamReason | null; shownAt: number | null };
+
+/** What the sender is told when the proof of work does not pass, by reason (decision 0077). */
+const PROOF_REFUSALS: Record<ProofRefusal, string> = {
+  unsolved: PROOF_UNSOLVED,
+  invalid: PROOF_INVALID,
+  expired: PROOF_EXPIRED,
+  replayed: PROOF_REPLAYED,
+};
 
 /**
  * `trusted`: a signed-in API client, which neither the captcha nor the shown-at time applies to
@@ -99,6 +120,16 @@ export function createJoinService(deps: {
   /** The calendar invitation in a registration's confirmation, when the meeting confirms at once. */
   registrationInvitations?: Pick<RegistrationInvitations, "prepare" | "attachment">;
   captcha?: CaptchaCheck;
+  /**
+   * The proof-of-work check (ALTCHA, decision 0077): asked for when the form sends its field and no
+   * captcha is configured (reCAPTCHA replaces it).
+   */
+  proofOfWork?: Pick<ProofOfWork, "check" | "prepare">;
+  /**
+   * The Privacy Policy page's revision in force at a time (ISO), or null when it had none: the
+   * consent record of each request (decision 0077).
+   */
+  privacyRevisionAt?: (at: string) => Promise<number | null>;
   /** The audit log (decision 0074): the secretariat's marks and deletions, in their transactions. */
   audit?: Pick<AuditService, "record">;
 }) {
@@ -134,8 +165,10 @@ export function createJoinService(deps: {
    * goes unbounded), then the captcha. What the honeypot or the shown-at time catches is neither
    * refused nor dropped: it is kept, marked as probable spam, and answered like any other request.
    * The shown-at time counts only as this site signed it for this form, on this server's clock.
+   * The proof of work (decision 0077) is asked for only when the form sent its field (JavaScript ran);
+   * without it (a plain POST) the other checks decide, as before. A captcha replaces it.
    */
-  async function admit(form: FormKind, context: FormContext, client: Client): Promise<SpamReason | null> {
+  async function admit(form: FormKind, context: FormContext, client: Client): Promise<Admission> {
     try {
       await deps.rateLimit.consume({
         key: `join:ip:${client.ip ?? "unknown"}`,
@@ -154,11 +187,24 @@ export function createJoinService(deps: {
       throw error;
     }
     if (deps.captcha?.required && !client.trusted) await checkCaptcha(context.captcha_token, client.ip);
-    if (context.website?.trim()) return "honeypot";
-    if (client.trusted) return null;
+    else if (deps.proofOfWork && !client.trusted && context.altcha !== undefined) {
+      const refusal = await deps.proofOfWork.check(context.altcha);
+      if (refusal) throw invalidInput({ altcha: [PROOF_REFUSALS[refusal]] });
+    }
     const shownAt = readFormTime(await deps.formKey(), form, context.started_at);
-    if (shownAt === null) return "no_form_time";
-    return clock().getTime() - shownAt < MIN_FILL_MS ? "too_fast" : null;
+    if (context.website?.trim()) return { spam: "honeypot", shownAt };
+    if (client.trusted) return { spam: null, shownAt };
+    if (shownAt === null) return { spam: "no_form_time", shownAt };
+    return { spam: clock().getTime() - shownAt < MIN_FILL_MS ? "too_fast" : null, shownAt };
+  }
+
+  /**
+   * The consent record (decision 0077): the Privacy Policy's revision in force when the form was
+   * shown, and when that was; for a client that sent no signed time, the time of arrival.
+   */
+  async function privacyRecord(shownAt: number | null, arrivedAt: Date) {
+    const at = new Date(shownAt ?? arrivedAt.getTime()).toISOString();
+    return { privacy_revision: (await deps.privacyRevisionAt?.(at)) ?? null, privacy_shown_at: at };
   }
 
   /** The request and its mails are stored together, then sent once the transaction commits. */
@@ -178,11 +224,12 @@ export function createJoinService(deps: {
 
   return {
     /**
-     * Makes (or reads) the forms' key at start, so that rendering a page only ever reads it: a page
-     * must render on a full disk (decision 0014), and the key's first write could not.
+     * Makes (or reads) the forms' keys at start, so that rendering a page only ever reads them: a page
+     * must render on a full disk (decision 0014), and a key's first write could not.
      */
     prepare: async (): Promise<void> => {
       await deps.formKey();
+      await deps.proofOfWork?.prepare();
     },
 
     /** Signed shown-at times of both forms, issued now, for the page being rendered (decision 0039). */
@@ -196,8 +243,10 @@ export function createJoinService(deps: {
     },
 
     async submit(input: JoinSubmission, client: Client): Promise<JoinOutcome> {
-      const { page_path, website, started_at, captcha_token, note, ...fields } = input;
-      const spam = await admit("join", { page_path, website, started_at, captcha_token }, client);
+      const { page_path, website, started_at, captcha_token, altcha, note, ...fields } = input;
+      // A field to correct is said before the checks count the request or spend its proof of work.
+      if (isThrowawayAddress(fields.email)) throw invalidInput({ email: [THROWAWAY_EMAIL] });
+      const { spam, shownAt } = await admit("join", { page_path, website, started_at, captcha_token, altcha }, client);
       const kind = requestKindOf(page_path);
       const found =
         kind === "registration" && deps.meetingFor
@@ -214,6 +263,7 @@ export function createJoinService(deps: {
       }
       const at = clock();
       const now = at.toISOString();
+      const privacy = await privacyRecord(shownAt, at);
       const site = await settings.getAll();
       const name = site["site.name"];
       const what =
@@ -298,6 +348,8 @@ export function createJoinService(deps: {
         note: kind === "registration" ? (note ?? null) : null,
         user_id: client.userId ?? null,
         attended_at: null,
+        ...privacy,
+        anonymised_at: null,
       };
       // A meeting that confirms at once sends its invitation with the confirmation: read before the transaction.
       const calendar =
@@ -368,10 +420,15 @@ export function createJoinService(deps: {
      * and, unless it looks like spam, acknowledged to the sender without quoting it.
      */
     async sendMessage(input: MessageSubmission, client: Client): Promise<JoinOutcome> {
-      const { page_path, website, started_at, captcha_token, ...fields } = input;
-      const spam = await admit("message", { page_path, website, started_at, captcha_token }, client);
+      const { page_path, website, started_at, captcha_token, altcha, ...fields } = input;
+      const { spam, shownAt } = await admit(
+        "message",
+        { page_path, website, started_at, captcha_token, altcha },
+        client,
+      );
       const at = clock();
       const now = at.toISOString();
+      const privacy = await privacyRecord(shownAt, at);
       const site = await settings.getAll();
       const name = site["site.name"];
       const mailsFor = (id: number): NewMail[] => {
@@ -426,6 +483,8 @@ export function createJoinService(deps: {
           note: null,
           user_id: client.userId ?? null,
           attended_at: null,
+          ...privacy,
+          anonymised_at: null,
         },
         mailsFor,
       );

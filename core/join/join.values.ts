@@ -110,6 +110,32 @@ export function thanksFor(pagePath: string, registration?: { status: Registratio
   return requestKindOf(pagePath) === "registration" ? REGISTRATION_THANKS : JOIN_THANKS;
 }
 
+/**
+ * The proof-of-work check's refusals (decision 0077), under `altcha`: the browser ran the check (its
+ * field came) but what it sent does not pass. Each says what to do; the form does it when sent again.
+ */
+export const PROOF_UNSOLVED =
+  "The automatic spam check beside the send button did not finish. Wait until it says “Spam check passed” (or tick its box), then send again.";
+export const PROOF_INVALID =
+  "The automatic spam check could not be confirmed. Please send the form again: your browser will redo the check, which takes a few seconds.";
+export const PROOF_EXPIRED =
+  "The automatic spam check has expired (it is valid for 10 minutes). Please send the form again: your browser will redo the check.";
+export const PROOF_REPLAYED =
+  "This spam check was already used for another request. Please send the form again: your browser will redo the check.";
+
+/** The join and registration forms refuse throwaway addresses (decision 0077): the secretariat answers by e-mail. */
+export const THROWAWAY_EMAIL =
+  "Use your work e-mail address: addresses from throwaway e-mail services are not accepted.";
+
+/**
+ * The line beside the join, registration and message forms' send button (SPEC §2, decision 0077):
+ * how the details are used, before the link to the Privacy Policy.
+ */
+export const CONSENT_TEXT: Record<FormKind, string> = {
+  join: "We use these details to handle your request and to contact you about it, as described in our",
+  message: "We use these details to answer your message, as described in our",
+};
+
 /** The action the join form's captcha token is made for; reCAPTCHA Enterprise checks it (decision 0040). */
 export const JOIN_CAPTCHA_ACTION = "join";
 

@@ -125,6 +125,43 @@ export function createMailRepository(db: Kysely<Database>) {
         .orderBy("id")
         .execute();
     },
+    /** The addresses among these (lower-cased) that refused mail for good, with why and when (decision 0078). */
+    async bouncesAmong(addresses: readonly string[]) {
+      if (addresses.length === 0) return [];
+      return db
+        .selectFrom("mail_bounces")
+        .select(["address", "reason", "created_at"])
+        .where("address", "in", [...new Set(addresses)])
+        .execute();
+    },
+    /** Marks an address (lower-cased) as refusing mail for good; a later refusal replaces the reason. */
+    async recordBounce(bounce: { address: string; reason: string; mail_id: number; created_at: string }) {
+      await db
+        .insertInto("mail_bounces")
+        .values({ ...bounce, reason: bounce.reason.slice(0, 500) })
+        .onConflict((oc) =>
+          oc.column("address").doUpdateSet({
+            reason: (eb) => eb.ref("excluded.reason"),
+            mail_id: (eb) => eb.ref("excluded.mail_id"),
+            created_at: (eb) => eb.ref("excluded.created_at"),
+          }),
+        )
+        .execute();
+    },
+    /** Lifts the mark from an address (lower-cased): mail goes to it again. */
+    async liftBounce(address: string) {
+      await db.deleteFrom("mail_bounces").where("address", "=", address).execute();
+    },
+    /** A failed mail's address, or null when there is no failed mail with this id. */
+    async failedAddress(id: number): Promise<string | null> {
+      const row = await db
+        .selectFrom("mail_queue")
+        .select("to_address")
+        .where("id", "=", id)
+        .where("status", "=", "failed")
+        .executeTakeFirst();
+      return row?.to_address ?? null;
+    },
     /** Sends a failed mail again from scratch. */
     async requeue(id: number, now: string): Promise<boolean> {
       const result = await db

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/types";
 import { addSeconds, type Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
-import type { MailTransport } from "../../lib/mail";
+import { type MailTransport, permanentRecipientRefusal } from "../../lib/mail";
 import { createMailRepository, type MailRepository, type NewMail, storedAttachments } from "./mail.repository";
 import type { MailStatus } from "./mail.schema";
 
@@ -15,6 +15,17 @@ const BATCH = 20;
 /** How far ahead the sender looks for a mail set to leave later, to wake for it. */
 const WAKE_WITHIN_SECONDS = 60;
 
+/** How an address is kept in mail_bounces: lower-cased, as mail servers compare the domain (and, in practice, the rest). */
+export const bounceAddress = (address: string): string => address.trim().toLowerCase();
+
+/** Why a mail to an address marked as refusing mail was not handed to the mail server (the inbox shows it). */
+function notSentMessage(to: string, bounce: { reason: string; created_at: string }): string {
+  return (
+    `Not sent: ${to} refused mail permanently on ${bounce.created_at.slice(0, 10)} (${bounce.reason.slice(0, 200)}). ` +
+    "Resend once the address works again: that lifts the mark."
+  );
+}
+
 /**
  * The outgoing mail queue. `queue` stores and returns at once; `deliverDue`
  * sends what is due (called right after queueing, without waiting, and by a
@@ -25,6 +36,8 @@ export function createMailService(deps: {
   transport: MailTransport;
   clock: Clock;
   onError?: (error: unknown, mailId: number) => void;
+  /** The database, for the writes that go together (a refusal and its mark, a resend and the mark lifted); without it, one by one. */
+  db?: Kysely<Database>;
   /** Both parts of a mail as it is sent: its text with the footer, and HTML made from it (core/mail/mail-html.tsx). */
   parts?: (mail: {
     subject: string;
@@ -34,6 +47,8 @@ export function createMailService(deps: {
   }) => Promise<{ text: string; html: string }>;
 }) {
   const { repository, transport, clock } = deps;
+  const inTransaction = <T>(work: (repository: MailRepository) => Promise<T>): Promise<T> =>
+    deps.db ? deps.db.transaction().execute((trx) => work(createMailRepository(trx))) : work(repository);
   let running: Promise<number> | null = null;
   let following: Promise<number> | null = null;
   /** Set when the process stops: no further mail is taken, the one being sent is finished. */
@@ -78,12 +93,21 @@ export function createMailService(deps: {
 
   async function deliverBatch(batch: Awaited<ReturnType<MailRepository["due"]>>): Promise<number> {
     let sent = 0;
+    // Addresses that refused mail for good are not handed to the mail server again (decision 0078).
+    const bounced = new Map(
+      (await repository.bouncesAmong(batch.map((mail) => bounceAddress(mail.to_address)))).map((b) => [b.address, b]),
+    );
     for (const mail of batch) {
       if (quiet) await quiet();
       // What is not taken stays pending for the next start (or another process) to send.
       if (stopping) break;
       const claimed = await repository.claim(mail, addSeconds(clock(), SEND_LOCK_SECONDS).toISOString());
       if (!claimed) continue;
+      const bounce = bounced.get(bounceAddress(mail.to_address));
+      if (bounce) {
+        await repository.markFailed(mail.id, mail.attempts, notSentMessage(mail.to_address, bounce), null);
+        continue;
+      }
       const attempts = mail.attempts + 1;
       try {
         const parts = (await deps.parts?.(mail)) ?? { text: mail.body_text };
@@ -98,6 +122,23 @@ export function createMailService(deps: {
         await repository.markSent(mail.id, attempts, clock().toISOString());
         sent += 1;
       } catch (error) {
+        const refusal = permanentRecipientRefusal(error);
+        if (refusal) {
+          // Refused for good: retrying changes nothing, and mailing the address again harms the site's standing.
+          const mark = { address: bounceAddress(mail.to_address), reason: refusal, created_at: clock().toISOString() };
+          await inTransaction(async (repo) => {
+            await repo.recordBounce({ ...mark, mail_id: mail.id });
+            await repo.markFailed(
+              mail.id,
+              attempts,
+              `${mail.to_address} refused this mail permanently (${refusal.slice(0, 200)}); nothing more is sent to this address until a mail to it is resent.`,
+              null,
+            );
+          });
+          bounced.set(mark.address, mark);
+          deps.onError?.(error, mail.id);
+          continue;
+        }
         const delay = RETRY_DELAYS_SECONDS[attempts - 1];
         const next = delay === undefined ? null : addSeconds(clock(), delay).toISOString();
         await repository.markFailed(mail.id, attempts, error instanceof Error ? error.message : String(error), next);
@@ -166,10 +207,18 @@ export function createMailService(deps: {
       await running?.catch(() => 0);
     },
     forJoinRequests: (ids: number[]): Promise<MailStatus[]> => repository.forJoinRequests(ids),
+    /**
+     * Sends a failed mail again from scratch. An address marked as refusing mail is unmarked: the
+     * secretariat resends because they know it works again (decision 0078).
+     */
     async resend(id: number): Promise<void> {
-      if (!(await repository.requeue(id, clock().toISOString()))) {
-        throw new AppError("not_found", "There is no failed mail with this id.");
-      }
+      const requeued = await inTransaction(async (repo) => {
+        const address = await repo.failedAddress(id);
+        if (address === null || !(await repo.requeue(id, clock().toISOString()))) return false;
+        await repo.liftBounce(bounceAddress(address));
+        return true;
+      });
+      if (!requeued) throw new AppError("not_found", "There is no failed mail with this id.");
       void deliverDue().catch(() => {});
     },
   };

@@ -29,12 +29,15 @@ export const SERVICES_PAGES: PageLink[] = [
   { label: "Traffic Accounting", to: "/traffic-accounting" },
 ];
 
+/** The Privacy Policy (SPEC §2): its modal, and the revision each form's consent record names (decision 0077). */
+export const PRIVACY_POLICY_PAGE = "/privacy-policy";
+
 /** CMS pages with a route of their own, by group. */
 export const CMS_GROUPS = [
   { id: "about", title: "About the association", pages: ABOUT_PAGES },
   { id: "services", title: "Services", pages: SERVICES_PAGES },
   { id: "tributes", title: "Tributes", pages: [{ label: "Tributes", to: "/tributes" }] },
-  { id: "legal", title: "Privacy Policy", pages: [{ label: "Privacy Policy", to: "/privacy-policy" }] },
+  { id: "legal", title: "Privacy Policy", pages: [{ label: "Privacy Policy", to: PRIVACY_POLICY_PAGE }] },
 ] as const;
 
 /**

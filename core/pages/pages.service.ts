@@ -333,6 +333,15 @@ export function createPagesService(deps: {
       return deps.revisions ? deps.revisions.list("page", row.id, PAGE_REVISION_FIELDS) : [];
     },
 
+    /**
+     * The number of the page's revision in force at `at` (ISO), or null when it had none then (a
+     * page not edited since revisions were kept): which Privacy Policy a form showed (decision 0077).
+     */
+    async revisionNumberAt(url: string, at: string): Promise<number | null> {
+      const row = await repository.findByUrl(normalise(url));
+      return row && deps.revisions ? deps.revisions.numberAt("page", row.id, at) : null;
+    },
+
     /** Puts a revision's title and text back as a new save: the page keeps its state and place. */
     async restoreRevision(url: string, revisionId: number): Promise<AdminPage> {
       const row = await repository.findByUrl(normalise(url));

@@ -37,6 +37,17 @@ export function createRevisionsRepository(db: Executor) {
         .executeTakeFirst();
       return Number(row?.n ?? 0);
     },
+    /** How many revisions were saved until `at` (ISO) included: the number of the one in force then. */
+    async countUntil(entity: RevisionEntity, entityId: number, at: string): Promise<number> {
+      const row = await db
+        .selectFrom("content_revisions")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("entity", "=", entity)
+        .where("entity_id", "=", entityId)
+        .where("created_at", "<=", at)
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
     async find(entity: RevisionEntity, entityId: number, id: number) {
       return db
         .selectFrom("content_revisions")

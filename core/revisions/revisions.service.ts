@@ -111,6 +111,15 @@ export function createRevisionsService(deps: { db: Kysely<Database>; clock: Cloc
       });
     },
 
+    /**
+     * The number (as `list` numbers them) of the revision in force at `at` (ISO), or null when none
+     * had been saved by then: what a visitor read at that time (the consent record, decision 0077).
+     */
+    async numberAt(entity: RevisionEntity, entityId: number, at: string): Promise<number | null> {
+      const count = await createRevisionsRepository(db).countUntil(entity, entityId, at);
+      return count > 0 ? count : null;
+    },
+
     /** One revision's fields, for a restore; 404 when it is not one of this content's. */
     async fields(entity: RevisionEntity, entityId: number, revisionId: number): Promise<RevisionValues> {
       const row = await createRevisionsRepository(db).find(entity, entityId, revisionId);

@@ -21,4 +21,5 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   "mail.announcements_per_second": "5",
   "security.admin_two_factor": "0",
   "audit.retention_days": "730",
+  "privacy.retention_months": "24",
 };

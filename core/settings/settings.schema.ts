@@ -10,6 +10,8 @@ const optionalUrl = (network: string) =>
       error: `Enter the full https:// address of the ${network} page.`,
     });
 
+export const PRIVACY_RETENTION_MESSAGE =
+  "Keep join requests and registrations for 1 to 120 months after they were handled or the meeting ended (a whole number).";
 const GRACE_DAYS_MESSAGE = "The grace period must be a whole number of days from 0 to 365.";
 export const AUDIT_RETENTION_MESSAGE = "Keep the audit log for 30 to 3650 days (a whole number).";
 const ANNOUNCEMENT_RATE_MESSAGE =
@@ -82,6 +84,12 @@ export const settingsUpdateSchema = z
       .regex(/^\d{2,4}$/, { error: AUDIT_RETENTION_MESSAGE })
       .refine((v) => Number(v) >= 30 && Number(v) <= 3650, { error: AUDIT_RETENTION_MESSAGE })
       .transform((v) => String(Number(v))),
+    "privacy.retention_months": z
+      .string({ error: PRIVACY_RETENTION_MESSAGE })
+      .trim()
+      .regex(/^\d{1,3}$/, { error: PRIVACY_RETENTION_MESSAGE })
+      .refine((v) => Number(v) >= 1 && Number(v) <= 120, { error: PRIVACY_RETENTION_MESSAGE })
+      .transform((v) => String(Number(v))),
   })
   .partial();
 export type SettingsUpdate = z.input<typeof settingsUpdateSchema>;
@@ -125,6 +133,10 @@ export const siteSettingsSchema = z
     "audit.retention_days": z.string().meta({
       description:
         "Days the audit log keeps a row before the audit-retention job removes it (a whole number, 30-3650; default 730, two years).",
+    }),
+    "privacy.retention_months": z.string().meta({
+      description:
+        "Months after a join request was handled, or a registration's meeting ended, before the retention job erases the person's details (a whole number, 1-120; default 24; issue 35).",
     }),
   })
   .meta({ id: "SiteSettings" });

@@ -49,6 +49,9 @@ export function joinRoutes({ services, logger, config }: Runtime) {
   const spamChecks =
     "Spam checks (decision 0039): the per-address limit (429 with the wait, also in Retry-After); the captcha " +
     "when one is configured (`captcha_token`; a signed-in API client with a Bearer token is not asked for it); " +
+    "otherwise, when the form sends `altcha` (its browser ran the site's proof-of-work widget), a solution of " +
+    "an unexpired challenge from GET /api/altcha/challenge not used before (422 under `altcha` when it is not; " +
+    "a signed-in API client is not asked for it); " +
     "then `website` (a field hidden from people, to be left empty) and `started_at` (the signed time the " +
     "site issued when it rendered the form; see the field). What these last two catch is kept as probable " +
     "spam for the secretariat and answered like any other request; no acknowledgement is mailed for it " +
@@ -69,7 +72,8 @@ export function joinRoutes({ services, logger, config }: Runtime) {
         "without a waiting list, closed, past its closing date), or `email` when the address is already " +
         "registered for the meeting. A registration (sent from a meeting's page: `page_path`) is answered with " +
         "the state it arrived in: `pending`, `confirmed` (the meeting confirms automatically) or `waitlisted` " +
-        "(full: on its waiting list). A members-only meeting's registration from a visitor is 404, as its page. " +
+        "(full: on its waiting list). 422 under `email` for an address of a throwaway e-mail service. " +
+        "A members-only meeting's registration from a visitor is 404, as its page. " +
         spamChecks,
       body: { schema: joinSubmissionSchema },
       response: {
@@ -124,6 +128,42 @@ export function joinRoutes({ services, logger, config }: Runtime) {
       if (outcome.spam)
         logger.info({ ip: c.get("clientIp"), reason: outcome.spam, id: outcome.id }, "message kept as probable spam");
       return ok(c);
+    },
+  );
+
+  declare(
+    api,
+    {
+      method: "get",
+      path: "/altcha/challenge",
+      access: access.public,
+      tag,
+      summary: "A proof-of-work challenge for the public forms",
+      description:
+        "What the forms' ALTCHA widget solves before sending (decision 0077): a PBKDF2 challenge signed by the " +
+        "site, valid for 10 minutes and for one request; its solution goes with the form as `altcha` (base64 " +
+        "of `{ challenge, solution }`). Never cached. Served even when reCAPTCHA is configured, which then " +
+        "replaces the check (the forms do not show the widget).",
+      response: {
+        schema: success({
+          parameters: z.object({
+            algorithm: z.string(),
+            nonce: z.string(),
+            salt: z.string(),
+            cost: z.number().int(),
+            keyLength: z.number().int(),
+            keyPrefix: z.string(),
+            keySignature: z.string().optional(),
+            expiresAt: z.number().int().optional().meta({ description: "Seconds since the epoch." }),
+          }),
+          signature: z.string(),
+        }),
+      },
+    },
+    async (c) => {
+      const challenge = await services.proofOfWork.issue();
+      c.header("Cache-Control", "no-store");
+      return ok(c, { parameters: challenge.parameters, signature: challenge.signature });
     },
   );
 
@@ -321,7 +361,7 @@ export function joinRoutes({ services, logger, config }: Runtime) {
       path: "/dashboard/mail/:id/resend",
       access: access.admin,
       tag: "Mail (admin)",
-      summary: "Send a failed mail again",
+      summary: "Send a failed mail again (an address marked as refusing mail is mailed again from now on)",
       params: idParams,
       response: { schema: done },
       errors: [404],

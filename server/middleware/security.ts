@@ -62,6 +62,11 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
           imgSrc: ["'self'", "data:", "blob:", ...uploadsOrigin, ...gtm.img],
           fontSrc: ["'self'", "data:"],
           connectSrc: ["'self'", ...gtm.connect],
+          // The forms' proof-of-work widget (ALTCHA, decision 0077) runs its solver in workers it makes
+          // from blob: URLs of its own code; blob: URLs are made only by scripts already allowed to run
+          // here, and no other source of workers is opened (without this, worker-src falls back to
+          // script-src, which has no blob:).
+          workerSrc: ["'self'", "blob:"],
           frameSrc: ["'self'", "https://www.youtube-nocookie.com", "https://www.youtube.com", ...captcha.frame],
           frameAncestors: ["'none'"],
           formAction: ["'self'"],

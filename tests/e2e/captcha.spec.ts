@@ -140,6 +140,9 @@ test("the invisible widget of reCAPTCHA Enterprise gives the form a token, which
     await page.evaluate(() => (window as Window & { fakeCaptcha?: { rendered: unknown[] } }).fakeCaptcha?.rendered),
   ).toEqual([{ sitekey: SITE_KEY, size: "invisible", hl: "en", action: "join" }]);
   expect(response.request().postData()).toContain(TOKEN);
+  // reCAPTCHA replaces the site's own proof of work (decision 0077): its widget is neither shown nor sent.
+  await expect(page.locator("altcha-widget")).toHaveCount(0);
+  expect(response.request().postData()).not.toContain('name="altcha"');
   expect(response.status()).toBe(200);
   expect(assessments).toEqual([
     {

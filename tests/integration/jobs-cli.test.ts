@@ -72,7 +72,7 @@ describe("npm run jobs", () => {
     const unknown = jobs(["run", "nightly-digest"]);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toBe(
-      "There is no job named nightly-digest. The jobs are:\n  uploads-sweep\n  audit-retention\n  membership-renewals\n  meeting-reminders\n  notices\n  digest-daily\n  digest-weekly\n",
+      "There is no job named nightly-digest. The jobs are:\n  uploads-sweep\n  audit-retention\n  retention\n  membership-renewals\n  meeting-reminders\n  notices\n  digest-daily\n  digest-weekly\n",
     );
     expect(unknown.out).toBe("");
 

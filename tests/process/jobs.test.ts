@@ -131,7 +131,7 @@ describe("scheduled jobs in the built server", () => {
     });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(
-      'JOBS_SCHEDULES names no job "nightly-digest"; the jobs are: uploads-sweep, audit-retention, membership-renewals, meeting-reminders, notices, digest-daily, digest-weekly.',
+      'JOBS_SCHEDULES names no job "nightly-digest"; the jobs are: uploads-sweep, audit-retention, retention, membership-renewals, meeting-reminders, notices, digest-daily, digest-weekly.',
     );
   });
 });

@@ -71,7 +71,7 @@ export async function sendForm(url: string, fields: Record<string, string>): Pro
   if (!message) return { sent: false, message: sendFailed(retryAfterOf(response)), fields: {} };
   // "Internal server error." tells a person nothing; what to do does.
   if (response.status === 500) return { sent: false, message: SERVER_FAILED, fields: {} };
-  const { page_path, captcha_token, ...fieldErrors } = firstOfEach(answer.errors);
+  const { page_path, captcha_token, altcha, ...fieldErrors } = firstOfEach(answer.errors);
   // A meeting that takes no more registrations: why, and where to turn instead.
   if (page_path) return { sent: false, message: `${page_path} ${REGISTRATION_REFUSED}`, fields: {} };
   // Registered already: nothing to correct; where the registration is, or that its link was mailed (decision 0060).
@@ -85,6 +85,8 @@ export async function sendForm(url: string, fields: Record<string, string>): Pro
     };
   }
   if (captcha_token) return { sent: false, message: `${captcha_token} ${KEPT_IN_FORM}`, fields: {} };
+  // The proof of work did not pass (decision 0077): what to do, never a thank-you; nothing in the fields to correct.
+  if (altcha) return { sent: false, message: `${altcha} ${KEPT_IN_FORM}`, fields: {} };
   if (Object.keys(fieldErrors).length > 0) return { sent: false, message: FIX_FIELDS, fields: fieldErrors };
   // The rate limit (with the wait), a body too large, a full disk…: the server's own words.
   return { sent: false, message: `${message} ${KEPT_IN_FORM}`, fields: {} };
@@ -100,12 +102,17 @@ export type SpamChecks = {
   honeypot: string;
   /** The page the form was sent from (a meeting's page makes a registration). */
   pagePath: string;
+  /**
+   * The proof-of-work widget's answer (decision 0077), "" when it could not solve; null when the
+   * widget did not run (reCAPTCHA configured, or a browser without what it needs): then not sent.
+   */
+  proof: string | null;
 };
 
 /**
  * Sends a public form (the join form, the message form) with what the spam checks read: a captcha
- * token when one is configured (both forms share the join action the server checks), the time it
- * was shown (signed by the server) and the honeypot.
+ * token when one is configured (both forms share the join action the server checks), otherwise the
+ * proof of work, the time it was shown (signed by the server) and the honeypot.
  */
 export async function sendPublicForm(
   url: string,
@@ -133,5 +140,6 @@ export async function sendPublicForm(
     page_path: checks.pagePath,
     started_at: checks.shownAt,
     website: checks.honeypot,
+    ...(checks.proof === null ? {} : { altcha: checks.proof }),
   });
 }

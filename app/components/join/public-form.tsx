@@ -2,6 +2,7 @@ import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from "rea
 import { useLocation } from "react-router";
 import type { PublicUser } from "../../../core/accounts/accounts.schema";
 import {
+  CONSENT_TEXT,
   type FormKind,
   JOIN_MAX_LENGTHS,
   JOIN_SUMMARY,
@@ -13,9 +14,11 @@ import {
 } from "../../../core/join/join.values";
 import { useCloseOnNavigation } from "../../lib/use-close-on-navigation";
 import { useRootData } from "../../root";
+import { PrivacyDialog } from "../layout/privacy-dialog";
 import { TextAreaField } from "../ui/text-area-field";
 import { TextField } from "../ui/text-field";
 import { type SendOutcome, sendPublicForm } from "./form-send";
+import type { ProofWidget } from "./proof-of-work";
 
 /**
  * The forms sit in public pages (the join form in every footer): their checks (the shared
@@ -24,6 +27,13 @@ import { type SendOutcome, sendPublicForm } from "./form-send";
  */
 const loadValidation = () => import("./form-validation");
 const ThanksDialog = lazy(() => import("./thanks-dialog"));
+/** The proof-of-work widget (decision 0077) loads, and starts solving, as the checks do: when the visitor starts. */
+const loadProof = () => import("./proof-of-work");
+type Proof = { widget: ProofWidget; module: Awaited<ReturnType<typeof loadProof>> };
+
+/** What the widget needs: a secure context (crypto.subtle) and workers. Without them the form is sent as without JavaScript. */
+const canProve = () =>
+  typeof window !== "undefined" && window.isSecureContext && Boolean(globalThis.crypto?.subtle) && "Worker" in window;
 
 type Values = Record<string, string>;
 type Errors = Partial<Record<string, string>>;
@@ -218,6 +228,8 @@ function PublicForm({
   const honeypot = useRef<HTMLInputElement>(null);
   const inputs = useRef<Partial<Record<string, HTMLInputElement | HTMLTextAreaElement | null>>>({});
   const captchaSlot = useRef<HTMLDivElement>(null);
+  const proofSlot = useRef<HTMLDivElement>(null);
+  const proof = useRef<Promise<Proof | null> | null>(null);
   const captchaKey = root?.publicConfig.recaptchaSiteKey ?? null;
   const captchaEnterprise = root?.publicConfig.recaptchaEnterprise === true;
   const shownAt = startedAt ?? root?.formTimes[spec.kind] ?? "";
@@ -231,6 +243,28 @@ function PublicForm({
   useEffect(() => {
     if (user) setValues((current) => fillBlanks(current, spec.prefill(user)));
   }, [user?.id]);
+
+  /**
+   * Loads and shows the proof-of-work widget once (decision 0077). Not when reCAPTCHA is
+   * configured (it replaces it), nor where it cannot run: the form then goes without the field
+   * and the server's other checks decide, as without JavaScript.
+   */
+  function startProof(): Promise<Proof | null> {
+    if (!proof.current) {
+      const slot = proofSlot.current;
+      proof.current =
+        captchaKey || !slot || !canProve()
+          ? Promise.resolve(null)
+          : loadProof().then(
+              (module) => ({ module, widget: module.mountProofOfWork(slot) }),
+              (error: unknown) => {
+                console.error("Spam check not loaded", error);
+                return null;
+              },
+            );
+    }
+    return proof.current;
+  }
 
   async function loadCheck() {
     const { errorsOf } = await loadValidation();
@@ -269,11 +303,15 @@ function PublicForm({
       inputs.current[first]?.focus();
       return;
     }
+    setSending(true);
+    // Solved before the modal opens (usually already, since the first focus): the modal thanks only
+    // for what is on its way.
+    const started = await startProof();
+    const solution = started ? await started.module.proofOfWork(started.widget) : null;
     setOutcome(null);
     setRefused({});
     setOpen(true);
     setAttempted(false);
-    setSending(true);
     const answer = await sendPublicForm(spec.api, trimmed, {
       captcha:
         captchaKey && captchaSlot.current
@@ -282,7 +320,10 @@ function PublicForm({
       shownAt,
       honeypot: honeypot.current?.value ?? "",
       pagePath,
+      proof: solution,
     });
+    // A solution is good once: the next send solves anew, sent or refused.
+    if (started) void started.module.resetProofOfWork(started.widget, !answer.sent);
     setOutcome(answer);
     if (answer.sent) setValues(blank(spec));
     else {
@@ -311,6 +352,7 @@ function PublicForm({
         onSubmit={onSubmit}
         onFocus={() => {
           if (!check) void loadCheck();
+          void startProof();
         }}
         aria-describedby={hasErrors ? summaryId : undefined}
         className="space-y-4"
@@ -381,6 +423,12 @@ function PublicForm({
           })}
         </div>
         <div ref={captchaSlot} />
+        {/* The proof-of-work widget, once the visitor starts on the form (empty until then, and without JavaScript). */}
+        <div ref={proofSlot} className="empty:hidden" />
+        <p className="text-sm text-slate-600">
+          {CONSENT_TEXT[spec.kind]}{" "}
+          <PrivacyDialog triggerClassName="font-semibold text-sea-700 underline hover:text-sea-600" />.
+        </p>
         <button type="submit" className="btn-primary w-full sm:w-auto" disabled={sending} aria-busy={sending}>
           {sending ? "Sending…" : spec.submit}
         </button>

@@ -60,6 +60,12 @@ const FIELDS = [
     type: "number",
     hint: "Rows older than this are removed each night (30 to 3650; 730 is two years). Nothing else removes one.",
   },
+  {
+    key: "privacy.retention_months",
+    label: "Keep applicants' and registrants' details for (months)",
+    type: "number",
+    hint: "After a request was handled, or a registration's meeting ended, the person's name, address, phone and note are erased each night (1 to 120; the Privacy Policy should say the same).",
+  },
 ] as const;
 
 export async function loader({ context, url }: Route.LoaderArgs) {

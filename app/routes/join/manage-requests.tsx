@@ -169,7 +169,12 @@ function MailLine({ mail }: { mail: MailStatus }) {
         <fetcher.Form method="post">
           <input type="hidden" name="intent" value="resend" />
           <input type="hidden" name="id" value={mail.id} />
-          <button type="submit" className="btn-ghost px-2 py-0.5 text-xs">
+          <button
+            type="submit"
+            className="btn-ghost px-2 py-0.5 text-xs"
+            // A resend also lifts the mark of an address that refused mail for good (decision 0078).
+            title="Send it again from scratch. If the address refused mail for good, it is mailed again from now on: resend once you know it works."
+          >
             <RotateCcw className="h-3.5 w-3.5" aria-hidden="true" />
             Resend
           </button>
@@ -308,6 +313,14 @@ export default function Requests({ loaderData, actionData }: Route.ComponentProp
                 {RECEIVED.format(new Date(row.created_at))} UTC
                 {row.page_path ? ` · sent from ${row.page_path}` : " · sent through the API"}
               </p>
+              {row.privacy_shown_at ? (
+                // The consent record (decision 0077): which Privacy Policy the form showed beside its button, and when.
+                <p className="mt-0.5 text-xs text-slate-500">
+                  Privacy Policy shown:{" "}
+                  {row.privacy_revision === null ? "no revision kept yet" : `revision ${row.privacy_revision}`},{" "}
+                  {RECEIVED.format(new Date(row.privacy_shown_at))} UTC
+                </p>
+              ) : null}
             </div>
             <div className="flex flex-wrap items-center gap-1">
               {row.status === "new" ? (

@@ -34,7 +34,7 @@ const FIELDS: Record<FormKind, readonly string[]> = { join: JOIN_FIELDS, message
  * Where a public form posts without JavaScript (with it, the form sends to the API and thanks in
  * a modal): /join for the join form, /message for the message form. Errors and refusals (a meeting
  * that takes no more registrations, the rate limit or a captcha service that is away, each with
- * its wait and Retry-After, the spam check) come back on the page with the visitor's values, never
+ * its wait and Retry-After, the spam checks) come back on the page with the visitor's values, never
  * the thanks; a stored request (also one kept as probable spam) leads to the thank-you page.
  */
 export async function publicFormAction(kind: FormKind, request: Request, context: RequestContext) {
@@ -64,12 +64,9 @@ export async function publicFormAction(kind: FormKind, request: Request, context
     const { errors, status } = fieldFailureOf(error);
     // The spam check and a meeting that no longer takes registrations are not fields the visitor
     // can correct: said above the form.
-    const { captcha_token, page_path, ...fields } = firstMessages(errors);
-    const failure = page_path
-      ? `${page_path} ${REGISTRATION_REFUSED}`
-      : captcha_token
-        ? `${captcha_token} ${KEPT_IN_FORM}`
-        : undefined;
+    const { captcha_token, altcha, page_path, ...fields } = firstMessages(errors);
+    const check = captcha_token ?? altcha;
+    const failure = page_path ? `${page_path} ${REGISTRATION_REFUSED}` : check ? `${check} ${KEPT_IN_FORM}` : undefined;
     return data<PublicFormActionData>({ ...shown, errors: fields, failure }, { status });
   }
   return redirect(`/join/thank-you?from=${encodeURIComponent(sentFrom)}${waitlisted ? "&waitlisted=1" : ""}`);
