@@ -58,6 +58,7 @@ export default [
   layout("routes/layouts/member.tsx", [
     route("dashboard", "routes/members/dashboard.tsx"),
     route("dashboard/user-settings", "routes/account/user-settings.tsx"),
+    route("dashboard/user-settings/data.zip", "routes/account/data-export.ts"),
     route("dashboard/events", "routes/events/members-calendar.tsx"),
     route("dashboard/events/:slug", "routes/events/members-meeting.tsx"),
     route("dashboard/company", "routes/members/company.tsx"),
@@ -74,6 +75,8 @@ export default [
     route("manager/settings", "routes/admin/settings.tsx"),
     route("manager/audit", "routes/admin/audit.tsx"),
     route("manager/audit/export.csv", "routes/admin/audit-export.ts"),
+    route("manager/privacy", "routes/admin/privacy.tsx"),
+    route("manager/privacy/export.zip", "routes/admin/privacy-export.ts"),
     route("manager/requests", "routes/join/manage-requests.tsx"),
     route("manager/users", "routes/account/manage-users.tsx"),
     route("manager/members", "routes/members/manage-members.tsx"),

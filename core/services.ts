@@ -57,6 +57,7 @@ import { UNSUBSCRIBE_KEY } from "./notifications/unsubscribe";
 import { PRIVACY_POLICY_PAGE } from "./pages/fixed-pages";
 import { isVisiblePage } from "./pages/pages.repository";
 import { createPagesService } from "./pages/pages.service";
+import { createPrivacyService } from "./privacy/privacy.service";
 import { createRetentionService } from "./privacy/retention.service";
 import { createRateLimitRepository } from "./rate-limit/rate-limit.repository";
 import { createRateLimitService } from "./rate-limit/rate-limit.service";
@@ -344,6 +345,20 @@ export function createServices(deps: {
     }),
     auth,
     profile,
+    /** A person's data: their export, their account's deletion, the secretariat's erasure (issue 35). */
+    privacy: createPrivacyService({
+      db: deps.db,
+      clock,
+      storage: deps.storage,
+      settings,
+      audit,
+      rateLimit,
+      users,
+      profile,
+      twoFactor,
+      registrations,
+      origin: deps.origin,
+    }),
     passwordReset: createPasswordResetService({
       audit,
       users,

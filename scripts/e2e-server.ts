@@ -69,6 +69,14 @@ if (!process.argv.includes("--empty")) {
     first_name: "Ulla",
     last_name: "Userscreen",
   });
+  // Downloads her data and deletes her account (tests/e2e/personal-data.spec.ts): nobody else signs in as her.
+  await services.accounts.createUser({
+    email: "e2e-leaver@masthead.example",
+    password: "e2e-leaver-password",
+    role: "member",
+    first_name: "Lea",
+    last_name: "Leaver",
+  });
   await database.destroy();
 }
 

@@ -21,6 +21,7 @@ import { meetingsRoutes } from "./meetings";
 import { membersRoutes } from "./members";
 import { newsRoutes } from "./news";
 import { notificationsRoutes } from "./notifications";
+import { privacyRoutes } from "./privacy";
 import { siteRoutes } from "./site";
 
 /** A parameter of a router path: `:id`, or `:url{.+}` with its own pattern. */
@@ -138,6 +139,7 @@ export function createApi(runtime: Runtime, extra: readonly OpenAPIHono<AppEnv>[
   api.route("/", joinRoutes(runtime));
   api.route("/", membersRoutes(runtime));
   api.route("/", notificationsRoutes(runtime));
+  api.route("/", privacyRoutes(runtime));
   for (const routes of extra) api.route("/", routes);
   api.route(
     "/",

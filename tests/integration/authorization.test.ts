@@ -191,6 +191,7 @@ const PAGE_ACCESS: Record<string, Access> = {
   // The members' layout.
   "/dashboard": "member",
   "/dashboard/user-settings": "member",
+  "/dashboard/user-settings/data.zip": "member",
   "/dashboard/events": "member",
   "/dashboard/events/:slug": "member",
   "/dashboard/company": "member",
@@ -205,6 +206,8 @@ const PAGE_ACCESS: Record<string, Access> = {
   "/manager/settings": "admin",
   "/manager/audit": "admin",
   "/manager/audit/export.csv": "admin",
+  "/manager/privacy": "admin",
+  "/manager/privacy/export.zip": "admin",
   "/manager/requests": "admin",
   "/manager/users": "admin",
   "/manager/members": "admin",
@@ -386,6 +389,7 @@ function addressesFor(f: Fixtures): Record<string, Try[]> {
     "/manage-events/:id/registrations/badges.pdf": [`/manage-events/${f.membersMeeting.id}/registrations/badges.pdf`],
     "/manager/library/:id": [`/manager/library/${f.hiddenCategory.id}`],
     "/manager/members/:id": [`/manager/members/${f.companyId}`],
+    "/manager/privacy/export.zip": ["/manager/privacy/export.zip?email=someone%40example.org"],
     "/logout": [{ path: "/logout", expected: everyone("302 /login") }],
     "/*": [{ path: "/no-such/page", expected: everyone(NOT_FOUND) }],
     "/uploads/*": [

@@ -135,11 +135,17 @@ function passkeyAnswer(value: FormDataEntryValue | undefined) {
   }
 }
 
+/** What the page says after a change that ended the session (`?notice=`). */
+const LOGIN_NOTICES: Record<string, string> = {
+  "password-changed": "Your password is changed. Sign in with the new one.",
+  "account-deleted":
+    "Your account is deleted. Your registrations and requests are anonymised; nothing more will be sent to your address.",
+};
+
 export default function Login() {
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
-  const notice =
-    searchParams.get("notice") === "password-changed" ? "Your password is changed. Sign in with the new one." : null;
+  const notice = LOGIN_NOTICES[searchParams.get("notice") ?? ""] ?? null;
 
   return (
     <div className="grid w-full max-w-4xl overflow-hidden rounded-2xl bg-white shadow-xl ring-1 ring-slate-200 md:grid-cols-2">

@@ -1,8 +1,10 @@
 import { CalendarDays, KeyRound, UserRound } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { data, Form, useNavigation, useSubmit } from "react-router";
+import { data, Form, redirect, useNavigation, useSubmit } from "react-router";
 import { profileSchema } from "../../../core/accounts/profile.schema";
+import { clearSessionCookies } from "../../../core/auth/auth.cookie";
 import { PASSKEY_NOT_CHECKED, passkeyAddSchema } from "../../../core/auth/passkeys.schema";
+import { accountDeleteSchema } from "../../../core/privacy/privacy.schema";
 import { isAppError } from "../../../lib/errors";
 import { minuteInZone } from "../../../lib/time-zones";
 import { IMAGE_ACCEPT } from "../../../lib/uploads";
@@ -10,6 +12,7 @@ import { parseOrThrow } from "../../../lib/validation";
 import { NewPasswordFields } from "../../components/account/new-password-fields";
 import { type TwoFactorResult, TwoFactorSection } from "../../components/account/two-factor-section";
 import { Avatar } from "../../components/account/user-menu";
+import { YourDataSection } from "../../components/account/your-data-section";
 import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
@@ -30,7 +33,7 @@ type ActionData = {
   twoFactor?: TwoFactorResult;
 };
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const { services, auth } = getRequestContext(context);
   if (!auth) throw data("Sign in first.", { status: 401 });
   const [hasCalendarFeed, twoFactor, passkeys, site] = await Promise.all([
@@ -40,7 +43,10 @@ export async function loader({ context }: Route.LoaderArgs) {
     services.settings.getAll(),
   ]);
   const zone = site["site.timezone"];
+  // The download's hourly limit was reached (data-export.ts sends the wait back here).
+  const exportWait = Number(url.searchParams.get("export_wait")) || null;
   return {
+    exportWait: exportWait && exportWait > 0 ? Math.min(Math.ceil(exportWait), 3600) : null,
     hasCalendarFeed,
     twoFactor,
     twoFactorRequired: auth.twoFactorSetupRequired === true,
@@ -141,6 +147,34 @@ async function twoFactorAction(
   }
 }
 
+/**
+ * The member deletes their account (issue 35): the password, and a code when two-factor is on. Done,
+ * they are signed out and sent to the sign-in page, which says what became of their data.
+ */
+async function deleteAccountAction(form: Record<string, FormDataEntryValue>, context: Route.ActionArgs["context"]) {
+  const { services, auth, secureCookies } = getRequestContext(context);
+  if (!auth) throw data("Sign in first.", { status: 401 });
+  const intent = "delete-account";
+  try {
+    await services.privacy.deleteOwnAccount(
+      auth.user.id,
+      parseOrThrow(accountDeleteSchema, {
+        password: textOf(form.password) ?? "",
+        code: textOf(form.code) || undefined,
+      }),
+    );
+  } catch (error) {
+    // The last admin: not a field to correct, a step to take first.
+    if (isAppError(error) && !error.details.errors && error.code !== "rate_limited") {
+      return data<ActionData>({ intent, errors: { form: error.message } }, { status: error.status });
+    }
+    return refusal(intent, error);
+  }
+  const headers = new Headers();
+  for (const cleared of clearSessionCookies({ secure: secureCookies })) headers.append("Set-Cookie", cleared);
+  throw redirect("/login?notice=account-deleted", { headers });
+}
+
 /** The profile's fields, with what an empty one says on this page (it shows their values). */
 const PROFILE_FIELDS = {
   first_name: "The first name is required.",
@@ -167,6 +201,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services, auth, origin } = getRequestContext(context);
   if (!auth) throw data("Sign in first.", { status: 401 });
   const form = await readForm(request);
+  if (form.intent === "delete-account") return deleteAccountAction(form, context);
   if (form.intent === "passkey-add" || form.intent === "passkey-remove") {
     return passkeyAction(form.intent, form, context);
   }
@@ -468,6 +503,12 @@ export default function UserSettings({ actionData, loaderData }: Route.Component
           feedUrl={actionData?.feedUrl}
           busy={busy}
           passwordError={errors("calendar-feed").password}
+        />
+        <YourDataSection
+          twoFactor={loaderData.twoFactor.enabled}
+          exportWait={loaderData.exportWait}
+          errors={errors("delete-account")}
+          busy={busy("delete-account")}
         />
       </div>
     </div>

@@ -7,6 +7,7 @@ import {
   Newspaper,
   ScrollText,
   Settings2,
+  ShieldCheck,
   Users,
 } from "lucide-react";
 import { Link } from "react-router";
@@ -46,6 +47,7 @@ const SHORTCUTS = [
   { to: "/manager/settings", title: "Settings", icon: Settings2 },
   { to: "/manager/users", title: "Users", icon: Users },
   { to: "/manager/audit", title: "Audit log", icon: ScrollText },
+  { to: "/manager/privacy", title: "Personal data requests", icon: ShieldCheck },
 ];
 
 /** The admin home. */
