@@ -22,14 +22,6 @@ export function createPasskeysRepository(db: Executor) {
         .where("credential_id", "=", credentialId)
         .executeTakeFirst();
     },
-    async credentialTaken(credentialId: string): Promise<boolean> {
-      const row = await db
-        .selectFrom("user_passkeys")
-        .select("id")
-        .where("credential_id", "=", credentialId)
-        .executeTakeFirst();
-      return row !== undefined;
-    },
     async insert(values: {
       user_id: number;
       credential_id: string;

@@ -13,11 +13,14 @@ import { isoBase64URL } from "@simplewebauthn/server/helpers";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/types";
 import type { Clock } from "../../lib/clock";
+import { isUniqueViolation } from "../../lib/db-errors";
 import { AppError } from "../../lib/errors";
 import { invalidInput } from "../../lib/validation";
 import type { AuditService } from "../audit/audit.service";
 import { createPasskeysRepository } from "./passkeys.repository";
 import { PASSKEY_NOT_CHECKED } from "./passkeys.schema";
+
+export const PASSKEY_TAKEN = "This passkey is added already.";
 
 export { PASSKEY_NOT_CHECKED } from "./passkeys.schema";
 
@@ -142,31 +145,36 @@ export function createPasskeysService(deps: {
       }
       if (!verified.verified) throw invalidInput({ response: [PASSKEY_NOT_CHECKED] });
       const { credential } = verified.registrationInfo;
-      if (await repository.credentialTaken(credential.id)) {
-        throw new AppError("conflict", "This passkey is added already.");
-      }
-      return db.transaction().execute(async (trx) => {
-        const inTrx = createPasskeysRepository(trx);
-        const count = await inTrx.count(userId);
-        if (count >= PASSKEYS_MAX) {
-          throw new AppError("conflict", `You have ${PASSKEYS_MAX} passkeys already: remove one first.`);
-        }
-        const name = input.name?.trim() || `Passkey ${count + 1}`;
-        const row = await inTrx.insert({
-          user_id: userId,
-          credential_id: credential.id,
-          public_key: isoBase64URL.fromBuffer(credential.publicKey),
-          counter: credential.counter,
-          transports: credential.transports?.length ? JSON.stringify(credential.transports) : null,
-          name,
-          created_at: clock().toISOString(),
+      // A passkey is one account's: the unique index on credential_id decides, so that two requests
+      // adding the same one at once get the same 409, never a 500.
+      return db
+        .transaction()
+        .execute(async (trx) => {
+          const inTrx = createPasskeysRepository(trx);
+          const count = await inTrx.count(userId);
+          if (count >= PASSKEYS_MAX) {
+            throw new AppError("conflict", `You have ${PASSKEYS_MAX} passkeys already: remove one first.`);
+          }
+          const name = input.name?.trim() || `Passkey ${count + 1}`;
+          const row = await inTrx.insert({
+            user_id: userId,
+            credential_id: credential.id,
+            public_key: isoBase64URL.fromBuffer(credential.publicKey),
+            counter: credential.counter,
+            transports: credential.transports?.length ? JSON.stringify(credential.transports) : null,
+            name,
+            created_at: clock().toISOString(),
+          });
+          await deps.audit?.record(
+            { action: "two_factor_changed", entity: "user", entityId: userId, summary: `Added the passkey "${name}"` },
+            trx,
+          );
+          return row;
+        })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) throw new AppError("conflict", PASSKEY_TAKEN);
+          throw error;
         });
-        await deps.audit?.record(
-          { action: "two_factor_changed", entity: "user", entityId: userId, summary: `Added the passkey "${name}"` },
-          trx,
-        );
-        return row;
-      });
     },
 
     async remove(userId: number, id: number): Promise<void> {

@@ -53,6 +53,9 @@ export const NUMBER_MARK = "{n}";
 export const BENCH_REGISTRATIONS_MEETING_ID = 9101;
 export const BENCH_OPEN_MEETING_SLUG = "bench-registration-open";
 
+/** The address of registrant 7 of the bench seed (`attendee${n}@${benchCompany(n % 5000).slug}.example`). */
+const BENCH_REGISTRANT = "attendee7%40adriatic-marine-electronics-s-a.example";
+
 /** Connections for the signed-in rows (see "Reading the figures"). */
 export const RENDERED_CONNECTIONS = 10;
 
@@ -285,6 +288,35 @@ export const TARGETS: BenchTarget[] = [
     kind: "other",
     path: "/manager/pages",
     auth: "bearer",
+    connections: RENDERED_CONNECTIONS,
+  },
+  // A personal data request (issue 35): one registrant among the 5 000 (benchCompany(7) of the seed)
+  // beside the 100 000 audit rows, as the secretariat finds it, and as the ZIP it downloads.
+  {
+    name: "Personal data lookup API (admin), a registrant among 5 000 and 100 000 audit rows",
+    kind: "api-list",
+    path: `/api/dashboard/privacy?email=${BENCH_REGISTRANT}`,
+    auth: "bearer",
+    connections: RENDERED_CONNECTIONS,
+  },
+  {
+    name: "Personal data requests screen, the same registrant, signed in as admin",
+    kind: "other",
+    path: `/manager/privacy?email=${BENCH_REGISTRANT}`,
+    auth: "bearer",
+    connections: RENDERED_CONNECTIONS,
+  },
+  {
+    name: "Personal data export (ZIP, streamed), the same registrant",
+    kind: "other",
+    path: `/api/dashboard/privacy/export?email=${BENCH_REGISTRANT}`,
+    auth: "bearer",
+    connections: RENDERED_CONNECTIONS,
+  },
+  {
+    name: "Proof-of-work challenge (GET /api/altcha/challenge)",
+    kind: "other",
+    path: "/api/altcha/challenge",
     connections: RENDERED_CONNECTIONS,
   },
   {

@@ -1,8 +1,7 @@
-import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { signIn } from "../support/factories";
+import { startSmtpServer } from "../support/smtp";
 
 /**
  * Addresses that refuse mail for good are not mailed again (issue 35, decision 0078), against a
@@ -11,53 +10,7 @@ import { signIn } from "../support/factories";
  * server; a 4xx (or a refusal of the message's content) is retried as before; the secretariat's
  * resend lifts the mark.
  */
-type Refusal = { code: number; text: string };
-
-/** An SMTP server that refuses the recipients it is told to, at RCPT TO, and messages at DATA when told. */
-async function startSmtp() {
-  const received: { to: string[]; raw: string }[] = [];
-  /** Every RCPT TO the server was sent, refused or not. */
-  const recipients: string[] = [];
-  const refuse = new Map<string, Refusal>();
-  let refuseData: Refusal | null = null;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      recipients.push(address.address);
-      const refusal = refuse.get(address.address.toLowerCase());
-      if (refusal) return callback(Object.assign(new Error(refusal.text), { responseCode: refusal.code }));
-      callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
-        if (refuseData) return callback(Object.assign(new Error(refuseData.text), { responseCode: refuseData.code }));
-        received.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString("utf8"),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received,
-    recipients,
-    refuse,
-    setDataRefusal(value: Refusal | null) {
-      refuseData = value;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let t: TestContext;
 let now = new Date("2026-03-02T09:00:00.000Z");
 const clock = () => new Date(now);
@@ -66,7 +19,7 @@ const later = (seconds: number) => {
 };
 
 beforeAll(async () => {
-  smtp = await startSmtp();
+  smtp = await startSmtpServer();
   t = await createTestContext({ SMTP_URL: smtp.url }, { clock });
 });
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PASSKEY_SIGN_IN_FAILED, TWO_FACTOR_EXPIRED } from "../../core/auth/auth.values";
-import { PASSKEY_NEEDS_APP, PASSKEY_NOT_CHECKED, PASSKEYS_MAX } from "../../core/auth/passkeys.service";
+import { PASSKEY_NEEDS_APP, PASSKEY_NOT_CHECKED, PASSKEY_TAKEN, PASSKEYS_MAX } from "../../core/auth/passkeys.service";
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
 import { signIn } from "../support/factories";
 import { softAuthenticator } from "../support/passkey-authenticator";
@@ -59,6 +59,28 @@ const withPasskey = (challenge: string, passkey: unknown) =>
   call(t.app, "POST", "/api/login/two-factor", { json: { challenge, passkey } });
 
 describe("adding passkeys", () => {
+  it("refuses a passkey added already, to this account or another, with 409 (the unique index decides)", async () => {
+    const { token } = await withApp();
+    const key = softAuthenticator(ORIGIN, "localhost");
+    const first = await call(t.app, "POST", "/api/dashboard/user/passkeys", {
+      token,
+      json: { response: key.register(await options(token)) },
+    });
+    expect(first.status).toBe(200);
+    const again = await call(t.app, "POST", "/api/dashboard/user/passkeys", {
+      token,
+      json: { response: key.register(await options(token)) },
+    });
+    expect(again.status).toBe(409);
+    expect(again.json?.message).toBe(PASSKEY_TAKEN);
+    const other = await withApp();
+    const elsewhere = await call(t.app, "POST", "/api/dashboard/user/passkeys", {
+      token: other.token,
+      json: { response: key.register(await options(other.token)) },
+    });
+    expect(elsewhere.status).toBe(409);
+  });
+
   it("is refused until the authenticator app is on", async () => {
     const { token } = await signIn(t.runtime.services, "member");
     const answer = await call(t.app, "POST", "/api/dashboard/user/passkeys/options", { token });

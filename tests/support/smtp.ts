@@ -3,20 +3,37 @@ import { SMTPServer } from "smtp-server";
 
 export type ReceivedMail = { from: string; to: string[]; raw: string };
 
-/** A real SMTP server in this process: what the app sends arrives here. */
+/** An SMTP refusal: its reply code (4xx temporary, 5xx permanent) and text. */
+export type SmtpRefusal = { code: number; text: string };
+
+const refusalError = (refusal: SmtpRefusal) => Object.assign(new Error(refusal.text), { responseCode: refusal.code });
+
+/**
+ * A real SMTP server in this process: what the app sends arrives here. It can refuse chosen
+ * recipients at RCPT TO (`refuse`, by lower-cased address) and every message at DATA.
+ */
 export async function startSmtpServer() {
   const received: ReceivedMail[] = [];
-  let refuse = false;
+  /** Every RCPT TO the server was sent, refused or not. */
+  const recipients: string[] = [];
+  const refuse = new Map<string, SmtpRefusal>();
+  let refuseData: SmtpRefusal | null = null;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      recipients.push(address.address);
+      const refusal = refuse.get(address.address.toLowerCase());
+      if (refusal) return callback(refusalError(refusal));
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
-        if (refuse) {
-          callback(Object.assign(new Error("Mailbox unavailable"), { responseCode: 450 }));
+        if (refuseData) {
+          callback(refusalError(refuseData));
           return;
         }
         received.push({
@@ -33,9 +50,15 @@ export async function startSmtpServer() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    recipients,
+    refuse,
+    /** Every message is refused at DATA with this answer until it is null again. */
+    setDataRefusal(value: SmtpRefusal | null) {
+      refuseData = value;
+    },
     /** While true, every message is refused with a temporary error. */
     setRefusing(value: boolean) {
-      refuse = value;
+      refuseData = value ? { code: 450, text: "Mailbox unavailable" } : null;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
