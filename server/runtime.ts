@@ -8,7 +8,7 @@ import { openDatabase } from "../db/connect";
 import { migrateToLatest } from "../db/migrate";
 import type { Config } from "../lib/env";
 import { createLogger } from "../lib/logger";
-import { createMailTransport } from "../lib/mail";
+import { createMailTransport, permanentRecipientRefusal } from "../lib/mail";
 import { sweepSpooled } from "../lib/spool";
 import { createStorages } from "../lib/storages";
 import type { Runtime } from "./env";
@@ -57,7 +57,14 @@ export async function createRuntime(config: Config): Promise<Runtime> {
       joinRatePerHour: config.joinRatePerHour,
       notifyBatchSeconds: config.notifyBatchSeconds,
       captcha: config.recaptcha ? captchaCheckFor(config.recaptcha, { logger }) : undefined,
-      onMailError: (error, mailId) => logger.warn({ err: error, mailId }, "mail not sent; will retry"),
+      // A permanent refusal of the address is not retried (decision 0078); anything else is, until the retries run out.
+      onMailError: (error, mailId) =>
+        logger.warn(
+          { err: error, mailId },
+          permanentRecipientRefusal(error)
+            ? "mail not sent: the address refused it for good; not retried"
+            : "mail not sent; retried later unless its retries are spent",
+        ),
     });
     logger.info({ mail: mailTransport.describe }, "mail transport");
     await services.join.prepare();
