@@ -12,14 +12,13 @@ import {
 } from "./test-report";
 
 /**
- * `npm test`: lint, typecheck, unit + integration tests on SQLite (and again on
- * PostgreSQL when TEST_DATABASE_URL is set), the production build, the tests of
- * the built server as a process (tests/process), the cluster tests (two
- * processes on PostgreSQL behind nginx, tests/cluster: when TEST_DATABASE_URL
- * is set; nginx is installed from Debian's package if missing) and the
- * end-to-end tests in Chromium; then the unit + integration (SQLite) and process
- * tests again on Node 24 (scripts/node24.ts, decision 0038). Ends with one line:
- * `N passed, N failed`.
+ * `npm test`: lint, typecheck, Node 24 made ready (scripts/node24.ts, decision 0038), unit +
+ * integration tests on SQLite on Node 24 (and again on PostgreSQL on the machine's Node when
+ * TEST_DATABASE_URL is set), the production build, the tests of the built server as a process on
+ * Node 24 (tests/process), the cluster tests (two processes on PostgreSQL behind nginx,
+ * tests/cluster: when TEST_DATABASE_URL is set; nginx is installed from Debian's package if
+ * missing) and the end-to-end tests in Chromium. Each suite runs once (decision 0080). Ends with
+ * one line: `N passed, N failed`.
  */
 /**
  * notRun: tests that were listed but did not run (Playwright's admin-edits project when a test it depends on failed).
@@ -76,15 +75,27 @@ function vitest(name: string, env: NodeJS.ProcessEnv, extraArgs: string[] = []) 
 check("lint", "npx", ["biome", "check", "."]);
 check("typecheck", "sh", ["-c", "npx react-router typegen && npx tsc --noEmit"]);
 
-const { TEST_DATABASE_URL, ...withoutPostgres } = process.env;
-vitest("unit+integration (SQLite)", withoutPostgres);
-if (TEST_DATABASE_URL) vitest("unit+integration (PostgreSQL)", { ...process.env, TEST_DATABASE_URL });
+// Each suite runs once, on one of the two Nodes (decision 0080): the SQLite integration suite and the
+// built server as a process on Node 24, the Node operators run (22 or 24 LTS; decision 0038); the
+// PostgreSQL suite, the cluster and the browser on the machine's Node (20).
+const node24Step = `Node ${NODE24.version} ready (native modules, npm's engine check)`;
+console.log(`\n▶ ${node24Step}`);
+const node24 = prepareNode24();
+steps.push({ name: node24Step, passed: node24 ? 1 : 0, failed: node24 ? 0 : 1 });
+// Without Node 24 (its step failed above, and the run with it) the suites still run, on the machine's Node.
+const operatorsNode = node24 ?? process.env;
+const onOperatorsNode = node24 ? ` on Node ${NODE24.version}` : "";
+
+const { TEST_DATABASE_URL, ...operatorsNodeEnv } = operatorsNode;
+vitest(`unit+integration (SQLite)${onOperatorsNode}`, operatorsNodeEnv);
+if (TEST_DATABASE_URL) vitest("unit+integration (PostgreSQL)", process.env);
 else console.log("\nTEST_DATABASE_URL is not set: the integration tests ran on SQLite only.");
 
 const built = check("production build", "npm", ["run", "build", "--silent"]);
 // The built server as an operator runs it: a real process, real sockets, signals, proxies, disks.
-if (built) vitest("built server as a process", process.env, ["--config", "vitest.process.config.ts"]);
-else steps.push({ name: "built server as a process", passed: 0, failed: 1 });
+const processStep = `built server as a process${onOperatorsNode}`;
+if (built) vitest(processStep, operatorsNode, ["--config", "vitest.process.config.ts"]);
+else steps.push({ name: processStep, passed: 0, failed: 1 });
 // Several processes on one PostgreSQL database behind nginx (decision 0031).
 if (built && TEST_DATABASE_URL) {
   ensureNginx();
@@ -126,21 +137,6 @@ if (built) {
   steps.push({ name: "end-to-end (Chromium)", passed, failed, notRun, problems });
 } else {
   steps.push({ name: "end-to-end (Chromium)", passed: 0, failed: 1 });
-}
-
-// The Node.js operators run (22 or 24 LTS; the machines have 20): the same tests on Node 24 (decision 0038).
-const node24Step = `Node ${NODE24.version} ready (native modules, npm's engine check)`;
-console.log(`\n▶ ${node24Step}`);
-const node24 = prepareNode24();
-steps.push({ name: node24Step, passed: node24 ? 1 : 0, failed: node24 ? 0 : 1 });
-if (node24) {
-  const { TEST_DATABASE_URL: _postgres, ...node24WithoutPostgres } = node24;
-  vitest("unit+integration (SQLite) on Node 24", node24WithoutPostgres);
-  if (built) vitest("built server as a process on Node 24", node24, ["--config", "vitest.process.config.ts"]);
-  else steps.push({ name: "built server as a process on Node 24", passed: 0, failed: 1 });
-} else {
-  steps.push({ name: "unit+integration (SQLite) on Node 24", passed: 0, failed: 1 });
-  steps.push({ name: "built server as a process on Node 24", passed: 0, failed: 1 });
 }
 
 console.log("\nSummary");

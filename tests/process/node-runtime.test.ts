@@ -5,8 +5,8 @@ import { startServer } from "./server";
 
 /**
  * The built server on the Node.js of the test run (decision 0038): `npm test`
- * runs the process tests on the machine's Node and again on Node 24, which sets
- * TEST_NODE_VERSION. The server must run on that very Node, serve pages and
+ * runs the process tests on Node 24 (decision 0080), which sets TEST_NODE_VERSION;
+ * run by hand they run on whatever Node runs them. The server must run on that very Node, serve pages and
  * the API, and stop cleanly without a warning or an abort on stderr.
  */
 const wanted = process.env.TEST_NODE_VERSION;

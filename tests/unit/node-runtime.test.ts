@@ -5,9 +5,9 @@ import { describe, expect, it } from "vitest";
 import { isUndiciFormDataWriteAfterCancel } from "../support/undici-form-data";
 
 /**
- * The Node.js the tests run on (decision 0038): `npm test` runs them on the
- * machine's Node and again on Node 24 (scripts/node24.ts), which sets
- * TEST_NODE_VERSION to the version the step must run on.
+ * The Node.js the tests run on (decision 0038): `npm test` runs them on Node 24
+ * (scripts/node24.ts; with SQLite), which sets TEST_NODE_VERSION to the version the
+ * step must run on, and on the machine's Node (with PostgreSQL; decision 0080).
  */
 const wanted = process.env.TEST_NODE_VERSION;
 const version = process.versions.node.split(".").map(Number);
