@@ -156,7 +156,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   }
   return (
     <main className="flex min-h-screen flex-col items-center justify-center bg-navy-50 px-6 py-16 text-center">
-      <title>{`${status} · ${status === 404 ? "Page not found" : "Error"}`}</title>
+      <title>{`${status} · ${status === 404 ? "Page not found" : status === 403 ? "Not allowed" : "Error"}`}</title>
       <LogoMark className="h-14 w-14" />
       <p className="mt-8 font-display text-7xl font-bold text-navy-900" aria-hidden="true">
         {status}
@@ -168,6 +168,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       {status === 404 ? (
         <Link to="/" className="btn-primary mt-8">
           Back to the home page
+        </Link>
+      ) : status === 403 ? (
+        // Refused inside the admin area (an editor on an admin's screen, issue 36): back to what they may use.
+        <Link to="/manager" className="btn-primary mt-8">
+          Back to the manager
         </Link>
       ) : (
         <a href="/" className="btn-outline mt-8">

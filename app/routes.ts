@@ -6,7 +6,8 @@ const slug = (path: string) => path.replace(/^\//, "");
 
 /**
  * The route table. Guards are declared by name in the layout modules:
- * layouts/member.tsx → guards("auth"), layouts/admin.tsx → guards("auth", "admin").
+ * layouts/member.tsx → guards("auth"), layouts/admin.tsx → guards("auth", "editor"), and inside it
+ * layouts/admin-only.tsx → guards("auth", "admin") (issue 36: editors manage the content, admins the rest).
  * Each route is classified (public, member, admin…) in tests/integration/authorization.test.ts,
  * which tries it for a visitor, a member and an admin: a route added here without one fails it.
  */
@@ -72,17 +73,6 @@ export default [
     route("manager/pages", "routes/pages/manage-pages.tsx"),
     route("manager/pages/new", "routes/pages/manage-page-edit.tsx", { id: "manage-page-new" }),
     route("manager/pages/*", "routes/pages/manage-page-edit.tsx", { id: "manage-page-edit" }),
-    route("manager/settings", "routes/admin/settings.tsx"),
-    route("manager/audit", "routes/admin/audit.tsx"),
-    route("manager/audit/export.csv", "routes/admin/audit-export.ts"),
-    route("manager/privacy", "routes/admin/privacy.tsx"),
-    route("manager/privacy/export.zip", "routes/admin/privacy-export.ts"),
-    route("manager/requests", "routes/join/manage-requests.tsx"),
-    route("manager/users", "routes/account/manage-users.tsx"),
-    route("manager/members", "routes/members/manage-members.tsx"),
-    route("manager/members/new", "routes/members/manage-member.tsx", { id: "manage-member-new" }),
-    route("manager/members/import", "routes/members/import-members.tsx"),
-    route("manager/members/:id", "routes/members/manage-member.tsx", { id: "manage-member-edit" }),
     route("manage-news", "routes/news/manage-news.tsx"),
     route("manage-news/new", "routes/news/manage-news-edit.tsx", { id: "manage-news-new" }),
     route("manage-news/:id/edit", "routes/news/manage-news-edit.tsx", { id: "manage-news-edit" }),
@@ -102,6 +92,19 @@ export default [
     }),
     route("manager/library", "routes/library/manage-library.tsx"),
     route("manager/library/:id", "routes/library/manage-papers.tsx"),
+    layout("routes/layouts/admin-only.tsx", [
+      route("manager/settings", "routes/admin/settings.tsx"),
+      route("manager/audit", "routes/admin/audit.tsx"),
+      route("manager/audit/export.csv", "routes/admin/audit-export.ts"),
+      route("manager/privacy", "routes/admin/privacy.tsx"),
+      route("manager/privacy/export.zip", "routes/admin/privacy-export.ts"),
+      route("manager/requests", "routes/join/manage-requests.tsx"),
+      route("manager/users", "routes/account/manage-users.tsx"),
+      route("manager/members", "routes/members/manage-members.tsx"),
+      route("manager/members/new", "routes/members/manage-member.tsx", { id: "manage-member-new" }),
+      route("manager/members/import", "routes/members/import-members.tsx"),
+      route("manager/members/:id", "routes/members/manage-member.tsx", { id: "manage-member-edit" }),
+    ]),
   ]),
   route("*", "routes/site/not-found.tsx"),
 ] satisfies RouteConfig;

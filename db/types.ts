@@ -16,7 +16,7 @@ export interface UsersTable {
   email: string;
   phone_number: string | null;
   avatar: string | null;
-  role: "admin" | "member";
+  role: "admin" | "editor" | "member";
   password_hash: string | null;
   is_active: Flag;
   /** SHA-256 of the secret in the member's private calendar feed URL (migration 0008). */

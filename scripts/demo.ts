@@ -7,7 +7,7 @@ import { loadConfig } from "../lib/env";
 import { localStorage } from "../lib/storage";
 import { readStartCommand } from "./bench/start-command";
 import { seedDemoContent } from "./seed/index";
-import { DEMO_MEMBER, REPRESENTATIVES } from "./seed/members";
+import { DEMO_EDITOR, DEMO_MEMBER, REPRESENTATIVES } from "./seed/members";
 
 /**
  * `npm run demo`: build, prepare ./data (migrations, demo content on first run,
@@ -55,6 +55,9 @@ console.log(
 );
 console.log(
   `  Demo member:     ${DEMO_MEMBER.email} / ${DEMO_MEMBER.password} (primary contact of ${REPRESENTATIVES[0].company}; demo content only)`,
+);
+console.log(
+  `  Demo editor:     ${DEMO_EDITOR.email} / ${DEMO_EDITOR.password} (news, pages, meetings, library; demo content only)`,
 );
 console.log(`  Sign in at ${new URL("/login", config.baseUrl).href}\n${line}\n`);
 

@@ -42,6 +42,13 @@ if (!process.argv.includes("--empty")) {
     last_name: "Admin",
   });
   await services.accounts.createUser({
+    email: "e2e-editor@masthead.example",
+    password: "e2e-editor-password",
+    role: "editor",
+    first_name: "Edda",
+    last_name: "Editor",
+  });
+  await services.accounts.createUser({
     email: "e2e-member@masthead.example",
     password: "e2e-member-password",
     role: "member",

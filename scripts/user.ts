@@ -1,11 +1,12 @@
 import { parseArgs } from "node:util";
+import type { RoleName } from "../core/accounts/accounts.schema";
 import { generatePassword } from "../core/accounts/accounts.service";
 import { loadConfig } from "../lib/env";
 import { isAppError } from "../lib/errors";
 import { openCliServices } from "./cli-services";
 
 const USAGE = `Usage:
-  npm run user -- add --email E --role member|admin [--password P] [--first-name F --last-name L]
+  npm run user -- add --email E --role member|editor|admin [--password P] [--first-name F --last-name L]
   npm run user -- list`;
 
 /** `npm run user`: create and list users from the command line. */
@@ -48,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
     const password = values.password ?? generatePassword();
     const user = await services.accounts.createUser({
       email: values.email,
-      role: values.role as "admin" | "member",
+      role: values.role as RoleName,
       password,
       first_name: values["first-name"] ?? "",
       last_name: values["last-name"] ?? "",

@@ -1,4 +1,5 @@
 import { data, type MiddlewareFunction, redirect } from "react-router";
+import { managesContent } from "../../core/access/access";
 import { loggedPath } from "../../lib/logged-path";
 import { logAccessRefused, logUploadRejected, UPLOAD_REJECTED_REASONS } from "../../lib/security-log";
 import { getRequestContext } from "../context";
@@ -11,9 +12,10 @@ export const TWO_FACTOR_SETUP_PATH = "/dashboard/user-settings?two-factor=requir
 /**
  * A refused visit to an admin page is a security event (docs/decisions/0018):
  * 401 for a visitor who is not signed in, 403 for a signed-in non-admin. The
- * member area's redirect to the login is routine and not logged.
+ * member area's redirect to the login is routine and not logged. Sent to
+ * `location`, or, without one, answered 403 with a page that says why.
  */
-async function refuse(args: GuardArgs, status: 401 | 403, location: string): Promise<never> {
+async function refuse(args: GuardArgs, status: 401 | 403, location: string | null): Promise<never> {
   refusedUpload(args, status);
   const { context, request, url } = args;
   const { logger, requestId, auth, client, services } = getRequestContext(context);
@@ -36,8 +38,13 @@ async function refuse(args: GuardArgs, status: 401 | 403, location: string): Pro
   } catch (error) {
     logger.error({ err: error, req_id: requestId }, "audit row of a refused access not written");
   }
+  if (location === null) throw data(EDITOR_REFUSED, { status: 403 });
   throw redirect(location);
 }
+
+/** What an editor reads on an admin-only screen (issue 36). */
+export const EDITOR_REFUSED =
+  "This screen is for admins: as an editor you manage the news, pages, meetings and the library.";
 
 /** An upload (a multipart form) turned away by a guard is an `upload_rejected` too (decision 0034). */
 function refusedUpload({ context, request, url }: GuardArgs, status: 401 | 403): void {
@@ -67,18 +74,28 @@ const GUARDS: Record<string, (args: GuardArgs, adminArea: boolean) => void | Pro
     refusedUpload(args, 401);
     throw redirect(location);
   },
-  /** Signed-in users whose role is not admin go to their own dashboard. */
+  /**
+   * The admin area: admins and editors (issue 36). Members go to their own dashboard. The site may
+   * ask both for two-factor sign-in (decision 0075): set it up first, then the admin area.
+   */
+  editor: async (args) => {
+    const { auth } = getRequestContext(args.context);
+    if (auth && !managesContent(auth.user.role.name)) await refuse(args, 403, "/dashboard");
+    if (auth?.twoFactorSetupRequired) throw redirect(TWO_FACTOR_SETUP_PATH);
+  },
+  /** Admins' screens: members go to their own dashboard; an editor, already in the admin area, reads why not (403). */
   admin: async (args) => {
     const { auth } = getRequestContext(args.context);
-    if (auth && auth.user.role.name !== "admin") await refuse(args, 403, "/dashboard");
-    // The site asks admins for two-factor sign-in (decision 0075): set it up first, then the admin area.
+    if (auth && auth.user.role.name !== "admin") {
+      await refuse(args, 403, auth.user.role.name === "editor" ? null : "/dashboard");
+    }
     if (auth?.twoFactorSetupRequired) throw redirect(TWO_FACTOR_SETUP_PATH);
   },
 };
 // The spec names an 'ismanager' guard without its body; managers are admins here (docs/decisions).
 GUARDS.ismanager = GUARDS.admin;
 
-const ADMIN_GUARDS = new Set(["admin", "ismanager"]);
+const ADMIN_GUARDS = new Set(["admin", "editor", "ismanager"]);
 
 /**
  * Route guards by name (SPEC §6). Layout routes declare them:

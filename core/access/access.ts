@@ -22,13 +22,25 @@ export type UserCompany = {
   primary: boolean;
 };
 
+/** The roles (core/accounts/accounts.schema ROLES; repeated here for the browser bundles). */
+export type RoleName = "admin" | "editor" | "member";
+
 /** What the decision needs of a signed-in caller (core/auth/auth.service `Authenticated`). */
-export type AccessSubject = { user: { role: { name: "admin" | "member" } }; company: UserCompany | null };
+export type AccessSubject = { user: { role: { name: RoleName } }; company: UserCompany | null };
+
+/**
+ * The secretariat's roles, who manage the site's content: news, pages, meetings and their
+ * registrations, the library (issue 36). Admins also manage the membership, users, settings,
+ * privacy requests and the audit log; editors nothing of those.
+ */
+export function managesContent(role: RoleName): boolean {
+  return role === "admin" || role === "editor";
+}
 
 /** Whether the caller sees members' content. */
 export function hasMembersAccess(auth: AccessSubject | null | undefined): boolean {
   if (!auth) return false;
-  if (auth.user.role.name === "admin") return true;
+  if (managesContent(auth.user.role.name)) return true;
   return auth.company === null || auth.company.current;
 }
 
@@ -39,24 +51,26 @@ export function isLapsedMember(auth: AccessSubject | null | undefined): boolean 
 
 /**
  * What an answer shared between callers may depend on, as the caches key it: 'visitor',
- * 'member' (members' content), 'lapsed' (signed in, a visitor's content) or 'admin'. None is
- * "bot" or "browser", the page cache's anonymous keys.
+ * 'member' (members' content), 'lapsed' (signed in, a visitor's content), 'editor' or 'admin'
+ * (each their own: a render may show an admin links an editor may not follow). None is "bot" or
+ * "browser", the page cache's anonymous keys.
  */
-export type AccessKey = "visitor" | "member" | "lapsed" | "admin";
+export type AccessKey = "visitor" | "member" | "lapsed" | "editor" | "admin";
 
 export function accessKey(auth: AccessSubject | null | undefined): AccessKey {
   if (!auth) return "visitor";
-  if (auth.user.role.name === "admin") return "admin";
+  const role = auth.user.role.name;
+  if (role === "admin" || role === "editor") return role;
   return hasMembersAccess(auth) ? "member" : "lapsed";
 }
 
 /**
  * The viewer the read services take (library, meetings, search, join registrations):
  * `signedIn` means "sees members' content" and is true only when hasMembersAccess says so;
- * `admin` also sees what is not live yet (inactive library categories).
+ * `admin` (admins and editors) also sees what is not live yet (inactive library categories).
  */
 export function viewerOf(auth: AccessSubject | null | undefined): { signedIn: boolean; admin: boolean } {
-  return { signedIn: hasMembersAccess(auth), admin: auth?.user.role.name === "admin" };
+  return { signedIn: hasMembersAccess(auth), admin: auth ? managesContent(auth.user.role.name) : false };
 }
 
 /**

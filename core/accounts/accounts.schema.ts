@@ -3,8 +3,10 @@ import type { UserRow } from "../../db/types";
 import { lenientPageSchema, pageSchema } from "../../lib/pagination";
 import { flagSchema, isEmailAddress } from "../../lib/validation";
 
-export const ROLES = ["admin", "member"] as const;
+/** Admins run everything; editors the content (news, pages, meetings, the library; issue 36); members read. */
+export const ROLES = ["admin", "editor", "member"] as const;
 export type RoleName = (typeof ROLES)[number];
+const ROLE_MESSAGE = "The role must be admin, editor or member.";
 
 /** The user as every adapter shows it (SPEC §3 'Logged-in user'). */
 export const publicUserSchema = z
@@ -36,7 +38,7 @@ export const passwordRules = z
 
 export const createUserSchema = z.object({
   email: emailSchema,
-  role: z.enum(ROLES, { error: "The role must be admin or member." }),
+  role: z.enum(ROLES, { error: ROLE_MESSAGE }),
   first_name: z.string().trim().max(100).default(""),
   last_name: z.string().trim().max(100).default(""),
   phone_number: z.string().trim().max(40).optional(),
@@ -95,7 +97,7 @@ export const inviteSchema = z.object({
   first_name: nameField("First name"),
   last_name: nameField("Last name"),
   email: emailSchema,
-  role: z.enum(ROLES, { error: "The role must be admin or member." }),
+  role: z.enum(ROLES, { error: ROLE_MESSAGE }),
 });
 
 /** An invitation as the service takes it, parsed. */
@@ -104,7 +106,7 @@ export type InviteInput = z.output<typeof inviteSchema>;
 /** What an admin may change on someone else's account. */
 export const userChangeSchema = z
   .object({
-    role: z.enum(ROLES, { error: "The role must be admin or member." }).optional(),
+    role: z.enum(ROLES, { error: ROLE_MESSAGE }).optional(),
     is_active: flagSchema("is_active must be true or false.").optional(),
   })
   .refine((v) => v.role !== undefined || v.is_active !== undefined, {

@@ -124,7 +124,7 @@ export function createAccountsService(deps: {
       const updated = await users.whileAdminsLocked(async (tx, adminIds, trx) => {
         const row = await tx.findById(id);
         if (!row) throw new AppError("not_found", "User not found.");
-        const demoted = row.role === "admin" && input.role === "member";
+        const demoted = row.role === "admin" && input.role !== undefined && input.role !== "admin";
         const deactivated = row.is_active === 1 && input.is_active === false;
         if (row.id === actorId && demoted) throw new AppError("forbidden", OWN_ADMIN_ROLE);
         if (row.id === actorId && deactivated) throw new AppError("forbidden", OWN_DEACTIVATION);

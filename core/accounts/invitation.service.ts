@@ -91,7 +91,7 @@ export function createInvitationService(deps: {
           to_address: user.email,
           reply_to: site["site.email"] || null,
           subject: `Your invitation to the ${name} members area`,
-          body_text: `Dear ${user.first_name},\n\n${context.regarding ? `${context.regarding.opening}\n\n` : ""}${inviter} has invited you to the members area of ${name}${user.role === "admin" ? ", as an administrator of the website" : company ? `, as a representative of ${company}` : ""}.\n\nOpen this link to choose your password and sign in:\n\n${link}\n\nThe link works once and until ${LONG_DATE.format(expiresAt)} UTC. After that, ask us for a new one.\n\nYou will sign in with this e-mail address, ${user.email}.\n\nKind regards,\n${name}`,
+          body_text: `Dear ${user.first_name},\n\n${context.regarding ? `${context.regarding.opening}\n\n` : ""}${inviter} has invited you to the members area of ${name}${user.role === "admin" ? ", as an administrator of the website" : user.role === "editor" ? ", as an editor of the website's news, pages, meetings and library" : company ? `, as a representative of ${company}` : ""}.\n\nOpen this link to choose your password and sign in:\n\n${link}\n\nThe link works once and until ${LONG_DATE.format(expiresAt)} UTC. After that, ask us for a new one.\n\nYou will sign in with this e-mail address, ${user.email}.\n\nKind regards,\n${name}`,
         },
       ],
       trx,

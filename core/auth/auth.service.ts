@@ -5,7 +5,7 @@ import { AppError } from "../../lib/errors";
 import { createLogger, type Logger } from "../../lib/logger";
 import { dummyPasswordHash, verifyPassword } from "../../lib/password";
 import { hashToken, newToken } from "../../lib/tokens";
-import type { UserCompany } from "../access/access";
+import { managesContent, type RoleName, type UserCompany } from "../access/access";
 import { type PublicUser, toPublicUser } from "../accounts/accounts.schema";
 import type { AuditService } from "../audit/audit.service";
 import type { Limit, RateLimitService, Taken } from "../rate-limit/rate-limit.service";
@@ -110,7 +110,7 @@ export function createAuthService(deps: {
   const idle = deps.idleSeconds ?? DEFAULT_IDLE_SECONDS;
   const logger = deps.logger ?? createLogger("silent");
   /** The idle time of a session without 'Remember me', by the role of its user. */
-  const shortIdle = (role: string) => (role === "admin" ? idle.admin : idle.short);
+  const shortIdle = (role: RoleName) => (managesContent(role) ? idle.admin : idle.short);
 
   const loginLimits = (email: string, ip: string) => ({
     account: { key: `login:account:${email}`, ...LOGIN_LIMITS.perAccount },
@@ -385,7 +385,7 @@ export function createAuthService(deps: {
       }
       // An admin the site asks for two-factor sign-in, without it: sent to set it up (decision 0075).
       const setupRequired =
-        user.role === "admin" &&
+        managesContent(user.role) &&
         (await deps.adminTwoFactorRequired?.()) === true &&
         !(await deps.twoFactor?.().isEnabled(user.id));
       return {

@@ -13,7 +13,7 @@ import { type Page, pageOf } from "../../lib/pagination";
 import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
 import type { FileStorage } from "../../lib/storage";
 import { uploadUrl } from "../../lib/uploads";
-import { hasMembersAccess, type UserCompany } from "../access/access";
+import { hasMembersAccess, type RoleName, type UserCompany } from "../access/access";
 import type { InvitationContext, InvitationService } from "../accounts/invitation.service";
 import type { AuditService } from "../audit/audit.service";
 import type { MailService } from "../mail/mail.service";
@@ -727,7 +727,7 @@ export function createMembersService(deps: {
     },
 
     /** The access decision for a user known without a session (a private calendar feed's owner). */
-    async hasMembersAccess(user: { id: number; role: "admin" | "member" }): Promise<boolean> {
+    async hasMembersAccess(user: { id: number; role: RoleName }): Promise<boolean> {
       return hasMembersAccess({ user: { role: { name: user.role } }, company: await this.companyOf(user.id) });
     },
 

@@ -3,6 +3,7 @@ import type { Dialect } from "../../db/connect";
 import type { Database, NotificationBatchesTable, NotificationEventsTable } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { dateIn } from "../../lib/time-zones";
+import { managesContent } from "../access/access";
 import type { NoticePaper } from "../library/library.service";
 import type { Viewer } from "../library/library.values";
 import type { MailService, NewMail } from "../mail/mail.service";
@@ -222,7 +223,7 @@ export function createNoticesService(deps: {
     const mails = new Map<number, NewMail>();
     for (const account of accounts) {
       if (settled.has(account.id)) continue;
-      const admin = account.role === "admin";
+      const admin = managesContent(account.role);
       // Members' access (core/access/access.ts): a lapsed company's representatives hear of nothing.
       const hasAccess = admin || account.company_id === null || Number(account.company_current) === 1;
       const own = stored.get(account.id);

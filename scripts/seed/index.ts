@@ -22,6 +22,7 @@ import { PAGES, SITE_SETTINGS } from "./content";
 import { seedHistory } from "./history";
 import { type MeetingPlan, planMeetings } from "./meetings";
 import {
+  DEMO_EDITOR,
   DEMO_MEMBER,
   JOIN_REQUESTS,
   LEFT_MEMBER,
@@ -651,6 +652,24 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
           });
         }
       }
+
+      // The secretariat's editor (issue 36), who signs in with the demo's password.
+      await trx
+        .insertInto("users")
+        .values({
+          first_name: DEMO_EDITOR.first_name,
+          last_name: DEMO_EDITOR.last_name,
+          email: DEMO_EDITOR.email,
+          phone_number: null,
+          avatar: null,
+          role: "editor",
+          password_hash: await hashPassword(DEMO_EDITOR.password),
+          is_active: 1,
+          calendar_token_hash: null,
+          created_at: nowIso,
+          updated_at: nowIso,
+        })
+        .execute();
 
       // Representatives of five companies; the demo member signs in as the first one's primary contact.
       const demoPasswordHash = await hashPassword(DEMO_MEMBER.password);

@@ -135,6 +135,14 @@ export const DEMO_MEMBER = {
   last_name: "Solberg",
 };
 
+/** The demo editor (issue 36): manages the news, pages, meetings and the library, nothing else. */
+export const DEMO_EDITOR = {
+  email: "editor@masthead.example",
+  password: "masthead-demo-editor",
+  first_name: "Elena",
+  last_name: "Marchetti",
+};
+
 export type RepresentativeSeed = { first_name: string; last_name: string; email: string; primary: boolean };
 
 /**

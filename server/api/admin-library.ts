@@ -42,7 +42,7 @@ export function adminLibraryRoutes(runtime: Runtime) {
     {
       method: "get",
       path: "/dashboard/papers-categories",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "The whole category tree, inactive categories included",
       response: { schema: success({ data: z.array(categoryTreeSchema) }) },
@@ -55,7 +55,7 @@ export function adminLibraryRoutes(runtime: Runtime) {
     {
       method: "post",
       path: "/dashboard/papers-categories",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Create a category",
       description: "A new last child of `parent_id`, or a new root without one. Its slug comes from the name.",
@@ -74,7 +74,7 @@ export function adminLibraryRoutes(runtime: Runtime) {
     {
       method: "post",
       path: "/dashboard/papers-categories/:id",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Update a category",
       description: "Every field but the parent is replaced (moving is `…/move`); a new image replaces the old.",
@@ -94,7 +94,7 @@ export function adminLibraryRoutes(runtime: Runtime) {
     {
       method: "post",
       path: "/dashboard/papers-categories/:id/move",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Move a category or change its place among its siblings",
       description:
@@ -112,7 +112,7 @@ export function adminLibraryRoutes(runtime: Runtime) {
     {
       method: "post",
       path: "/dashboard/papers-categories-delete/:id",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Delete an empty category",
       description: "Refused (422) while it has sub-categories or papers.",
@@ -131,7 +131,7 @@ export function adminLibraryRoutes(runtime: Runtime) {
     {
       method: "get",
       path: "/dashboard/papers/:id",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "A paper with its revisions",
       params: idParams,
@@ -146,7 +146,7 @@ export function adminLibraryRoutes(runtime: Runtime) {
     {
       method: "post",
       path: "/dashboard/papers",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Create a paper",
       description: "The file's text is read into the site search, page by page.",
@@ -163,7 +163,7 @@ export function adminLibraryRoutes(runtime: Runtime) {
     {
       method: "patch",
       path: "/dashboard/papers/:id",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Update a paper",
       description:
@@ -184,7 +184,7 @@ export function adminLibraryRoutes(runtime: Runtime) {
     {
       method: "delete",
       path: "/dashboard/papers/:id",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Delete a paper with its revisions and files",
       params: idParams,
@@ -202,7 +202,7 @@ export function adminLibraryRoutes(runtime: Runtime) {
     {
       method: "delete",
       path: "/dashboard/papers/:id/revisions/:revisionId",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Delete an earlier file of a paper",
       params: z.object({ id: idText, revisionId: idText }),
@@ -223,7 +223,7 @@ export function adminLibraryRoutes(runtime: Runtime) {
     {
       method: "get",
       path: "/dashboard/papers-categories/:id/revisions",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "A category's revisions",
       description:
@@ -241,7 +241,7 @@ export function adminLibraryRoutes(runtime: Runtime) {
     {
       method: "post",
       path: "/dashboard/papers-categories/:id/revisions/:revisionId/restore",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Restore a category's revision",
       description:

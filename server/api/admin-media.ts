@@ -12,7 +12,7 @@ export function adminMediaRoutes({ services }: Runtime) {
     {
       method: "post",
       path: "/dashboard/images",
-      access: access.admin,
+      access: access.editor,
       tag: "Media",
       summary: "Upload an image for rich-text content",
       body: { schema: imageUpload("image"), encodings: ["multipart"] },

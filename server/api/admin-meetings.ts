@@ -78,7 +78,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "get",
       path: "/dashboard/meeting",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "List meetings, newest first (search, page)",
       description:
@@ -103,7 +103,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "get",
       path: "/dashboard/meeting/:id",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "A meeting with its images, programme and sponsors",
       params: meetingParams,
@@ -118,7 +118,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "post",
       path: "/dashboard/meeting",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Create a meeting",
       description: "Starts with an empty programme and no sponsors (SPEC §4).",
@@ -137,7 +137,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "patch",
       path: "/dashboard/meeting/:id",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Update a meeting",
       description: "Every field is replaced; `images[]` are added to the meeting's images.",
@@ -157,7 +157,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "delete",
       path: "/dashboard/meeting/:id",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Delete a meeting with its images, programme and sponsors",
       params: meetingParams,
@@ -175,7 +175,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "patch",
       path: "/dashboard/meeting/:id/image/:imageId",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Change a picture's alt text, or mark it decorative",
       params: imageParams,
@@ -195,7 +195,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "delete",
       path: "/dashboard/meeting/:id/image/:imageId",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Delete one of a meeting's images",
       params: imageParams,
@@ -211,7 +211,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "post",
       path: "/dashboard/meeting/:eventId/schedule",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Add a session to a meeting's programme",
       description: "`id` and `event_id` in the body are ignored: the path names the meeting.",
@@ -231,7 +231,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "patch",
       path: "/dashboard/meeting/:eventId/schedule/:id",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Update a session (of this meeting only)",
       params: childParams,
@@ -251,7 +251,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "delete",
       path: "/dashboard/meeting/:eventId/schedule/:id",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Delete a session (of this meeting only)",
       params: childParams,
@@ -269,7 +269,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "post",
       path: "/dashboard/meeting/:eventId/sponsor",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Add a sponsor (name, link, logo)",
       params: eventParams,
@@ -289,7 +289,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "patch",
       path: "/dashboard/meeting/:eventId/sponsor/:id",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Update a sponsor (of this meeting only); a new logo replaces the old",
       params: childParams,
@@ -309,7 +309,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "delete",
       path: "/dashboard/meeting/:eventId/sponsor/:id",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Delete a sponsor (of this meeting only)",
       params: childParams,
@@ -330,7 +330,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "get",
       path: "/dashboard/meeting/:id/registrations",
-      access: access.admin,
+      access: access.editor,
       tag: registrations,
       summary: "A meeting's registrations (state, search, page), with counts per state",
       description:
@@ -364,7 +364,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "patch",
       path: "/dashboard/meeting/:id/registrations/:rid",
-      access: access.admin,
+      access: access.editor,
       tag: registrations,
       summary: "Confirm, decline, cancel, move up or check in a registration",
       description:
@@ -391,7 +391,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "get",
       path: "/dashboard/meeting/:id/revisions",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "A meeting's revisions",
       description:
@@ -409,7 +409,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "post",
       path: "/dashboard/meeting/:id/revisions/:revisionId/restore",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Restore a meeting's revision",
       description:

@@ -38,7 +38,7 @@ export function adminNewsRoutes(runtime: Runtime) {
     {
       method: "get",
       path: "/dashboard/news",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "List posts (search, page)",
       description:
@@ -63,7 +63,7 @@ export function adminNewsRoutes(runtime: Runtime) {
     {
       method: "post",
       path: "/dashboard/news",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Create a post",
       description:
@@ -85,7 +85,7 @@ export function adminNewsRoutes(runtime: Runtime) {
     {
       method: "patch",
       path: "/dashboard/news/:id",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Update a post",
       description:
@@ -108,7 +108,7 @@ export function adminNewsRoutes(runtime: Runtime) {
     {
       method: "delete",
       path: "/dashboard/news/:id",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Delete a post",
       params: idParams,
@@ -123,7 +123,7 @@ export function adminNewsRoutes(runtime: Runtime) {
     {
       method: "delete",
       path: "/dashboard/news/:id/image",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Delete a post's image",
       params: idParams,
@@ -138,7 +138,7 @@ export function adminNewsRoutes(runtime: Runtime) {
     {
       method: "get",
       path: "/dashboard/news/:id/revisions",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "A post's revisions",
       description:
@@ -156,7 +156,7 @@ export function adminNewsRoutes(runtime: Runtime) {
     {
       method: "post",
       path: "/dashboard/news/:id/revisions/:revisionId/restore",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Restore a post's revision",
       description:

@@ -24,7 +24,7 @@ export function adminSiteRoutes(runtime: Runtime) {
     {
       method: "get",
       path: "/dashboard/pages",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "List the CMS pages",
       response: { schema: success({ data: z.array(pageSummarySchema) }) },
@@ -40,7 +40,7 @@ export function adminSiteRoutes(runtime: Runtime) {
     {
       method: "post",
       path: "/dashboard/pages",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Add a page of the association's own",
       description:
@@ -59,7 +59,7 @@ export function adminSiteRoutes(runtime: Runtime) {
     {
       method: "get",
       path: "/dashboard/pages/:url{.+}/revisions",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "A page's revisions",
       description:
@@ -77,7 +77,7 @@ export function adminSiteRoutes(runtime: Runtime) {
     {
       method: "post",
       path: "/dashboard/pages/:url{.+}/revisions/:revisionId{[0-9]+}/restore",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Restore a page's revision",
       description:
@@ -100,7 +100,7 @@ export function adminSiteRoutes(runtime: Runtime) {
     {
       method: "get",
       path: "/dashboard/pages/:url{.+}",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Read a CMS page as the admins edit it (in any state)",
       params: pageUrlParams,
@@ -115,7 +115,7 @@ export function adminSiteRoutes(runtime: Runtime) {
     {
       method: "patch",
       path: "/dashboard/pages/:url{.+}",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Update a CMS page",
       description:
@@ -134,7 +134,7 @@ export function adminSiteRoutes(runtime: Runtime) {
     {
       method: "delete",
       path: "/dashboard/pages/:url{.+}",
-      access: access.admin,
+      access: access.editor,
       tag,
       summary: "Delete a page of the association's own",
       description: "SPEC's fixed pages cannot be deleted (409).",

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { viewerOf as viewerOfAuth } from "../../core/access/access";
+import { managesContent, type RoleName, viewerOf as viewerOfAuth } from "../../core/access/access";
 import type { Authenticated } from "../../core/auth/auth.service";
 import { AppError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
@@ -17,7 +17,7 @@ import type { AppEnv } from "../env";
 
 export type { Body } from "../../lib/request-body";
 
-export type Access = "public" | "member" | "admin";
+export type Access = "public" | "member" | "editor" | "admin";
 export type AccessMiddleware = MiddlewareHandler<AppEnv> & { access: Access };
 
 function accessMiddleware(access: Access, handler: MiddlewareHandler<AppEnv>): AccessMiddleware {
@@ -26,9 +26,9 @@ function accessMiddleware(access: Access, handler: MiddlewareHandler<AppEnv>): A
 
 /** An admin without two-factor sign-in when the site asks for it (decision 0075). */
 export const ADMIN_TWO_FACTOR_REQUIRED =
-  "Two-factor sign-in is required for admins: turn it on first (your settings page, /dashboard/user-settings, or POST /api/dashboard/user/two-factor/setup).";
+  "Two-factor sign-in is required for admins and editors: turn it on first (your settings page, /dashboard/user-settings, or POST /api/dashboard/user/two-factor/setup).";
 
-/** Refusals by access.admin, which the security log reports (server/middleware/security-log.ts). */
+/** Refusals by access.admin and access.editor, which the security log reports (server/middleware/security-log.ts). */
 export const refusedByAdminAccess = new WeakSet<Error>();
 
 function refuseAdmin(error: AppError): AppError {
@@ -46,16 +46,26 @@ export const access = {
     if (!c.get("auth")) throw new AppError("unauthorized", "Unauthenticated.");
     return next();
   }),
-  admin: accessMiddleware("admin", async (c, next) => {
+  /** The secretariat's content: news, pages, meetings, the library (admins and editors; issue 36). */
+  editor: accessMiddleware("editor", secretariat(managesContent)),
+  admin: accessMiddleware(
+    "admin",
+    secretariat((role) => role === "admin"),
+  ),
+};
+
+/** The guard of the secretariat's routes: signed in, a role `allowed` takes, two-factor on when the site asks. */
+function secretariat(allowed: (role: RoleName) => boolean): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
     const auth = c.get("auth");
     if (!auth) throw refuseAdmin(new AppError("unauthorized", "Unauthenticated."));
-    if (auth.user.role.name !== "admin") {
+    if (!allowed(auth.user.role.name)) {
       throw refuseAdmin(new AppError("forbidden", "This action is unauthorized."));
     }
     if (auth.twoFactorSetupRequired) throw refuseAdmin(new AppError("forbidden", ADMIN_TWO_FACTOR_REQUIRED));
     return next();
-  }),
-};
+  };
+}
 
 /** The signed-in caller of a route declared access.member or access.admin (which already refused everyone else). */
 export function currentAuth(c: Context<AppEnv>): Authenticated {

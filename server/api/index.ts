@@ -92,7 +92,7 @@ export function openApiDocument(api: OpenAPIHono<AppEnv>) {
       description:
         "The JSON API (SPEC §7). Bodies may be JSON, urlencoded or multipart unless a route says otherwise; " +
         "a POST may ask to be a PATCH, PUT or DELETE with `_method`. Every error answers `{ status, message, errors }`. " +
-        "`x-access` says who may call each operation: public, member (signed in) or admin.",
+        "`x-access` says who may call each operation: public, member (signed in), editor (admins and editors: news, pages, meetings, the library) or admin.",
     },
   });
   const paths = Object.fromEntries(Object.entries(document.paths ?? {}).map(([path, item]) => [`/api${path}`, item]));

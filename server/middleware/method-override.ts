@@ -16,7 +16,8 @@ export type DeclaredRoute = {
   cache?: "content";
 };
 
-const LOOSENESS: Record<Access, number> = { public: 0, member: 1, admin: 2 };
+// Every admin may do what an editor may (core/access/access.ts managesContent), so editor is the looser.
+const LOOSENESS: Record<Access, number> = { public: 0, member: 1, editor: 2, admin: 3 };
 
 /** Sends the request on to the API with the caller's context; answers as the API does. */
 export type Dispatch = (request: Request, variables: AppEnv["Variables"]) => Promise<Response>;

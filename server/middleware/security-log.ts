@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { managesContent } from "../../core/access/access";
 import { currentActor } from "../../core/audit/actor";
 import type { AuditService } from "../../core/audit/audit.service";
 import { AppError } from "../../lib/errors";
@@ -65,8 +66,8 @@ export function securityLog(logger: Logger, audit?: AuditService): MiddlewareHan
     const method = c.req.method;
     const auth = c.get("auth");
     const isApi = c.req.path === "/api" || c.req.path.startsWith("/api/");
-    const admin = auth?.user.role.name === "admin";
-    // The audit log's writers (decision 0074): the admins, and the primary contacts of member companies.
+    const admin = auth ? managesContent(auth.user.role.name) : false;
+    // The audit log's writers (decision 0074): the admins and editors, and the primary contacts of member companies.
     const writer = admin || auth?.company?.primary === true;
     const change = !READ_METHODS.has(method) && writer && !NOT_CHANGES.has(c.req.path);
     // The page action consumes the body, so the form's intent and id are read from a copy.

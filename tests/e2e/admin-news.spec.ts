@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { ADMIN, expect, expectAccessible, signIn, test } from "./fixtures";
+import { ADMIN, EDITOR, expect, expectAccessible, signIn, test } from "./fixtures";
 
 test.describe.configure({ mode: "serial" });
 
@@ -250,6 +250,46 @@ test("a post scheduled two minutes ahead appears on /news, in the feed and in se
 
   await page.goto("/manage-news?search=Zircon");
   await page.getByRole("button", { name: "Delete Zircon beacon schedule" }).click();
+  await page.getByRole("dialog", { name: "Delete this post?" }).getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByText("0 posts")).toBeVisible();
+});
+
+// Issue 36: an editor manages the content (news, pages, meetings, the library) and nothing else.
+test("an editor publishes a news post and is refused the users screen with a page that says why", async ({ page }) => {
+  await page.goto("/login?redirect=%2Fmanager");
+  await signIn(page, EDITOR);
+  await expect(page.getByText("You're logged in as: editor")).toBeVisible();
+  const shortcuts = page.getByRole("main").getByRole("list");
+  for (const name of [/^News/, /^Events/, /^Categories and papers/, /^Pages/]) {
+    await expect(shortcuts.getByRole("link", { name })).toBeVisible();
+  }
+  await expect(shortcuts.getByRole("link", { name: /^Users/ })).toHaveCount(0);
+  await expect(shortcuts.getByRole("link", { name: /^Settings/ })).toHaveCount(0);
+  await expectAccessible(page);
+
+  await shortcuts.getByRole("link", { name: /^News/ }).click();
+  await page.getByRole("link", { name: "New post" }).click();
+  await page.getByLabel("Title").fill("Quillwort editors' desk opens");
+  await page.getByLabel("Author").fill("Secretariat");
+  await page.getByRole("textbox", { name: "Content" }).click();
+  await page.keyboard.type("News from the secretariat, written by its editor.");
+  await page.getByRole("button", { name: "Create post" }).click();
+  await expect(page.getByRole("status")).toContainText("Saved “Quillwort editors' desk opens”.");
+  await page.goto("/post/quillwort-editors-desk-opens");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Quillwort editors' desk opens");
+
+  const refused = await page.goto("/manager/users");
+  expect(refused?.status()).toBe(403);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(
+    "This screen is for admins: as an editor you manage the news, pages, meetings and the library.",
+  );
+  await expectAccessible(page);
+  await page.getByRole("link", { name: "Back to the manager" }).click();
+  await expect(page).toHaveURL(/\/manager$/);
+
+  // And they take their post down again, as the admins do (the next tests read the news list).
+  await page.goto("/manage-news?search=Quillwort");
+  await page.getByRole("button", { name: "Delete Quillwort editors' desk opens" }).click();
   await page.getByRole("dialog", { name: "Delete this post?" }).getByRole("button", { name: "Delete" }).click();
   await expect(page.getByText("0 posts")).toBeVisible();
 });

@@ -6,6 +6,7 @@ import { test as base, expect, type Locator, type Page } from "@playwright/test"
 /** Accounts the e2e server creates next to the demo content (scripts/e2e-server.ts). */
 export const ADMIN = { email: "e2e-admin@masthead.example", password: "e2e-admin-password" };
 export const MEMBER = { email: "e2e-member@masthead.example", password: "e2e-member-password" };
+export const EDITOR = { email: "e2e-editor@masthead.example", password: "e2e-editor-password" };
 
 /**
  * Signs in on the login page. The login is a form posted as a document (decision 0033): this waits

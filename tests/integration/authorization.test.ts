@@ -22,17 +22,25 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe("authorization of every API route", () => {
-  it("every route declares its access (public, member or admin)", () => {
+  it("every route declares its access (public, member, editor or admin)", () => {
     const unclassified = declaredRoutes(t.runtime).filter((r) => !r.access);
-    expect(unclassified, "routes without access.public/member/admin as their first handler").toEqual([]);
+    expect(unclassified, "routes without access.public/member/editor/admin as their first handler").toEqual([]);
+    // Issue 36: the content's routes are the editors' too, the membership's and the site's admins' alone.
+    const byAccess = (access: string) => declaredRoutes(t.runtime).filter((r) => r.access === access);
+    expect(byAccess("editor").map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining(["POST /dashboard/news", "POST /dashboard/papers", "POST /dashboard/meeting"]),
+    );
+    expect(byAccess("admin").map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining(["GET /dashboard/users", "GET /dashboard/companies", "GET /dashboard/settings"]),
+    );
     expect(declaredRoutes(t.runtime).length).toBeGreaterThanOrEqual(3);
   });
 
-  it("answers each route as its declaration says, for anonymous, member and admin", async () => {
+  it("answers each route as its declaration says, for anonymous, member, editor and admin", async () => {
     // A fresh account and session per call: some routes end the session or change the account
     // they are called with. The rows copy one made by the service, password hash and all, to
     // spare an Argon2 hash per call.
-    const template = async (role: "member" | "admin") => {
+    const template = async (role: "member" | "editor" | "admin") => {
       const { user } = await signIn(t.runtime.services, role);
       const { id: _id, ...row } = await t.database.db
         .selectFrom("users")
@@ -42,9 +50,13 @@ describe("authorization of every API route", () => {
       return row;
     };
     // Read before the calls: the admin routes called with id 1 change or delete the first account.
-    const templates = { member: await template("member"), admin: await template("admin") };
+    const templates = {
+      member: await template("member"),
+      editor: await template("editor"),
+      admin: await template("admin"),
+    };
     let fresh = 0;
-    const freshToken = async (role: "member" | "admin") => {
+    const freshToken = async (role: "member" | "editor" | "admin") => {
       fresh += 1;
       const { id } = await t.database.db
         .insertInto("users")
@@ -56,7 +68,7 @@ describe("authorization of every API route", () => {
     const failures: string[] = [];
     for (const route of declaredRoutes(t.runtime)) {
       const path = `/api${route.path.replace(/:[A-Za-z_]\w*(\{[^}]*\})?/g, "1")}`;
-      for (const who of ["anonymous", "member", "admin"] as const) {
+      for (const who of ["anonymous", "member", "editor", "admin"] as const) {
         const token = who === "anonymous" ? undefined : await freshToken(who);
         const res = await call(t.app, route.method, path, { token, json: route.method === "GET" ? undefined : {} });
         const expected =
@@ -64,7 +76,7 @@ describe("authorization of every API route", () => {
             ? "allowed"
             : who === "anonymous"
               ? 401
-              : route.access === "admin" && who === "member"
+              : (route.access === "admin" && who !== "admin") || (route.access === "editor" && who === "member")
                 ? 403
                 : "allowed";
         const ok =
@@ -84,11 +96,14 @@ describe("authorization of every API route", () => {
  * each answered for a visitor, a member and an admin as its class says. A route added without a
  * class, or with parameters and no address to try, fails the first test.
  */
-type Role = "anonymous" | "member" | "admin";
-const ROLES: readonly Role[] = ["anonymous", "member", "admin"];
+type Role = "anonymous" | "member" | "editor" | "admin";
+const ROLES: readonly Role[] = ["anonymous", "member", "editor", "admin"];
 /** An answer as the matrix compares it: the status, and where a redirect sends the browser. */
 type Answer = string;
-type Expected = Record<Role, Answer>;
+/** What each role gets; an editor gets what an admin gets unless it says otherwise (issue 36). */
+type Expected = Record<Exclude<Role, "editor">, Answer> & { editor?: Answer };
+const answerFor = (expected: Expected, role: Role): Answer =>
+  role === "editor" ? (expected.editor ?? expected.admin) : expected[role];
 
 const OK = "200";
 const NOT_FOUND = "404";
@@ -101,7 +116,9 @@ type Access =
   | "public"
   /** Members and admins; a visitor is sent to sign in (guards("auth")). */
   | "member"
-  /** Admins; a visitor is sent to sign in, a member to their dashboard (guards("auth", "admin"), SPEC §6). */
+  /** Admins and editors: the content's screens; a visitor is sent to sign in, a member to their dashboard (guards("auth", "editor"), issue 36). */
+  | "content"
+  /** Admins; a visitor is sent to sign in, a member to their dashboard (guards("auth", "admin"), SPEC §6), an editor reads 403. */
   | "admin"
   /** The sign-in page: someone signed in already is sent on. */
   | "signed-out"
@@ -113,9 +130,11 @@ type Access =
 const expectedFor = (access: Exclude<Access, "per-address">, path: string): Expected => {
   if (access === "public") return everyone(OK);
   if (access === "member") return { anonymous: toLogin(path), member: OK, admin: OK };
-  if (access === "admin") return { anonymous: toLogin(path), member: "302 /dashboard", admin: OK };
+  if (access === "content") return { anonymous: toLogin(path), member: "302 /dashboard", admin: OK };
+  if (access === "admin") return { anonymous: toLogin(path), member: "302 /dashboard", editor: "403", admin: OK };
   // SPEC §9 'home /manager': a member is then sent on to the dashboard by the admin guard.
-  if (access === "signed-out") return { anonymous: OK, member: "302 /manager", admin: "302 /manager" };
+  if (access === "signed-out")
+    return { anonymous: OK, member: "302 /manager", editor: "302 /manager", admin: "302 /manager" };
   return everyone(`301 ${access.movedTo}`);
 };
 
@@ -198,11 +217,11 @@ const PAGE_ACCESS: Record<string, Access> = {
   "/dashboard/registrations": "member",
   "/dashboard/notifications": "member",
   "/dashboard/:slug": "member",
-  // The admin layout.
-  "/manager": "admin",
-  "/manager/pages": "admin",
-  "/manager/pages/new": "admin",
-  "/manager/pages/*": "admin",
+  // The admin layout: the content's screens (admins and editors), then the admins' own.
+  "/manager": "content",
+  "/manager/pages": "content",
+  "/manager/pages/new": "content",
+  "/manager/pages/*": "content",
   "/manager/settings": "admin",
   "/manager/audit": "admin",
   "/manager/audit/export.csv": "admin",
@@ -214,19 +233,19 @@ const PAGE_ACCESS: Record<string, Access> = {
   "/manager/members/new": "admin",
   "/manager/members/import": "admin",
   "/manager/members/:id": "admin",
-  "/manage-news": "admin",
-  "/manage-news/new": "admin",
-  "/manage-news/:id/edit": "admin",
-  "/manage-events": "admin",
-  "/manage-events/new": "admin",
-  "/manage-events/:id/edit": "admin",
-  "/manage-events/:id/registrations": "admin",
-  "/manage-events/:id/registrations/check-in": "admin",
-  "/manage-events/:id/registrations/export.csv": "admin",
-  "/manage-events/:id/registrations/attendees.pdf": "admin",
-  "/manage-events/:id/registrations/badges.pdf": "admin",
-  "/manager/library": "admin",
-  "/manager/library/:id": "admin",
+  "/manage-news": "content",
+  "/manage-news/new": "content",
+  "/manage-news/:id/edit": "content",
+  "/manage-events": "content",
+  "/manage-events/new": "content",
+  "/manage-events/:id/edit": "content",
+  "/manage-events/:id/registrations": "content",
+  "/manage-events/:id/registrations/check-in": "content",
+  "/manage-events/:id/registrations/export.csv": "content",
+  "/manage-events/:id/registrations/attendees.pdf": "content",
+  "/manage-events/:id/registrations/badges.pdf": "content",
+  "/manager/library": "content",
+  "/manager/library/:id": "content",
   // Any other address.
   "/*": "per-address",
 };
@@ -632,7 +651,12 @@ describe("authorization of every page, file and feed", { timeout: 300_000 }, () 
   /** The whole site: the API, the site's own routes, and the pages rendered by Vite's SSR loader. */
   let site: TestContext["app"];
   let fixtures: Fixtures;
-  const cookies: Record<Role, string | undefined> = { anonymous: undefined, member: undefined, admin: undefined };
+  const cookies: Record<Role, string | undefined> = {
+    anonymous: undefined,
+    member: undefined,
+    editor: undefined,
+    admin: undefined,
+  };
 
   beforeAll(async () => {
     vite = await createViteServer({
@@ -649,6 +673,7 @@ describe("authorization of every page, file and feed", { timeout: 300_000 }, () 
     site = createApp(t.runtime, { build: async () => build, clientDir });
     const member = await signIn(t.runtime.services, "member");
     cookies.member = member.cookie;
+    cookies.editor = (await signIn(t.runtime.services, "editor")).cookie;
     cookies.admin = (await signIn(t.runtime.services, "admin")).cookie;
     fixtures = await createFixtures(t.runtime.services, t.database.db, {
       id: member.user.id,
@@ -689,14 +714,15 @@ describe("authorization of every page, file and feed", { timeout: 300_000 }, () 
     const worker = async () => {
       for (let job = queue.shift(); job; job = queue.shift()) {
         const key = `${method} ${job.path} as ${job.role}`;
-        expected[key] = job.expected[job.role];
+        const wanted = answerFor(job.expected, job.role);
+        expected[key] = wanted;
         // At the site's own address, as a browser sends it (React Router checks a form's Origin against it).
         const res = await call(site, method, `${ORIGIN}${job.path}`, {
           cookie: cookies[job.role],
           ...(method === "POST" ? { form: {}, headers: { origin: ORIGIN } } : {}),
         });
         const answer = answerOf(res);
-        actual[key] = job.expected[job.role] === ANSWERED && answeredNotRefused(answer) ? ANSWERED : answer;
+        actual[key] = wanted === ANSWERED && answeredNotRefused(answer) ? ANSWERED : answer;
       }
     };
     await Promise.all(Array.from({ length: 6 }, worker));
@@ -725,7 +751,7 @@ describe("authorization of every page, file and feed", { timeout: 300_000 }, () 
     expect(siteOwn.length).toBeGreaterThan(8);
   });
 
-  it("answers every route for a visitor, a member and an admin as its class says", async () => {
+  it("answers every route for a visitor, a member, an editor and an admin as its class says", async () => {
     const { actual, expected } = await run(matrix());
     expect(actual).toEqual(expected);
   });
@@ -733,14 +759,18 @@ describe("authorization of every page, file and feed", { timeout: 300_000 }, () 
   it("refuses a guarded page's form (its action) to whom it refuses the page", async () => {
     const withAction = matrix().filter((row) => {
       const access = PAGE_ACCESS[row.route];
-      return (access === "member" || access === "admin") && row.pageId && build.routes[row.pageId]?.module.action;
+      return (
+        (access === "member" || access === "content" || access === "admin") &&
+        row.pageId &&
+        build.routes[row.pageId]?.module.action
+      );
     });
     expect(withAction.length).toBeGreaterThan(8);
     const rows = withAction.map((row) => ({
       path: row.path,
       // Refused as the page is; whom the page lets in gets the action's own answer (an empty form is invalid).
       expected: Object.fromEntries(
-        ROLES.map((role) => [role, row.expected[role] === OK ? ANSWERED : row.expected[role]]),
+        ROLES.map((role) => [role, answerFor(row.expected, role) === OK ? ANSWERED : answerFor(row.expected, role)]),
       ) as Expected,
     }));
     const { actual, expected } = await run(rows, "POST");

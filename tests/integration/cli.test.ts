@@ -50,7 +50,7 @@ describe("npm run user", () => {
     expect(duplicate.err).toContain("The email has already been taken.");
     const role = run("scripts/user.ts", ["add", "--email", "x@example.org", "--role", "owner"]);
     expect(role.code).toBe(1);
-    expect(role.err).toContain("The role must be admin or member.");
+    expect(role.err).toContain("The role must be admin, editor or member.");
     const short = run("scripts/user.ts", [
       "add",
       "--email",

@@ -171,6 +171,7 @@ describe("GET /api/openapi.json", () => {
     ]);
     expect(resolved(answer("POST", "/login/two-factor").properties.user).properties.role.properties.name.enum).toEqual([
       "admin",
+      "editor",
       "member",
     ]);
     // POST /login answers a session, or (two-factor sign-in, decision 0075) the challenge of its second step.

@@ -123,7 +123,7 @@ describe("invitations", () => {
       first_name: ["First name is required."],
       last_name: ["Last name is required."],
       email: ["Email is required."],
-      role: ["The role must be admin or member."],
+      role: ["The role must be admin, editor or member."],
     });
     // The site's one e-mail rule, as on the join form and the profile.
     const doubleDot = await invite(admin.token, { email: "ana@example..org" });
@@ -131,7 +131,7 @@ describe("invitations", () => {
     const badRole = await invite(admin.token, { role: "owner", email: "not-an-address" });
     expect(badRole.res.json?.errors).toEqual({
       email: ["Email is not valid."],
-      role: ["The role must be admin or member."],
+      role: ["The role must be admin, editor or member."],
     });
     expect(smtp.received).toHaveLength(0);
   });

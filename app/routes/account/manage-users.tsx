@@ -1,7 +1,13 @@
 import { ChevronDown, MailPlus, RotateCcw, ShieldCheck, ShieldOff, UserRoundCheck, UserRoundX } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { data, Form, useNavigation } from "react-router";
-import { type AdminUser, inviteSchema, userChangeSchema, userListSchema } from "../../../core/accounts/accounts.schema";
+import {
+  type AdminUser,
+  inviteSchema,
+  type RoleName,
+  userChangeSchema,
+  userListSchema,
+} from "../../../core/accounts/accounts.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
 import { InviteFields } from "../../components/account/invite-fields";
@@ -53,7 +59,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       case "role": {
         const user = await services.accounts.change(actor.id, id, parseOrThrow(userChangeSchema, { role: form.role }));
         return data<ActionData>({
-          notice: `${nameOf(user)} is now ${user.role.name === "admin" ? "an admin" : "a member"}.`,
+          notice: `${nameOf(user)} is now ${ROLE_NOUNS[user.role.name]}.`,
         });
       }
       case "deactivate":
@@ -175,6 +181,7 @@ function InviteForm({ result }: { result: ActionData | undefined }) {
             error={errors.role}
             options={[
               ["member", "Member"],
+              ["editor", "Editor"],
               ["admin", "Admin"],
             ]}
           />
@@ -204,7 +211,7 @@ function UserRow({ user, isMe }: { user: AdminUser; isMe: boolean }) {
                 className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold ${user.role.name === "admin" ? "bg-navy-900 text-white" : "bg-navy-50 text-navy-900"}`}
               >
                 {user.role.name === "admin" ? <ShieldCheck className="h-3.5 w-3.5" aria-hidden="true" /> : null}
-                {user.role.name === "admin" ? "Admin" : "Member"}
+                {roleLabel(user.role.name)}
               </span>
               <StatusBadge user={user} />
             </p>
@@ -228,10 +235,12 @@ function UserRow({ user, isMe }: { user: AdminUser; isMe: boolean }) {
                 Resend invitation{forName}
               </RowAction>
             ) : null}
-            <RowAction user={user} intent="role" fields={{ role: user.role.name === "admin" ? "member" : "admin" }}>
-              {user.role.name === "admin" ? "Make member" : "Make admin"}
-              {forName}
-            </RowAction>
+            {ROLE_LABELS.filter(([role]) => role !== user.role.name).map(([role, label]) => (
+              <RowAction key={role} user={user} intent="role" fields={{ role }}>
+                Make {label.toLowerCase()}
+                {forName}
+              </RowAction>
+            ))}
             {user.two_factor ? (
               <RowAction user={user} intent="reset-two-factor">
                 <ShieldOff className="h-4 w-4" aria-hidden="true" />
@@ -262,14 +271,17 @@ function UserRow({ user, isMe }: { user: AdminUser; isMe: boolean }) {
   );
 }
 
+/** Each role as the screen names it, in the order the filters and the row's buttons show them. */
+const ROLE_LABELS: readonly (readonly [RoleName, string])[] = [
+  ["admin", "Admin"],
+  ["editor", "Editor"],
+  ["member", "Member"],
+];
+const roleLabel = (role: RoleName) => ROLE_LABELS.find(([name]) => name === role)?.[1] ?? role;
+const ROLE_NOUNS: Record<RoleName, string> = { admin: "an admin", editor: "an editor", member: "a member" };
+
 const SELECTS: FilterSelects = {
-  role: {
-    label: "Role",
-    options: [
-      ["admin", "Admin"],
-      ["member", "Member"],
-    ],
-  },
+  role: { label: "Role", options: ROLE_LABELS.map(([name, label]) => [name, label] as [string, string]) },
   status: {
     label: "Status",
     options: [

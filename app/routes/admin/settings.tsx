@@ -140,10 +140,10 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
               className="mt-0.5 h-4 w-4"
               aria-describedby="admin-two-factor-hint"
             />
-            <span className="font-semibold">Admins must use two-factor sign-in</span>
+            <span className="font-semibold">Admins and editors must use two-factor sign-in</span>
           </label>
           <p id="admin-two-factor-hint" className="mt-1 text-xs text-slate-500">
-            An admin without it is sent to set it up before any other admin page; API clients get a 403 that says so.
+            Someone without it is sent to set it up before any other admin page; API clients get a 403 that says so.
           </p>
         </div>
         <div className="flex justify-end sm:col-span-2">

@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { managesContent } from "../../../core/access/access";
 import type { RegistrationActor } from "../../../core/join/registrations.service";
 import { isAppError } from "../../../lib/errors";
 import { parseId } from "../../../lib/ids";
@@ -16,10 +17,10 @@ export async function meetingOf(context: Parameters<typeof getRequestContext>[0]
   }
 }
 
-/** Who changes a registration from these screens: the signed-in admin (the admin layout's guard let them in). */
+/** Who changes a registration from these screens: the signed-in admin or editor (the admin layout's guard let them in). */
 export function actorOf(context: Parameters<typeof getRequestContext>[0]): RegistrationActor {
   const user = getRequestContext(context).auth?.user;
-  if (user?.role.name !== "admin") throw data("This action is unauthorized.", { status: 403 });
+  if (!user || !managesContent(user.role.name)) throw data("This action is unauthorized.", { status: 403 });
   return { id: user.id, name: `${user.first_name} ${user.last_name}`.trim() || user.email };
 }
 

@@ -7,7 +7,8 @@ import { ProgressBar } from "../../components/layout/route-feedback";
 import { guards } from "../../lib/guards";
 import { useRootData } from "../../root";
 
-export const middleware = guards("auth", "admin");
+// Admins and editors; the admins' own screens sit in layouts/admin-only.tsx inside it (issue 36).
+export const middleware = guards("auth", "editor");
 
 /** SPEC §2 'Admin layout'. */
 export default function AdminLayout() {

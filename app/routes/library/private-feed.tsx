@@ -1,3 +1,4 @@
+import { managesContent } from "../../../core/access/access";
 import { getRequestContext } from "../../context";
 import { ATOM_TYPE, papersAtom } from "../../lib/papers-atom.server";
 import type { Route } from "./+types/private-feed";
@@ -25,7 +26,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const { follows } = await services.notifications.preferences(owner.id);
   const categoryIds = follows.flatMap((f) => (f.kind === "category" && f.id !== undefined ? [f.id] : []));
   // The library's own viewer (core/access/access.ts viewerOf): members' content while they have members' access.
-  const viewer = { signedIn: members, admin: owner.role === "admin" };
+  const viewer = { signedIn: members, admin: managesContent(owner.role) };
   const papers = await services.library.followedPapers(categoryIds, viewer);
   const settings = await services.settings.getAll();
   const body = papersAtom({
