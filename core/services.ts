@@ -21,6 +21,7 @@ import { createTwoFactorService } from "./auth/two-factor.service";
 import { createContentSchedule } from "./content-version/content-schedule";
 import { createContentVersionRepository } from "./content-version/content-version.repository";
 import { createContentVersionService } from "./content-version/content-version.service";
+import { createGroupsService } from "./groups/groups.service";
 import { createApplicationsService } from "./join/applications.service";
 import { createJoinRepository } from "./join/join.repository";
 import { type CaptchaCheck, createJoinService } from "./join/join.service";
@@ -263,6 +264,14 @@ export function createServices(deps: {
     clock,
     audit,
   });
+  const accounts = createAccountsService({
+    users,
+    tokens,
+    storage: deps.storage,
+    revokeSessions,
+    clock,
+    audit,
+  });
   const members = createMembersService({
     db: deps.db,
     dialect: deps.dialect,
@@ -327,13 +336,13 @@ export function createServices(deps: {
     }),
     twoFactor,
     passkeys,
-    accounts: createAccountsService({
-      users,
-      tokens,
-      storage: deps.storage,
-      revokeSessions,
+    accounts,
+    groups: createGroupsService({
+      db: deps.db,
       clock,
       audit,
+      findAccount: (ref) => accounts.findActive(ref),
+      hasMembersAccess: (user) => members.hasMembersAccess(user),
     }),
     invitations,
     notifications: createNotificationsService({

@@ -27,6 +27,24 @@ export interface UsersTable {
   updated_at: Timestamp;
 }
 
+/** A working group, committee or board (issue 36, migration 0034). */
+export interface WorkingGroupsTable {
+  id: Generated<number>;
+  name: string;
+  slug: string;
+  description: Generated<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Who is in a group; a chair manages its members (and, with audiences, its papers and meetings). */
+export interface GroupMembersTable {
+  group_id: number;
+  user_id: number;
+  is_chair: Generated<Flag>;
+  created_at: Timestamp;
+}
+
 export interface SessionsTable {
   id: Generated<number>;
   user_id: number;
@@ -615,6 +633,8 @@ export interface MembershipNoticesTable {
 
 export interface Database {
   users: UsersTable;
+  working_groups: WorkingGroupsTable;
+  group_members: GroupMembersTable;
   sessions: SessionsTable;
   one_time_tokens: OneTimeTokensTable;
   rate_limits: RateLimitsTable;

@@ -19,6 +19,7 @@ import {
   OWN_DEACTIVATION,
   OWN_DELETION,
   type PublicUser,
+  type RoleName,
   toPublicUser,
   type UserChange,
   type UserListQuery,
@@ -112,6 +113,17 @@ export function createAccountsService(deps: {
     },
 
     countUsers: () => users.count(),
+
+    /** An active account by id or e-mail address (another area's choice of a person, e.g. a group's member). */
+    async findActive(ref: { id?: number; email?: string }): Promise<{ id: number; role: RoleName } | null> {
+      const row =
+        ref.id !== undefined
+          ? await users.findById(ref.id)
+          : ref.email
+            ? await users.findByEmail(ref.email)
+            : undefined;
+      return row && row.is_active === 1 ? { id: row.id, role: row.role } : null;
+    },
 
     async getUser(id: number): Promise<AdminUser> {
       const row = await users.findForAdmin(id, clock().toISOString());

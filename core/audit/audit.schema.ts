@@ -10,6 +10,7 @@ export const AUDIT_ENTITIES = {
   category: "Library category",
   paper: "Paper",
   company: "Member company",
+  group: "Working group",
   user: "User",
   settings: "Site settings",
   request: "Join request or registration",

@@ -14,6 +14,7 @@ import { adminSiteRoutes } from "./admin-site";
 import { adminUsersRoutes } from "./admin-users";
 import { authRoutes } from "./auth";
 import { docsRoutes } from "./docs";
+import { groupsRoutes } from "./groups";
 import { type Access, methodNotAllowed } from "./http";
 import { joinRoutes } from "./join";
 import { libraryRoutes } from "./library";
@@ -140,6 +141,7 @@ export function createApi(runtime: Runtime, extra: readonly OpenAPIHono<AppEnv>[
   api.route("/", membersRoutes(runtime));
   api.route("/", notificationsRoutes(runtime));
   api.route("/", privacyRoutes(runtime));
+  api.route("/", groupsRoutes(runtime));
   for (const routes of extra) api.route("/", routes);
   api.route(
     "/",

@@ -1,0 +1,136 @@
+import { z } from "zod";
+import { isEmailAddress } from "../../lib/validation";
+
+/**
+ * Working groups (issue 36): the inputs and answers of GET/POST /api/dashboard/groups and the
+ * group's members. Safe for the browser.
+ */
+
+export const GROUP_NAME_MAX = 120;
+export const GROUP_DESCRIPTION_MAX = 4000;
+/** At most this many chairs in one change (a board has a few; the list is a form's). */
+export const CHAIRS_MAX = 20;
+
+export const GROUP_NOT_FOUND = "Group not found.";
+export const GROUP_NAME_TAKEN = "A group with this name already exists.";
+export const NO_SUCH_ACCOUNT =
+  "No account uses this address. Ask an admin to invite them first, then add them to the group.";
+export const NOT_A_MEMBER_ACCOUNT =
+  "This person cannot join a group: their company's membership is not current, or their account is deactivated.";
+export const ALREADY_IN_GROUP = "This person is already in the group.";
+export const CHAIRS_ONLY_BY_ADMIN = "Only an admin changes a group's chairs: ask one to remove a chair.";
+export const MEMBERS_BY_CHAIR = "Only the group's chairs and the admins add and remove its members.";
+export const CHAIR_NOT_FOUND = "Each chair must be an active user: one of them is not.";
+
+const nameField = z
+  .string({ error: "The name field is required." })
+  .trim()
+  .min(1, { error: "The name field is required." })
+  .max(GROUP_NAME_MAX, { error: `The name may not be greater than ${GROUP_NAME_MAX} characters.` });
+const descriptionField = z
+  .string({ error: "The description must be text." })
+  .trim()
+  .max(GROUP_DESCRIPTION_MAX, {
+    error: `The description may not be greater than ${GROUP_DESCRIPTION_MAX} characters.`,
+  });
+
+/** Chairs as a list of user ids: JSON sends an array, a form repeats `chair_ids` or sends "1,2". */
+const chairIdsField = z
+  .union([z.array(z.union([z.string(), z.number()])), z.string(), z.number()], {
+    error: "The chairs must be a list of user ids.",
+  })
+  .transform((value) =>
+    (Array.isArray(value) ? value : String(value).split(",")).map((v) => String(v).trim()).filter((v) => v !== ""),
+  )
+  .pipe(
+    z
+      .array(z.string().regex(/^\d{1,12}$/, { error: "Each chair must be a user's id." }))
+      .max(CHAIRS_MAX, { error: `A group may have at most ${CHAIRS_MAX} chairs.` }),
+  )
+  .transform((ids) => [...new Set(ids.map(Number))]);
+
+export const groupCreateSchema = z
+  .object({
+    name: nameField,
+    description: descriptionField.optional().default(""),
+    chair_ids: chairIdsField.optional().default([]),
+  })
+  .meta({ id: "GroupCreate" });
+export type GroupCreate = z.output<typeof groupCreateSchema>;
+
+export const groupUpdateSchema = z
+  .object({
+    name: nameField.optional(),
+    description: descriptionField.optional(),
+    chair_ids: chairIdsField.optional(),
+  })
+  .meta({ id: "GroupUpdate" });
+export type GroupUpdate = z.output<typeof groupUpdateSchema>;
+
+/** A member to add: an account's id, or its e-mail address. */
+export const groupMemberAddSchema = z
+  .object({
+    user_id: z
+      .union([z.string(), z.number(), z.null()])
+      .optional()
+      .transform((v) => (v === null || v === undefined || v === "" ? undefined : String(v)))
+      .pipe(
+        z
+          .string()
+          .regex(/^\d{1,12}$/, { error: "The user id must be a number." })
+          .optional(),
+      )
+      .transform((v) => (v === undefined ? undefined : Number(v))),
+    email: z
+      .union([z.string(), z.null()])
+      .optional()
+      .transform((v) => v?.trim().toLowerCase() || undefined)
+      .pipe(
+        z
+          .string()
+          .max(255, { error: "The email may not be greater than 255 characters." })
+          .refine(isEmailAddress, { error: "The email must be a valid email address." })
+          .optional(),
+      ),
+  })
+  .superRefine((value, ctx) => {
+    if (value.user_id === undefined && value.email === undefined) {
+      ctx.addIssue({ code: "custom", path: ["email"], message: "Give the person's e-mail address (or user_id)." });
+    }
+  })
+  .meta({ id: "GroupMemberAdd" });
+export type GroupMemberAdd = z.output<typeof groupMemberAddSchema>;
+
+export const groupPersonSchema = z
+  .object({
+    user_id: z.number().int(),
+    name: z.string(),
+    company: z.string().nullable().meta({ description: "The company they represent; null for an individual member." }),
+    is_chair: z.boolean(),
+  })
+  .meta({ id: "GroupPerson" });
+export type GroupPerson = z.output<typeof groupPersonSchema>;
+
+export const groupSummarySchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    slug: z.string(),
+    description: z.string(),
+    member_count: z.number().int(),
+    chairs: z.array(groupPersonSchema),
+    /** The caller's own place in it. */
+    is_member: z.boolean(),
+    is_chair: z.boolean(),
+  })
+  .meta({ id: "GroupSummary" });
+export type GroupSummary = z.output<typeof groupSummarySchema>;
+
+export const groupDetailSchema = groupSummarySchema
+  .extend({
+    members: z.array(groupPersonSchema).meta({ description: "Everyone in the group, chairs first, by name." }),
+    /** Whether the caller may add and remove members (an admin, or a chair). */
+    can_manage_members: z.boolean(),
+  })
+  .meta({ id: "GroupDetail" });
+export type GroupDetail = z.output<typeof groupDetailSchema>;

@@ -1,0 +1,244 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  ALREADY_IN_GROUP,
+  CHAIR_NOT_FOUND,
+  CHAIRS_ONLY_BY_ADMIN,
+  GROUP_NAME_TAKEN,
+  MEMBERS_BY_CHAIR,
+  NO_SUCH_ACCOUNT,
+  NOT_A_MEMBER_ACCOUNT,
+} from "../../core/groups/groups.schema";
+import { call, createTestContext, type TestContext } from "../support/app";
+import { createUser, signIn } from "../support/factories";
+
+/** Working groups' API (issue 36), on the dialect of the run. */
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestContext();
+}, 120_000);
+afterAll(async () => t?.close());
+
+type Person = { user_id: number; name: string; company: string | null; is_chair: boolean };
+type Group = {
+  id: number;
+  name: string;
+  slug: string;
+  description: string;
+  member_count: number;
+  chairs: Person[];
+  is_member: boolean;
+  is_chair: boolean;
+};
+type Detail = Group & { members: Person[]; can_manage_members: boolean };
+
+let companies = 0;
+/** A representative of a company whose membership is current, or has lapsed. */
+async function representative(first_name: string, lapsed = false) {
+  companies += 1;
+  const company = await t.runtime.services.members.create({
+    name: `Groups Marine ${companies} AS`,
+    country: "NO",
+    member_since: "2020-01-01",
+    membership_type: "full",
+    renews_on: lapsed ? "2021-01-01" : null,
+  } as never);
+  const signedIn = await signIn(t.runtime.services, "member");
+  await t.database.db.updateTable("users").set({ first_name }).where("id", "=", signedIn.user.id).execute();
+  await t.database.db
+    .insertInto("company_representatives")
+    .values({ user_id: signedIn.user.id, company_id: company.id, is_primary: 0, created_at: new Date().toISOString() })
+    .execute();
+  return { ...signedIn, company: `Groups Marine ${companies} AS` };
+}
+
+const groupOf = (res: { json: Record<string, unknown> | null }) => (res.json as { group: Group }).group;
+
+describe("working groups", () => {
+  it("an admin creates a group with a chair; a chair adds and removes members; who sees what", async () => {
+    const admin = await signIn(t.runtime.services, "admin");
+    const editor = await signIn(t.runtime.services, "editor");
+    const chair = await representative("Chiara");
+    const member = await representative("Magnus");
+    const outsider = await representative("Olga");
+    const lapsed = await representative("Lars", true);
+
+    // Created by an admin, with its chair; refused with field messages when the input is wrong.
+    const created = await call(t.app, "POST", "/api/dashboard/groups", {
+      token: admin.token,
+      json: { name: "S-421 route exchange", description: "Route plans between ships.", chair_ids: [chair.user.id] },
+    });
+    expect(created.status).toBe(201);
+    const group = groupOf(created);
+    expect(group).toMatchObject({ slug: "s-421-route-exchange", member_count: 1, is_member: false });
+    expect(group.chairs).toEqual([
+      { user_id: chair.user.id, name: expect.stringMatching(/^Chiara /), company: chair.company, is_chair: true },
+    ]);
+    const taken = await call(t.app, "POST", "/api/dashboard/groups", {
+      token: admin.token,
+      json: { name: "s-421 Route Exchange" },
+    });
+    expect(taken.status).toBe(422);
+    expect(taken.json?.errors).toEqual({ name: [GROUP_NAME_TAKEN] });
+    const noChair = await call(t.app, "POST", "/api/dashboard/groups", {
+      token: admin.token,
+      json: { name: "Cyber security", chair_ids: [999_999] },
+    });
+    expect(noChair.json?.errors).toEqual({ chair_ids: [CHAIR_NOT_FOUND] });
+    const lapsedChair = await call(t.app, "POST", "/api/dashboard/groups", {
+      token: admin.token,
+      json: { name: "Cyber security", chair_ids: [lapsed.user.id] },
+    });
+    expect(lapsedChair.json?.errors).toEqual({ chair_ids: [NOT_A_MEMBER_ACCOUNT] });
+    expect(
+      (await call(t.app, "POST", "/api/dashboard/groups", { token: editor.token, json: { name: "Board" } })).status,
+    ).toBe(403);
+
+    // The chair adds a member by address (as a form sends it); again is a 409; no account, or a lapsed one, a 422.
+    const added = await call(t.app, "POST", `/api/dashboard/groups/${group.id}/members`, {
+      token: chair.token,
+      form: { email: member.user.email.toUpperCase() },
+    });
+    expect(added.status).toBe(201);
+    expect((added.json as { member: Person }).member).toMatchObject({ user_id: member.user.id, is_chair: false });
+    const again = await call(t.app, "POST", `/api/dashboard/groups/${group.id}/members`, {
+      token: chair.token,
+      json: { user_id: member.user.id },
+    });
+    expect(again.status).toBe(409);
+    expect(again.json?.message).toBe(ALREADY_IN_GROUP);
+    const nobody = await call(t.app, "POST", `/api/dashboard/groups/${group.id}/members`, {
+      token: chair.token,
+      json: { email: "nobody-here@example.org" },
+    });
+    expect(nobody.json?.errors).toEqual({ email: [NO_SUCH_ACCOUNT] });
+    const lapsedAdd = await call(t.app, "POST", `/api/dashboard/groups/${group.id}/members`, {
+      token: chair.token,
+      json: { user_id: lapsed.user.id },
+    });
+    expect(lapsedAdd.json?.errors).toEqual({ user_id: [NOT_A_MEMBER_ACCOUNT] });
+    const empty = await call(t.app, "POST", `/api/dashboard/groups/${group.id}/members`, {
+      token: chair.token,
+      json: {},
+    });
+    expect(empty.status).toBe(422);
+
+    // A plain member of the group may not add; someone outside it does not learn it exists.
+    const byMember = await call(t.app, "POST", `/api/dashboard/groups/${group.id}/members`, {
+      token: member.token,
+      json: { user_id: outsider.user.id },
+    });
+    expect(byMember.status).toBe(403);
+    expect(byMember.json?.message).toBe(MEMBERS_BY_CHAIR);
+    const byOutsider = await call(t.app, "POST", `/api/dashboard/groups/${group.id}/members`, {
+      token: outsider.token,
+      json: { user_id: outsider.user.id },
+    });
+    expect(byOutsider.status).toBe(404);
+
+    // Lists: a member's own groups; admins and editors every group.
+    const listOf = async (token: string) =>
+      ((await call(t.app, "GET", "/api/dashboard/groups", { token })).json as { data: Group[] }).data.map(
+        (g) => g.slug,
+      );
+    expect(await listOf(member.token)).toEqual([group.slug]);
+    expect(await listOf(outsider.token)).toEqual([]);
+    expect(await listOf(admin.token)).toContain(group.slug);
+    expect(await listOf(editor.token)).toContain(group.slug);
+
+    // The group's page: chairs first, names and companies; 404 from outside.
+    const detail = await call(t.app, "GET", `/api/dashboard/groups/${group.slug}`, { token: member.token });
+    expect(detail.status).toBe(200);
+    const seen = (detail.json as { group: Detail }).group;
+    expect(seen.members.map((p) => [p.user_id, p.is_chair, p.company])).toEqual([
+      [chair.user.id, true, chair.company],
+      [member.user.id, false, member.company],
+    ]);
+    expect(seen).toMatchObject({ is_member: true, is_chair: false, can_manage_members: false, member_count: 2 });
+    const chairView = await call(t.app, "GET", `/api/dashboard/groups/${group.slug}`, { token: chair.token });
+    expect((chairView.json as { group: Detail }).group.can_manage_members).toBe(true);
+    expect((await call(t.app, "GET", `/api/dashboard/groups/${group.slug}`, { token: outsider.token })).status).toBe(
+      404,
+    );
+    expect((await call(t.app, "GET", "/api/dashboard/groups/no-such-group", { token: admin.token })).status).toBe(404);
+
+    // A chair removes a member, not a chair; an admin may.
+    const chairOut = await call(t.app, "DELETE", `/api/dashboard/groups/${group.id}/members/${chair.user.id}`, {
+      token: chair.token,
+    });
+    expect(chairOut.status).toBe(403);
+    expect(chairOut.json?.message).toBe(CHAIRS_ONLY_BY_ADMIN);
+    const memberOut = await call(t.app, "DELETE", `/api/dashboard/groups/${group.id}/members/${member.user.id}`, {
+      token: chair.token,
+    });
+    expect(memberOut.status).toBe(200);
+    expect(await listOf(member.token)).toEqual([]);
+    expect(
+      (
+        await call(t.app, "DELETE", `/api/dashboard/groups/${group.id}/members/${member.user.id}`, {
+          token: chair.token,
+        })
+      ).status,
+    ).toBe(404);
+
+    // Every change is in the audit log, under the one who made it.
+    const audit = await t.database.db
+      .selectFrom("audit_log")
+      .select(["action", "actor_id"])
+      .where("entity", "=", "group")
+      .where("entity_id", "=", String(group.id))
+      .orderBy("id")
+      .execute();
+    expect(audit).toEqual([
+      { action: "create", actor_id: admin.user.id },
+      { action: "add_member", actor_id: chair.user.id },
+      { action: "remove_member", actor_id: chair.user.id },
+    ]);
+  });
+
+  it("an admin renames a group and replaces its chairs (the former chair stays a member), then deletes it", async () => {
+    const admin = await signIn(t.runtime.services, "admin");
+    const first = await representative("Frida");
+    const second = await representative("Sven");
+    const created = groupOf(
+      await call(t.app, "POST", "/api/dashboard/groups", {
+        token: admin.token,
+        json: { name: "SECOM", chair_ids: [first.user.id] },
+      }),
+    );
+    // As an HTML form sends it: POST with _method, the chairs as a comma list.
+    const changed = await call(t.app, "POST", `/api/dashboard/groups/${created.id}`, {
+      token: admin.token,
+      form: { _method: "PATCH", name: "SECOM working group", chair_ids: String(second.user.id) },
+    });
+    expect(changed.status).toBe(200);
+    const group = groupOf(changed);
+    expect(group).toMatchObject({ name: "SECOM working group", slug: "secom", member_count: 2 });
+    expect(group.chairs.map((c) => c.user_id)).toEqual([second.user.id]);
+    const bad = await call(t.app, "POST", `/api/dashboard/groups/${created.id}`, {
+      token: admin.token,
+      json: { _method: "PATCH", name: "", chair_ids: ["x"] },
+    });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.json?.errors as object).sort()).toEqual(["chair_ids.0", "name"]);
+
+    // An account deleted leaves its groups with it.
+    const { user: passing } = await createUser(t.runtime.services, {});
+    await call(t.app, "POST", `/api/dashboard/groups/${created.id}/members`, {
+      token: admin.token,
+      json: { user_id: passing.id },
+    });
+    await t.runtime.services.accounts.remove(admin.user.id, passing.id);
+    expect(
+      await t.database.db.selectFrom("group_members").select("user_id").where("group_id", "=", created.id).execute(),
+    ).toHaveLength(2);
+
+    const deleted = await call(t.app, "DELETE", `/api/dashboard/groups/${created.id}`, { token: admin.token });
+    expect(deleted.status).toBe(200);
+    expect(
+      await t.database.db.selectFrom("group_members").where("group_id", "=", created.id).selectAll().execute(),
+    ).toEqual([]);
+    expect((await call(t.app, "DELETE", `/api/dashboard/groups/${created.id}`, { token: admin.token })).status).toBe(
+      404,
+    );
+  });
+});
