@@ -65,6 +65,8 @@ export default [
     route("dashboard/company", "routes/members/company.tsx"),
     route("dashboard/registrations", "routes/events/my-registrations.tsx"),
     route("dashboard/notifications", "routes/account/notifications.tsx"),
+    route("dashboard/groups", "routes/members/groups.tsx"),
+    route("dashboard/groups/:slug", "routes/members/group.tsx"),
     // Library categories; the fixed pages above win over a slug of the same name.
     route("dashboard/:slug", "routes/library/members-category.tsx"),
   ]),

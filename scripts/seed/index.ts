@@ -24,6 +24,7 @@ import { type MeetingPlan, planMeetings } from "./meetings";
 import {
   DEMO_EDITOR,
   DEMO_MEMBER,
+  GROUPS,
   JOIN_REQUESTS,
   LEFT_MEMBER,
   MEMBERS,
@@ -900,6 +901,38 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
             )
             .execute();
         }
+      }
+
+      // Working groups with their chairs and members (issue 36).
+      const people = new Map(
+        (await trx.selectFrom("users").select(["id", "email"]).execute()).map((u) => [u.email, u.id] as const),
+      );
+      for (const group of GROUPS) {
+        const { id: groupId } = await trx
+          .insertInto("working_groups")
+          .values({
+            name: group.name,
+            slug: group.slug,
+            description: group.description,
+            created_at: nowIso,
+            updated_at: nowIso,
+          })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        const rows = [
+          ...group.chairs.map((email) => ({ email, is_chair: 1 })),
+          ...group.members.map((email) => ({ email, is_chair: 0 })),
+        ];
+        await trx
+          .insertInto("group_members")
+          .values(
+            rows.map(({ email, is_chair }) => {
+              const userId = people.get(email);
+              if (userId === undefined) throw new Error(`the demo group ${group.slug} names no account ${email}`);
+              return { group_id: groupId, user_id: userId, is_chair, created_at: nowIso };
+            }),
+          )
+          .execute();
       }
 
       // A draft, a scheduled post, a page's revisions and a week of the audit log (issue 34).

@@ -143,6 +143,36 @@ export const DEMO_EDITOR = {
   last_name: "Marchetti",
 };
 
+/**
+ * Three working groups (issue 36): their chairs and members by address (representatives of current
+ * companies, and the demo editor). The demo member is in the first.
+ */
+export const GROUPS: { name: string; slug: string; description: string; chairs: string[]; members: string[] }[] = [
+  {
+    name: "SECOM working group",
+    slug: "secom",
+    description:
+      "Secure communication between ships and shore (IEC 63173-2): the protocol profile, test vectors and the interoperability trials.",
+    chairs: ["o.hughes@atlanticbridge.example"],
+    members: ["member@masthead.example", "h.sato@sato-maritime.example", "sigrid.aasen@nordhavn-marine.example"],
+  },
+  {
+    name: "S-421 route exchange",
+    slug: "s-421-route-exchange",
+    description:
+      "Route plans exchanged between ECDIS and shore services: the S-421 product specification and its test data.",
+    chairs: ["h.sato@sato-maritime.example"],
+    members: ["y.tanaka@sato-maritime.example", "chloe.nguyen@southerncross-marine.example"],
+  },
+  {
+    name: "Cyber security",
+    slug: "cyber-security",
+    description: "IEC 61162-460 and the type-approval questions of networked bridge equipment.",
+    chairs: ["chloe.nguyen@southerncross-marine.example"],
+    members: ["o.hughes@atlanticbridge.example", "editor@masthead.example"],
+  },
+];
+
 export type RepresentativeSeed = { first_name: string; last_name: string; email: string; primary: boolean };
 
 /**

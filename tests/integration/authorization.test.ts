@@ -216,6 +216,8 @@ const PAGE_ACCESS: Record<string, Access> = {
   "/dashboard/company": "member",
   "/dashboard/registrations": "member",
   "/dashboard/notifications": "member",
+  "/dashboard/groups": "member",
+  "/dashboard/groups/:slug": "per-address",
   "/dashboard/:slug": "member",
   // The admin layout: the content's screens (admins and editors), then the admins' own.
   "/manager": "content",
@@ -296,6 +298,9 @@ type Fixtures = {
   previewPath: string;
   /** A preview link's path for a draft page. */
   pagePreviewPath: string;
+  /** Slugs of a working group the member is in, and of one they are not. */
+  ownGroup: string;
+  otherGroup: string;
 };
 
 /** An address tried, and what each role must get when its route's class does not say it. */
@@ -382,6 +387,21 @@ function addressesFor(f: Fixtures): Record<string, Try[]> {
     "/dashboard/events/:slug": [
       `/dashboard/events/${f.publicMeeting.slug}`,
       `/dashboard/events/${f.membersMeeting.slug}`,
+    ],
+    // A group's page: its members (and admins, editors); anyone else 404, as if there were none.
+    "/dashboard/groups/:slug": [
+      {
+        path: `/dashboard/groups/${f.ownGroup}`,
+        expected: { anonymous: toLogin(`/dashboard/groups/${f.ownGroup}`), member: OK, admin: OK },
+      },
+      {
+        path: `/dashboard/groups/${f.otherGroup}`,
+        expected: { anonymous: toLogin(`/dashboard/groups/${f.otherGroup}`), member: NOT_FOUND, admin: OK },
+      },
+      {
+        path: "/dashboard/groups/no-such-group",
+        expected: { anonymous: toLogin("/dashboard/groups/no-such-group"), member: NOT_FOUND, admin: NOT_FOUND },
+      },
     ],
     "/dashboard/:slug": [
       `/dashboard/${f.publicCategory.slug}`,
@@ -600,6 +620,9 @@ async function createFixtures(
     libraryFeedToken: await services.profile.renewLibraryFeedToken(member.id, member.password),
     previewPath: (await services.news.previewLink(post.id)).path,
     pagePreviewPath: (await services.pages.previewLink("/privacy-policy")).path,
+    // A working group the member is in, and one they are not (issue 36).
+    ownGroup: (await services.groups.create({ name: "Matrix group", description: "", chair_ids: [member.id] })).slug,
+    otherGroup: (await services.groups.create({ name: "Matrix board", description: "", chair_ids: [] })).slug,
   };
 }
 

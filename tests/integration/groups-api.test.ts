@@ -8,15 +8,21 @@ import {
   NO_SUCH_ACCOUNT,
   NOT_A_MEMBER_ACCOUNT,
 } from "../../core/groups/groups.schema";
-import { call, createTestContext, type TestContext } from "../support/app";
+import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
 import { createUser, signIn } from "../support/factories";
+import { pagesApp, pageText } from "../support/pages";
 
 /** Working groups' API (issue 36), on the dialect of the run. */
 let t: TestContext;
+let site: Awaited<ReturnType<typeof pagesApp>>;
 beforeAll(async () => {
   t = await createTestContext();
+  site = await pagesApp(t);
 }, 120_000);
-afterAll(async () => t?.close());
+afterAll(async () => {
+  await site?.close();
+  await t?.close();
+});
 
 type Person = { user_id: number; name: string; company: string | null; is_chair: boolean };
 type Group = {
@@ -240,5 +246,62 @@ describe("working groups", () => {
     expect((await call(t.app, "DELETE", `/api/dashboard/groups/${created.id}`, { token: admin.token })).status).toBe(
       404,
     );
+  });
+
+  it("the group's page: members read it, a chair adds and removes people with its forms, others get 404", async () => {
+    const admin = await signIn(t.runtime.services, "admin");
+    const chair = await representative("Carla");
+    const member = await representative("Mats");
+    const newcomer = await representative("Nina");
+    const outsider = await representative("Otto");
+    const group = await t.runtime.services.groups.create({
+      name: "Pages group",
+      description: "Papers and meetings of the page test.",
+      chair_ids: [chair.user.id],
+    });
+    await t.runtime.services.groups.addMember(
+      group.id,
+      { user_id: undefined, email: member.user.email },
+      { id: admin.user.id, role: "admin" },
+    );
+    const path = `${ORIGIN}/dashboard/groups/${group.slug}`;
+
+    const asMember = await call(site.pages, "GET", path, { cookie: member.cookie });
+    expect(asMember.status).toBe(200);
+    const text = pageText(asMember.text);
+    expect(text).toContain("Papers and meetings of the page test.");
+    expect(text).toContain(chair.company);
+    expect(text).not.toContain("Add a member by e-mail address");
+    expect((await call(site.pages, "GET", path, { cookie: outsider.cookie })).status).toBe(404);
+    const list = await call(site.pages, "GET", `${ORIGIN}/dashboard/groups`, { cookie: member.cookie });
+    expect(pageText(list.text)).toContain("Pages group");
+    expect(
+      pageText((await call(site.pages, "GET", `${ORIGIN}/dashboard/groups`, { cookie: outsider.cookie })).text),
+    ).toContain("You are not in a working group yet.");
+
+    // The chair's forms: add by address (refused with the field's message, then done), remove.
+    const form = (fields: Record<string, string>) =>
+      call(site.pages, "POST", path, { cookie: chair.cookie, form: fields, headers: { origin: ORIGIN } });
+    const refused = await form({ intent: "add", email: "no-account@example.org" });
+    expect(refused.status).toBe(422);
+    expect(pageText(refused.text)).toContain(NO_SUCH_ACCOUNT);
+    const added = await form({ intent: "add", email: newcomer.user.email });
+    expect(added.status).toBe(200);
+    expect(pageText(added.text)).toContain("is now in the group.");
+    const removed = await form({ intent: "remove", id: String(member.user.id) });
+    expect(pageText(removed.text)).toContain("is no longer in the group.");
+    expect(
+      (await t.database.db.selectFrom("group_members").select("user_id").where("group_id", "=", group.id).execute())
+        .map((r) => r.user_id)
+        .sort((a, b) => a - b),
+    ).toEqual([chair.user.id, newcomer.user.id].sort((a, b) => a - b));
+    // A member who is not a chair hears why not.
+    const byNewcomer = await call(site.pages, "POST", path, {
+      cookie: newcomer.cookie,
+      form: { intent: "remove", id: String(chair.user.id) },
+      headers: { origin: ORIGIN },
+    });
+    expect(byNewcomer.status).toBe(403);
+    expect(pageText(byNewcomer.text)).toContain(MEMBERS_BY_CHAIR);
   });
 });

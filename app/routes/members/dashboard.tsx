@@ -1,4 +1,4 @@
-import { BellRing, Building2, CalendarDays, Settings } from "lucide-react";
+import { BellRing, Building2, CalendarDays, Settings, Users } from "lucide-react";
 import { Link, useSearchParams } from "react-router";
 import { viewerOf } from "../../../core/access/access";
 import { CategoryCards } from "../../components/library/category-cards";
@@ -28,6 +28,12 @@ const ENTRY_POINTS = [
     title: "Members' events",
     text: "Meetings, working groups and their documents.",
     icon: CalendarDays,
+  },
+  {
+    to: "/dashboard/groups",
+    title: "Working groups",
+    text: "The committees and groups you take part in, their members and chairs.",
+    icon: Users,
   },
   {
     to: "/dashboard/company",

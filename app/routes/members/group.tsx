@@ -1,0 +1,162 @@
+import { UserPlus } from "lucide-react";
+import { data, Form, Link, useNavigation } from "react-router";
+import { type GroupPerson, groupMemberAddSchema } from "../../../core/groups/groups.schema";
+import { isAppError } from "../../../lib/errors";
+import { parseOrThrow } from "../../../lib/validation";
+import { RowActionForm } from "../../components/admin/admin-list";
+import { Notice } from "../../components/ui/notice";
+import { TextField } from "../../components/ui/text-field";
+import { getRequestContext } from "../../context";
+import { firstMessages, formId } from "../../lib/forms";
+import { readForm } from "../../lib/read-form.server";
+import type { Route } from "./+types/group";
+
+const notFound = () => data("This page could not be found", { status: 404 });
+
+/**
+ * /dashboard/groups/{slug}: a working group's page (issue 36). Personal (it depends on the
+ * caller's groups): no `handle`, so never one of the shared renders of decision 0032. A member
+ * outside the group gets 404, as for a group that does not exist.
+ */
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const { services, auth } = getRequestContext(context);
+  if (!auth) throw data("Sign in first.", { status: 401 });
+  try {
+    return {
+      group: await services.groups.detail(params.slug, { id: auth.user.id, role: auth.user.role.name }),
+      me: auth.user.id,
+    };
+  } catch (error) {
+    if (isAppError(error) && error.code === "not_found") throw notFound();
+    throw error;
+  }
+}
+
+export const meta: Route.MetaFunction = ({ data: loaderData }) => [
+  { title: `${loaderData ? loaderData.group.name : "Group"} · Members area` },
+];
+
+type ActionData =
+  | { notice: string }
+  | { error: string }
+  | { errors: Record<string, string>; values: { email: string } };
+
+/** A chair's (or an admin's) forms: add a person by address, remove a member. The service decides who may. */
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const { services, auth } = getRequestContext(context);
+  if (!auth) throw data("Sign in first.", { status: 401 });
+  const viewer = { id: auth.user.id, role: auth.user.role.name };
+  const form = await readForm(request);
+  const email = typeof form.email === "string" ? form.email : "";
+  try {
+    const group = await services.groups.detail(params.slug, viewer);
+    if (form.intent === "add") {
+      const person = await services.groups.addMember(group.id, parseOrThrow(groupMemberAddSchema, { email }), viewer);
+      return data<ActionData>({ notice: `${person.name} is now in the group.` });
+    }
+    if (form.intent === "remove") {
+      const userId = formId(form);
+      const name = group.members.find((m) => m.user_id === userId)?.name ?? "The person";
+      await services.groups.removeMember(group.id, userId, viewer);
+      return data<ActionData>({ notice: `${name} is no longer in the group.` });
+    }
+    return data<ActionData>({ error: "Unknown action." }, { status: 400 });
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    if (error.code === "not_found" && form.intent !== "remove") throw notFound();
+    if (error.code === "validation") {
+      return data<ActionData>(
+        { errors: firstMessages(error.details.errors ?? {}), values: { email } },
+        { status: error.status },
+      );
+    }
+    return data<ActionData>({ error: error.message }, { status: error.status });
+  }
+}
+
+function Person({ person, me }: { person: GroupPerson; me: number }) {
+  return (
+    <span>
+      <span className="font-semibold text-navy-900">{person.name}</span>
+      {person.user_id === me ? <span className="text-sm text-slate-500"> (you)</span> : null}
+      {person.company ? <span className="block text-sm text-slate-600">{person.company}</span> : null}
+    </span>
+  );
+}
+
+export default function Group({ loaderData, actionData }: Route.ComponentProps) {
+  const { group, me } = loaderData;
+  const navigation = useNavigation();
+  const adding = navigation.state === "submitting" && navigation.formData?.get("intent") === "add";
+  const result = actionData as ActionData | undefined;
+  const errors = result && "errors" in result ? result.errors : {};
+  return (
+    <div>
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+        <Link to="/dashboard/groups" className="hover:underline">
+          Working groups
+        </Link>{" "}
+        / <span aria-current="page">{group.name}</span>
+      </nav>
+      <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">{group.name}</h1>
+      {group.description ? (
+        <p className="mt-3 max-w-3xl whitespace-pre-line text-slate-700">{group.description}</p>
+      ) : null}
+      {group.is_chair ? <p className="mt-2 text-sm font-semibold text-sea-700">You chair this group.</p> : null}
+      {result && "notice" in result ? (
+        <Notice tone="success" className="mt-6">
+          {result.notice}
+        </Notice>
+      ) : null}
+      {result && "error" in result ? (
+        <Notice tone="error" className="mt-6">
+          {result.error}
+        </Notice>
+      ) : null}
+
+      <section aria-labelledby="people-title" className="mt-10">
+        <h2 id="people-title" className="font-display text-2xl font-bold text-navy-900">
+          Chairs and members <span className="text-base font-normal text-slate-600">({group.member_count})</span>
+        </h2>
+        <ul className="mt-4 divide-y divide-slate-200 rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
+          {group.members.map((person) => (
+            <li key={person.user_id} className="flex flex-wrap items-center justify-between gap-3 p-4">
+              <Person person={person} me={me} />
+              <span className="flex items-center gap-3">
+                {person.is_chair ? (
+                  <span className="rounded-full bg-navy-900 px-2 py-0.5 text-xs font-semibold text-white">Chair</span>
+                ) : null}
+                {group.can_manage_members && !person.is_chair ? (
+                  <RowActionForm fields={{ intent: "remove", id: person.user_id }}>
+                    Remove<span className="sr-only"> {person.name} from the group</span>
+                  </RowActionForm>
+                ) : null}
+              </span>
+            </li>
+          ))}
+        </ul>
+        {group.can_manage_members ? (
+          <Form method="post" noValidate preventScrollReset className="mt-6 flex flex-wrap items-start gap-3">
+            <input type="hidden" name="intent" value="add" />
+            <div className="min-w-64 flex-1">
+              <TextField
+                id="group-add-email"
+                name="email"
+                type="email"
+                label="Add a member by e-mail address"
+                hint="A representative of a member company, an individual member, or the secretariat."
+                defaultValue={result && "values" in result ? result.values.email : ""}
+                error={errors.email}
+                autoComplete="off"
+              />
+            </div>
+            <button type="submit" className="btn-primary mt-7" disabled={adding}>
+              <UserPlus className="h-4 w-4" aria-hidden="true" />
+              {adding ? "Adding…" : "Add to the group"}
+            </button>
+          </Form>
+        ) : null}
+      </section>
+    </div>
+  );
+}
