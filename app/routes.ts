@@ -102,6 +102,7 @@ export default [
       route("manager/privacy/export.zip", "routes/admin/privacy-export.ts"),
       route("manager/requests", "routes/join/manage-requests.tsx"),
       route("manager/users", "routes/account/manage-users.tsx"),
+      route("manager/groups", "routes/admin/groups.tsx"),
       route("manager/members", "routes/members/manage-members.tsx"),
       route("manager/members/new", "routes/members/manage-member.tsx", { id: "manage-member-new" }),
       route("manager/members/import", "routes/members/import-members.tsx"),

@@ -106,6 +106,10 @@ export const groupPersonSchema = z
     user_id: z.number().int(),
     name: z.string(),
     company: z.string().nullable().meta({ description: "The company they represent; null for an individual member." }),
+    email: z
+      .string()
+      .nullable()
+      .meta({ description: "Their sign-in address: for admins and editors only (null for others)." }),
     is_chair: z.boolean(),
   })
   .meta({ id: "GroupPerson" });

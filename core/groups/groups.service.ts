@@ -38,10 +38,12 @@ type Deps = {
   hasMembersAccess: (user: { id: number; role: RoleName }) => Promise<boolean>;
 };
 
-const personOf = (row: GroupPersonRow): GroupPerson => ({
+/** A person as the viewer sees them: the address only for the secretariat (admins and editors). */
+const personOf = (row: GroupPersonRow, viewer: GroupViewer): GroupPerson => ({
   user_id: row.user_id,
   name: `${row.first_name} ${row.last_name}`.trim() || row.email,
   company: row.company,
+  email: managesContent(viewer.role) ? row.email : null,
   is_chair: row.is_chair === 1,
 });
 
@@ -67,7 +69,7 @@ export function createGroupsService(deps: Deps) {
         slug: row.slug,
         description: row.description,
         member_count: counts.get(row.id) ?? 0,
-        chairs: own.filter((p) => p.is_chair === 1).map(personOf),
+        chairs: own.filter((p) => p.is_chair === 1).map((p) => personOf(p, viewer)),
         is_member: mine !== undefined,
         is_chair: mine?.is_chair === 1,
       };
@@ -107,7 +109,7 @@ export function createGroupsService(deps: Deps) {
       const membership = row ? await repository.membership(row.id, viewer.id) : undefined;
       if (!row || (!seesAll(viewer) && !membership)) throw new AppError("not_found", GROUP_NOT_FOUND);
       const [summary] = await summaries([row], viewer);
-      const members = (await repository.people([row.id])).map(personOf);
+      const members = (await repository.people([row.id])).map((p) => personOf(p, viewer));
       return {
         ...summary,
         members,
@@ -248,7 +250,7 @@ export function createGroupsService(deps: Deps) {
       }
       const person = (await repository.people([id])).find((p) => p.user_id === account.id);
       if (!person) throw new AppError("not_found", GROUP_NOT_FOUND);
-      return personOf(person);
+      return personOf(person, viewer);
     },
 
     /** DELETE /api/dashboard/groups/{id}/members/{userId}: an admin, or a chair for a member who is not a chair. */

@@ -231,6 +231,7 @@ const PAGE_ACCESS: Record<string, Access> = {
   "/manager/privacy/export.zip": "admin",
   "/manager/requests": "admin",
   "/manager/users": "admin",
+  "/manager/groups": "admin",
   "/manager/members": "admin",
   "/manager/members/new": "admin",
   "/manager/members/import": "admin",

@@ -9,6 +9,7 @@ import {
   Settings2,
   ShieldCheck,
   Users,
+  UsersRound,
 } from "lucide-react";
 import { Link } from "react-router";
 import { getRequestContext } from "../../context";
@@ -29,6 +30,7 @@ const SHORTCUTS = [
   { to: "/manager/pages", title: "Pages", icon: FileText, adminOnly: false },
   { to: "/manager/settings", title: "Settings", icon: Settings2, adminOnly: true },
   { to: "/manager/users", title: "Users", icon: Users, adminOnly: true },
+  { to: "/manager/groups", title: "Working groups", icon: UsersRound, adminOnly: true },
   { to: "/manager/audit", title: "Audit log", icon: ScrollText, adminOnly: true },
   { to: "/manager/privacy", title: "Personal data requests", icon: ShieldCheck, adminOnly: true },
 ];
