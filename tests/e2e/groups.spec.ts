@@ -31,5 +31,9 @@ test("an admin creates a working group with a chair, who adds a member on the gr
   await expect(page.getByText("is now in the group.")).toBeVisible();
   await expect(page.getByRole("listitem").filter({ hasText: "Sven Settings" })).toBeVisible();
   await expectAccessible(page);
+  // The dashboard (one render shared by the members) lists the person's own groups once it runs.
+  await page.goto("/dashboard");
+  const yours = page.getByRole("region", { name: "Your working groups" });
+  await expect(yours.getByRole("link", { name: /Radar working group/ })).toContainText("(chair)");
   await memberContext.close();
 });

@@ -2,6 +2,7 @@ import { BellRing, Building2, CalendarDays, Settings, Users } from "lucide-react
 import { Link, useSearchParams } from "react-router";
 import { viewerOf } from "../../../core/access/access";
 import { CategoryCards } from "../../components/library/category-cards";
+import { YourGroups } from "../../components/members/your-groups";
 import { Notice } from "../../components/ui/notice";
 import { getRequestContext } from "../../context";
 import { SHARED_WHEN_SIGNED_IN } from "../../lib/shared-pages";
@@ -83,6 +84,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </li>
         ))}
       </ul>
+      <YourGroups />
       <section id="library" aria-labelledby="library-title" className="mt-12 scroll-mt-24">
         <h2 id="library-title" className="font-display text-2xl font-bold text-navy-900 sm:text-3xl">
           Document library
