@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EDITOR_REFUSED } from "../../app/lib/guards";
+import { ANNOUNCE_ADMINS_ONLY } from "../../app/routes/news/manage-news-edit";
 import { LAST_ADMIN } from "../../core/accounts/accounts.schema";
 import { ADMIN_TWO_FACTOR_REQUIRED } from "../../server/api/http";
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
@@ -98,6 +99,36 @@ describe("an editor", () => {
       const res = await call(site.pages, "GET", `${ORIGIN}${path}`, { cookie: editor.cookie });
       expect(res.status, path).toBe(200);
     }
+  });
+
+  it("writes news but does not send it to the members by e-mail: no panel, and the form refused (403)", async () => {
+    const editor = await signIn(t.runtime.services, "editor");
+    const admin = await signIn(t.runtime.services, "admin");
+    const post = await t.runtime.services.news.create({
+      title: "Editors do not mail the members",
+      content: "<p>An admin sends it.</p>",
+      author_name: null,
+      image_alt: "",
+      image_decorative: false,
+    } as never);
+    const path = `${ORIGIN}/manage-news/${post.id}/edit`;
+    const asEditor = await call(site.pages, "GET", path, { cookie: editor.cookie });
+    expect(asEditor.status).toBe(200);
+    expect(pageText(asEditor.text)).not.toContain("Send to the members by e-mail");
+    const asAdmin = await call(site.pages, "GET", path, { cookie: admin.cookie });
+    expect(pageText(asAdmin.text)).toContain("Send to the members by e-mail");
+    const forms: Record<string, string>[] = [{ intent: "announce", audience: "all" }, { intent: "announce-test" }];
+    for (const fields of forms) {
+      const sent = await call(site.pages, "POST", path, {
+        cookie: editor.cookie,
+        form: fields,
+        headers: { origin: ORIGIN },
+      });
+      expect(sent.status, fields.intent).toBe(403);
+      expect(pageText(sent.text)).toContain(ANNOUNCE_ADMINS_ONLY);
+    }
+    expect(await t.database.db.selectFrom("announcements").selectAll().execute()).toEqual([]);
+    expect(await t.database.db.selectFrom("mail_queue").select("id").execute()).toEqual([]);
   });
 
   it("must use two-factor sign-in when the site asks it of admins and editors", async () => {

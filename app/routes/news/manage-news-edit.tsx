@@ -49,7 +49,7 @@ async function loadPost(context: Route.LoaderArgs["context"], id: string | undef
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const post = await loadPost(context, params.id);
-  const { services, origin } = getRequestContext(context);
+  const { services, origin, auth } = getRequestContext(context);
   // A draft gets a link to read it as it will look (decision 0070): a new one, valid for a week, each time.
   const link = post && post.status !== "published" ? await services.news.previewLink(post.id) : null;
   // A scheduled time is shown and typed in the site's time zone (decision 0071).
@@ -61,7 +61,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     revisions: post ? shownRevisions(await services.news.revisions(post.id), zone) : [],
     history: post ? shownAuditRows(await services.audit.history("news", post.id), zone) : [],
     restored: url.searchParams.get("restored"),
-    announcement: post ? await announcementData(context, post.id) : null,
+    // Mail to every member is the admins' (decision 0081): an editor writes the post, an admin sends it.
+    announcement: post && auth?.user.role.name === "admin" ? await announcementData(context, post.id) : null,
     preview: previewOf(origin, link),
   };
 }
@@ -94,6 +95,9 @@ async function announcementData(context: Route.LoaderArgs["context"], postId: nu
 
 const AUDIENCES = new Set<string>(["all", ...MEMBERSHIP_TYPES]);
 
+/** What an editor hears who sends a post's announcement form anyway (the panel is not shown to them). */
+export const ANNOUNCE_ADMINS_ONLY = "Sending a post to the members by e-mail is for admins: ask one to send it.";
+
 /** The panel's three steps: a test to oneself, the confirmation (to whom, how many, sent before?), the send. */
 async function announce(
   context: Route.ActionArgs["context"],
@@ -102,6 +106,7 @@ async function announce(
 ) {
   const { services, auth } = getRequestContext(context);
   if (!auth) throw data("Sign in first.", { status: 401 });
+  if (auth.user.role.name !== "admin") throw data(ANNOUNCE_ADMINS_ONLY, { status: 403 });
   if (form.intent === "announce-test") {
     await services.announcements.sendTest(postId, auth.user);
     return data<AnnouncementResult>({ announce: { notice: `A test is on its way to ${auth.user.email}.` } });
