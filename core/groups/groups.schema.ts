@@ -14,9 +14,10 @@ export const CHAIRS_MAX = 20;
 export const GROUP_NOT_FOUND = "Group not found.";
 export const GROUP_NAME_TAKEN = "A group with this name already exists.";
 export const NO_SUCH_ACCOUNT =
-  "No account uses this address. Ask an admin to invite them first, then add them to the group.";
-export const NOT_A_MEMBER_ACCOUNT =
-  "This person cannot join a group: their company's membership is not current, or their account is deactivated.";
+  "No active account uses this address. Ask an admin to invite them (or reactivate their account), then add them to the group.";
+export const NOT_A_MEMBER_ACCOUNT = "This person cannot join a group: their company's membership is not current.";
+/** A chair adds people by the address they know; picking accounts by id is the admins'. */
+export const ADD_BY_EMAIL = "Add people by their e-mail address.";
 export const ALREADY_IN_GROUP = "This person is already in the group.";
 export const CHAIRS_ONLY_BY_ADMIN = "Only an admin changes a group's chairs: ask one to remove a chair.";
 export const MEMBERS_BY_CHAIR = "Only the group's chairs and the admins add and remove its members.";

@@ -9,6 +9,7 @@ import { managesContent, type RoleName } from "../access/access";
 import type { AuditService } from "../audit/audit.service";
 import { createGroupsRepository, type GroupPersonRow, type GroupRow } from "./groups.repository";
 import {
+  ADD_BY_EMAIL,
   ALREADY_IN_GROUP,
   CHAIR_NOT_FOUND,
   CHAIRS_ONLY_BY_ADMIN,
@@ -41,7 +42,8 @@ type Deps = {
 /** A person as the viewer sees them: the address only for the secretariat (admins and editors). */
 const personOf = (row: GroupPersonRow, viewer: GroupViewer): GroupPerson => ({
   user_id: row.user_id,
-  name: `${row.first_name} ${row.last_name}`.trim() || row.email,
+  name:
+    `${row.first_name} ${row.last_name}`.trim() || (managesContent(viewer.role) ? row.email : `Member #${row.user_id}`),
   company: row.company,
   email: managesContent(viewer.role) ? row.email : null,
   is_chair: row.is_chair === 1,
@@ -76,6 +78,11 @@ export function createGroupsService(deps: Deps) {
     });
   }
 
+  /** A lapsed company's representative keeps the groups but sees none of them until it is current again. */
+  async function mayTakePart(viewer: GroupViewer): Promise<boolean> {
+    return seesAll(viewer) || deps.hasMembersAccess(viewer);
+  }
+
   async function existing(id: number): Promise<GroupRow> {
     const row = await repository.byId(id);
     if (!row) throw new AppError("not_found", GROUP_NOT_FOUND);
@@ -99,6 +106,7 @@ export function createGroupsService(deps: Deps) {
   return {
     /** GET /api/dashboard/groups: the caller's groups; every group for admins and editors. */
     async list(viewer: GroupViewer): Promise<GroupSummary[]> {
+      if (!(await mayTakePart(viewer))) return [];
       const rows = seesAll(viewer) ? await repository.all() : await repository.of(viewer.id);
       return summaries(rows, viewer);
     },
@@ -107,7 +115,9 @@ export function createGroupsService(deps: Deps) {
     async detail(slug: string, viewer: GroupViewer): Promise<GroupDetail> {
       const row = await repository.bySlug(slug);
       const membership = row ? await repository.membership(row.id, viewer.id) : undefined;
-      if (!row || (!seesAll(viewer) && !membership)) throw new AppError("not_found", GROUP_NOT_FOUND);
+      if (!row || (!seesAll(viewer) && !membership) || !(await mayTakePart(viewer))) {
+        throw new AppError("not_found", GROUP_NOT_FOUND);
+      }
       const [summary] = await summaries([row], viewer);
       const members = (await repository.people([row.id])).map((p) => personOf(p, viewer));
       return {
@@ -220,6 +230,7 @@ export function createGroupsService(deps: Deps) {
     async addMember(id: number, input: GroupMemberAdd, viewer: GroupViewer): Promise<GroupPerson> {
       const row = await existing(id);
       await mayManageMembers(row, viewer);
+      if (input.user_id !== undefined && viewer.role !== "admin") throw invalidInput({ user_id: [ADD_BY_EMAIL] });
       const account = await deps.findAccount(
         input.user_id !== undefined ? { id: input.user_id } : { email: input.email },
       );
@@ -279,6 +290,7 @@ export function createGroupsService(deps: Deps) {
   /** Admins, and the group's chairs; a member of the group hears why not, anyone else that there is no such group. */
   async function mayManageMembers(row: GroupRow, viewer: GroupViewer): Promise<void> {
     if (viewer.role === "admin") return;
+    if (!(await mayTakePart(viewer))) throw new AppError("not_found", GROUP_NOT_FOUND);
     const membership = await repository.membership(row.id, viewer.id);
     if (membership?.is_chair === 1) return;
     if (membership || seesAll(viewer)) throw new AppError("forbidden", MEMBERS_BY_CHAIR);

@@ -44,7 +44,8 @@ import {
 import { PAPER_HEAD_BYTES, paperTypeOf } from "./paper-type";
 
 /** Category slugs taken by the members' area's own pages (/dashboard/{slug}). */
-const RESERVED_SLUGS = ["user-settings", "events", "library", "company", "registrations"];
+// The members' area's own pages under /dashboard/, which a category's /dashboard/{slug} must not shadow.
+const RESERVED_SLUGS = ["user-settings", "events", "library", "company", "registrations", "notifications", "groups"];
 
 const FILE_FIELD = "uploaded_file";
 

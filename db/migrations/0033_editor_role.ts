@@ -39,6 +39,10 @@ async function replaceRoleCheck(db: AnyDb, from: string, to: string): Promise<vo
   const { rows: dependents } = await sql<{ sql: string }>`
     select sql from sqlite_master
     where tbl_name = 'users' and type in ('index', 'trigger') and sql is not null`.execute(db);
+  // Dropping the table drops its AUTOINCREMENT counter too: kept, so that no id of a deleted
+  // account is ever given again (audit rows name accounts by id).
+  const { rows: counters } = await sql<{ seq: number }>`
+    select seq from sqlite_sequence where name = 'users'`.execute(db);
   await sql`pragma foreign_keys = off`.execute(db);
   try {
     await sql`begin`.execute(db);
@@ -51,6 +55,11 @@ async function replaceRoleCheck(db: AnyDb, from: string, to: string): Promise<vo
       await sql`drop table users`.execute(db);
       await sql`alter table users_rebuilt rename to users`.execute(db);
       for (const { sql: statement } of dependents) await sql.raw(statement).execute(db);
+      const counter = counters[0]?.seq ?? 0;
+      await sql`delete from sqlite_sequence where name = 'users'`.execute(db);
+      await sql`insert into sqlite_sequence (name, seq) values ('users', max(${counter}, coalesce((select max(id) from users), 0)))`.execute(
+        db,
+      );
       const { rows: broken } = await sql`pragma foreign_key_check`.execute(db);
       if (broken.length > 0) throw new Error(`migration 0033: ${broken.length} rows point at no user`);
       await sql`commit`.execute(db);

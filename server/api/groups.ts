@@ -120,8 +120,8 @@ export function groupsRoutes(runtime: Runtime) {
       summary: "Add a person to a group (admins and the group's chairs)",
       description:
         "`user_id` or `email` of an active account with members' access (a current company's representative, an " +
-        "individual member, an admin or editor). 403 for a member of the group who is not a chair; 404 for anyone " +
-        "outside it; 409 when the person is in it already.",
+        "individual member, an admin or editor); `user_id` is for admins, chairs add by `email`. 403 for a member of " +
+        "the group who is not a chair (and for an editor); 404 for a member outside it; 409 when the person is in it already.",
       params: idParams,
       body: { schema: groupMemberAddSchema },
       response: { status: 201, schema: success({ member: groupPersonSchema }) },

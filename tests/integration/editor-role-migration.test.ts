@@ -19,8 +19,13 @@ it("migration 0033 lets a user be an editor, keeps every user and what points at
   await sql`insert into sessions (user_id, token_hash, remember, expires_at, created_at)
     values (${member}, 'hash-1', 0, ${at}, ${at})`.execute(db);
 
+  // The newest account is deleted before the migration: its id is never given again after it.
+  const gone = (await addUser(db, "gone@example.org", "member")).rows[0].id;
+  await db.deleteFrom("users").where("id", "=", gone).execute();
+
   await migrateToLatest(db);
   const editor = (await addUser(db, "editor@example.org", "editor")).rows[0].id;
+  expect(editor).toBeGreaterThan(gone);
   await expect(addUser(db, "boss@example.org", "owner")).rejects.toThrow();
   // The session survived the rebuild, the email stays unique, and the cascade still works.
   expect(await db.selectFrom("sessions").select("user_id").execute()).toEqual([{ user_id: member }]);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  ADD_BY_EMAIL,
   ALREADY_IN_GROUP,
   CHAIR_NOT_FOUND,
   CHAIRS_ONLY_BY_ADMIN,
@@ -114,7 +115,7 @@ describe("working groups", () => {
     expect((added.json as { member: Person }).member).toMatchObject({ user_id: member.user.id, is_chair: false });
     const again = await call(t.app, "POST", `/api/dashboard/groups/${group.id}/members`, {
       token: chair.token,
-      json: { user_id: member.user.id },
+      json: { email: member.user.email },
     });
     expect(again.status).toBe(409);
     expect(again.json?.message).toBe(ALREADY_IN_GROUP);
@@ -125,9 +126,15 @@ describe("working groups", () => {
     expect(nobody.json?.errors).toEqual({ email: [NO_SUCH_ACCOUNT] });
     const lapsedAdd = await call(t.app, "POST", `/api/dashboard/groups/${group.id}/members`, {
       token: chair.token,
-      json: { user_id: lapsed.user.id },
+      json: { email: lapsed.user.email },
     });
-    expect(lapsedAdd.json?.errors).toEqual({ user_id: [NOT_A_MEMBER_ACCOUNT] });
+    expect(lapsedAdd.json?.errors).toEqual({ email: [NOT_A_MEMBER_ACCOUNT] });
+    // Accounts by id are the admins' to pick: a chair cannot walk the ids to learn who is who.
+    const byId = await call(t.app, "POST", `/api/dashboard/groups/${group.id}/members`, {
+      token: chair.token,
+      json: { user_id: outsider.user.id },
+    });
+    expect(byId.json?.errors).toEqual({ user_id: [ADD_BY_EMAIL] });
     const empty = await call(t.app, "POST", `/api/dashboard/groups/${group.id}/members`, {
       token: chair.token,
       json: {},
@@ -351,5 +358,37 @@ describe("working groups", () => {
     // An editor may not open it (403 with why); the authorization matrix tries every role.
     const editor = await signIn(t.runtime.services, "editor");
     expect((await call(site.pages, "GET", path, { cookie: editor.cookie })).status).toBe(403);
+  });
+
+  it("a member whose company has lapsed keeps the group but sees none of it until the company is current", async () => {
+    const admin = await signIn(t.runtime.services, "admin");
+    const chair = await representative("Lena");
+    const group = await t.runtime.services.groups.create({
+      name: "Lapse group",
+      description: "",
+      chair_ids: [chair.user.id],
+    });
+    const company = await t.database.db
+      .selectFrom("company_representatives")
+      .select("company_id")
+      .where("user_id", "=", chair.user.id)
+      .executeTakeFirstOrThrow();
+    await t.database.db
+      .updateTable("member_companies")
+      .set({ renews_on: "2021-01-01" })
+      .where("id", "=", company.company_id)
+      .execute();
+    expect(
+      ((await call(t.app, "GET", "/api/dashboard/groups", { token: chair.token })).json as { data: unknown[] }).data,
+    ).toEqual([]);
+    expect((await call(t.app, "GET", `/api/dashboard/groups/${group.slug}`, { token: chair.token })).status).toBe(404);
+    const add = await call(t.app, "POST", `/api/dashboard/groups/${group.id}/members`, {
+      token: chair.token,
+      json: { email: admin.user.email },
+    });
+    expect(add.status).toBe(404);
+    // Their place is kept: the admins still see them in it.
+    const detail = await t.runtime.services.groups.detail(group.slug, { id: admin.user.id, role: "admin" });
+    expect(detail.members.map((m) => m.user_id)).toEqual([chair.user.id]);
   });
 });

@@ -22,11 +22,11 @@ export default function Groups({ loaderData }: Route.ComponentProps) {
       <p className="text-sm font-semibold tracking-wide text-sea-600 uppercase">Members area</p>
       <h1 className="mt-2 font-display text-4xl font-bold text-navy-900">Working groups</h1>
       <p className="mt-3 max-w-2xl text-slate-600">
-        The committees and working groups you take part in: their members, papers and meetings.
+        The committees and working groups you take part in: their chairs and members.
       </p>
       {groups.length === 0 ? (
         <p className="mt-8 rounded-xl bg-white p-5 text-slate-700 ring-1 ring-slate-200">
-          You are not in a working group yet. A group's chair, or the secretariat, can add you.
+          You are not in a working group yet. A group's chair or an admin can add you.
         </p>
       ) : (
         <ul className="mt-8 grid gap-4 sm:grid-cols-2">
