@@ -25,7 +25,7 @@ test("an admin creates a working group with a chair, who adds a member on the gr
   await expect(page.getByText("You chair this group.")).toBeVisible();
   await page.getByLabel("Add a member by e-mail address").fill("nobody-at-all@example.org");
   await page.getByRole("button", { name: "Add to the group" }).click();
-  await expect(page.getByText("No account uses this address.", { exact: false })).toBeVisible();
+  await expect(page.getByText("No active account uses this address.", { exact: false })).toBeVisible();
   await page.getByLabel("Add a member by e-mail address").fill("e2e-settings@masthead.example");
   await page.getByRole("button", { name: "Add to the group" }).click();
   await expect(page.getByText("is now in the group.")).toBeVisible();
