@@ -7,7 +7,8 @@
 export function isUniqueViolation(error: unknown, on?: { table: string; column: string }): boolean {
   if (typeof error !== "object" || error === null) return false;
   const { code, message, constraint } = error as { code?: unknown; message?: unknown; constraint?: unknown };
-  if (code === "SQLITE_CONSTRAINT_UNIQUE") {
+  // A composite primary key's conflict is SQLite's own code, with the same message ("UNIQUE constraint failed: …").
+  if (code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
     return !on || (typeof message === "string" && message.includes(`${on.table}.${on.column}`));
   }
   if (code === "23505") {

@@ -325,6 +325,10 @@ describe("working groups", () => {
     const form = (fields: Record<string, string>) =>
       call(site.pages, "POST", path, { cookie: admin.cookie, form: fields, headers: { origin: ORIGIN } });
 
+    const many = Array.from({ length: 500 }, (_, i) => `chair-${i}@example.org`).join(", ");
+    const tooMany = await form({ intent: "create", name: "Board", chairs: many });
+    expect(tooMany.status).toBe(422);
+    expect(pageText(tooMany.text)).toContain("A group may have at most 20 chairs.");
     const unknown = await form({ intent: "create", name: "Board", chairs: "nobody@example.org" });
     expect(unknown.status).toBe(422);
     expect(pageText(unknown.text)).toContain("No active account uses nobody@example.org.");

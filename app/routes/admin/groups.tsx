@@ -1,6 +1,7 @@
 import { ExternalLink, Plus } from "lucide-react";
 import { data, Form, Link, useNavigation } from "react-router";
 import {
+  CHAIRS_MAX,
   GROUP_DESCRIPTION_MAX,
   GROUP_NAME_MAX,
   type GroupSummary,
@@ -42,6 +43,8 @@ async function chairIds(
   findActive: (ref: { email: string }) => Promise<{ id: number } | null>,
 ): Promise<{ ids: number[] } | { error: string }> {
   const addresses = [...new Set(text.split(/[\s,;]+/).filter(Boolean))].map((a) => a.toLowerCase());
+  // Checked before any lookup: a pasted list of thousands is one refusal, not thousands of queries.
+  if (addresses.length > CHAIRS_MAX) return { error: `A group may have at most ${CHAIRS_MAX} chairs.` };
   const malformed = addresses.filter((a) => !isEmailAddress(a));
   if (malformed.length) return { error: `Not an e-mail address: ${malformed.join(", ")}.` };
   const found = await Promise.all(addresses.map((email) => findActive({ email })));
