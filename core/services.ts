@@ -21,6 +21,7 @@ import { createTwoFactorService } from "./auth/two-factor.service";
 import { createContentSchedule } from "./content-version/content-schedule";
 import { createContentVersionRepository } from "./content-version/content-version.repository";
 import { createContentVersionService } from "./content-version/content-version.service";
+import { createGroupsRepository } from "./groups/groups.repository";
 import { createGroupsService } from "./groups/groups.service";
 import { createApplicationsService } from "./join/applications.service";
 import { createJoinRepository } from "./join/join.repository";
@@ -146,7 +147,7 @@ export function createServices(deps: {
     audit,
     twoFactor: () => twoFactor,
     adminTwoFactorRequired: async () => (await settings.getAll())["security.admin_two_factor"] === "1",
-    repository: createAuthRepository(deps.db),
+    repository: createAuthRepository(deps.db, deps.dialect),
     rateLimit,
     clock,
     sessionTtlSeconds: deps.sessionTtlSeconds,
@@ -283,6 +284,7 @@ export function createServices(deps: {
     mail,
     settings,
     audit,
+    groupIdsOf: (userId) => createGroupsRepository(deps.db).idsOf(userId),
   });
   const joinRepository = createJoinRepository(deps.db);
   /** The public forms' proof-of-work challenge (ALTCHA, decision 0077), keyed like the forms' times. */
@@ -343,6 +345,14 @@ export function createServices(deps: {
       audit,
       findAccount: (ref) => accounts.findActive(ref),
       hasMembersAccess: (user) => members.hasMembersAccess(user),
+      // A group's page: what of the library and the calendar is for it (issue 36).
+      content: async (groupId) => {
+        const [own, upcoming] = await Promise.all([
+          library.groupLibrary(groupId, GROUP_PAGE_PAPERS),
+          meetings.groupMeetings(groupId, GROUP_PAGE_MEETINGS),
+        ]);
+        return { ...own, meetings: upcoming };
+      },
     }),
     invitations,
     notifications: createNotificationsService({
@@ -465,6 +475,10 @@ export function createServices(deps: {
 export type Services = ReturnType<typeof createServices>;
 
 /** The earliest and the latest of ISO times (same form, so they sort as text), null for none. */
+/** What a working group's page lists: its latest papers, and its meetings to come (issue 36). */
+const GROUP_PAGE_PAPERS = 10;
+const GROUP_PAGE_MEETINGS = 10;
+
 const earliest = (times: (string | null)[]) => times.filter((t) => t !== null).sort()[0] ?? null;
 const latest = (times: (string | null)[]) =>
   times

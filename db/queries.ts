@@ -1,4 +1,25 @@
 import { type Expression, type RawBuilder, sql } from "kysely";
+import type { Dialect } from "./connect";
+
+/**
+ * The working groups of the `users` row in the query as one text ('3,7'; null: none), as a
+ * correlated subquery (issue 36): what the access decision needs with the account, in its query.
+ */
+export function groupIdsOfUser(dialect: Dialect): RawBuilder<string | null> {
+  return dialect === "postgres"
+    ? sql<string | null>`(select string_agg(gm.group_id::text, ',') from group_members gm where gm.user_id = users.id)`
+    : sql<string | null>`(select group_concat(gm.group_id, ',') from group_members gm where gm.user_id = users.id)`;
+}
+
+/** The ids of groupIdsOfUser's text, ascending. */
+export function groupIdsFromText(text: string | null | undefined): number[] {
+  return text
+    ? text
+        .split(",")
+        .map(Number)
+        .sort((a, b) => a - b)
+    : [];
+}
 
 /**
  * A case-insensitive "contains" test where the visitor's text is a literal:

@@ -45,6 +45,24 @@ export interface GroupMembersTable {
   created_at: Timestamp;
 }
 
+/** A library category for these groups' members (issue 36, migration 0035). */
+export interface CategoryGroupsTable {
+  category_id: number;
+  group_id: number;
+}
+
+/** A meeting for these groups' members (issue 36, migration 0035). */
+export interface MeetingGroupsTable {
+  meeting_id: number;
+  group_id: number;
+}
+
+/** A members' search entry found only by these groups' members (issue 36, migration 0035). */
+export interface SearchDocumentGroupsTable {
+  document_id: number;
+  group_id: number;
+}
+
 export interface SessionsTable {
   id: Generated<number>;
   user_id: number;
@@ -635,6 +653,9 @@ export interface Database {
   users: UsersTable;
   working_groups: WorkingGroupsTable;
   group_members: GroupMembersTable;
+  category_groups: CategoryGroupsTable;
+  meeting_groups: MeetingGroupsTable;
+  search_document_groups: SearchDocumentGroupsTable;
   sessions: SessionsTable;
   one_time_tokens: OneTimeTokensTable;
   rate_limits: RateLimitsTable;

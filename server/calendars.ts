@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { type Context, Hono } from "hono";
+import { type AccessSubject, accessKey, hasMembersAccess, viewerOf as viewerOfSubject } from "../core/access/access";
 import { calendarFeedIcs, meetingIcs } from "../core/meetings/meetings.calendar";
 import { isAppError } from "../lib/errors";
 import { encodingEtags, ifNoneMatchNames } from "../lib/etag";
@@ -15,6 +16,8 @@ import { encodeStored, type StoredBody } from "./middleware/compress";
  * which brotli made per request took milliseconds to compress, for every poll.
  */
 const FEED_TTL_MS = 60_000;
+/** Members' feeds kept at once (one per set of working groups in use). */
+const MEMBERS_FEEDS = 100;
 
 type Feed = StoredBody & { etags: ReturnType<typeof encodingEtags> };
 
@@ -62,12 +65,28 @@ export function calendarRoutes(runtime: Runtime) {
       calendarName: `${await siteName()} events`,
     }),
   );
-  const membersFeed = feedCache(version, async () =>
-    calendarFeedIcs(await services.meetings.feedEntries({ signedIn: true }, origin), {
-      host,
-      calendarName: `${await siteName()} meetings (members)`,
-    }),
-  );
+  /**
+   * The members' feeds: one per set of working groups (accessKey: 'member', 'member:3.7', 'admin'
+   * …), since a group's meetings are in its members' feeds only (issue 36). The sets in use are
+   * few; the oldest made is dropped past MEMBERS_FEEDS.
+   */
+  const membersFeeds = new Map<string, () => Promise<Feed>>();
+  function membersFeed(subject: AccessSubject): Promise<Feed> {
+    const key = accessKey(subject);
+    let feed = membersFeeds.get(key);
+    if (!feed) {
+      const viewer = viewerOfSubject(subject);
+      feed = feedCache(version, async () =>
+        calendarFeedIcs(await services.meetings.feedEntries({ signedIn: true, groups: viewer.groups }, origin), {
+          host,
+          calendarName: `${await siteName()} meetings (members)`,
+        }),
+      );
+      membersFeeds.set(key, feed);
+      if (membersFeeds.size > MEMBERS_FEEDS) membersFeeds.delete(membersFeeds.keys().next().value as string);
+    }
+    return feed();
+  }
 
   /**
    * The feed in the encoding the calendar app takes, or 304 when it has the feed already. Each
@@ -115,8 +134,8 @@ export function calendarRoutes(runtime: Runtime) {
     const owner = await services.profile.calendarFeedOwner(c.req.param("file").slice(0, -".ics".length));
     if (!owner) return c.text("Not found", 404);
     // The address keeps working while the owner's company has lapsed, with what a visitor's feed holds.
-    const members = await services.members.hasMembersAccess(owner);
-    return answer(c, await (members ? membersFeed() : publicFeed()), {
+    const subject = await services.members.accessOf(owner);
+    return answer(c, await (hasMembersAccess(subject) ? membersFeed(subject) : publicFeed()), {
       "Cache-Control": "private, no-store",
       "Referrer-Policy": "no-referrer",
     });

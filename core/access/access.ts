@@ -12,6 +12,13 @@
  * No Zod and no database: the browser bundles may import it.
  */
 
+/**
+ * Who a library category or a meeting is for (issue 36): visitors and members ('public'), every
+ * member ('members'), or the members of some working groups ('groups').
+ */
+export const AUDIENCES = ["public", "members", "groups"] as const;
+export type Audience = (typeof AUDIENCES)[number];
+
 /** The signed-in caller's company as the session found it (null: none). */
 export type UserCompany = {
   id: number;
@@ -25,8 +32,15 @@ export type UserCompany = {
 /** The roles (core/accounts/accounts.schema ROLES; repeated here for the browser bundles). */
 export type RoleName = "admin" | "editor" | "member";
 
-/** What the decision needs of a signed-in caller (core/auth/auth.service `Authenticated`). */
-export type AccessSubject = { user: { role: { name: RoleName } }; company: UserCompany | null };
+/**
+ * What the decision needs of a signed-in caller (core/auth/auth.service `Authenticated`): the role,
+ * the company and the working groups the person is in (ids, ascending; none when left out).
+ */
+export type AccessSubject = {
+  user: { role: { name: RoleName } };
+  company: UserCompany | null;
+  groups?: readonly number[];
+};
 
 /**
  * The secretariat's roles, who manage the site's content: news, pages, meetings and their
@@ -49,28 +63,68 @@ export function isLapsedMember(auth: AccessSubject | null | undefined): boolean 
   return Boolean(auth) && !hasMembersAccess(auth);
 }
 
+/** The working groups whose content someone sees: some (ids), or all of them (admins and editors). */
+export type GroupsSeen = readonly number[] | "all";
+
+/**
+ * The working groups whose content the caller sees (issue 36): every group's for admins and
+ * editors; a member's own groups while they have members' access (a lapsed company's
+ * representative sees no group's content, and keeps their place); none for visitors.
+ */
+export function groupsOf(auth: AccessSubject | null | undefined): GroupsSeen {
+  if (!auth || !hasMembersAccess(auth)) return [];
+  return managesContent(auth.user.role.name) ? "all" : (auth.groups ?? []);
+}
+
 /**
  * What an answer shared between callers may depend on, as the caches key it: 'visitor',
- * 'member' (members' content), 'lapsed' (signed in, a visitor's content), 'editor' or 'admin'
- * (each their own: a render may show an admin links an editor may not follow). None is "bot" or
- * "browser", the page cache's anonymous keys.
+ * 'member' (members' content), 'member:3.7' (members' content and that of groups 3 and 7: shared
+ * only by members of exactly those groups), 'lapsed' (signed in, a visitor's content), 'editor' or
+ * 'admin' (each their own: a render may show an admin links an editor may not follow). None is
+ * "bot" or "browser", the page cache's anonymous keys.
  */
-export type AccessKey = "visitor" | "member" | "lapsed" | "editor" | "admin";
+export type AccessKey = "visitor" | "member" | `member:${string}` | "lapsed" | "editor" | "admin";
 
 export function accessKey(auth: AccessSubject | null | undefined): AccessKey {
   if (!auth) return "visitor";
   const role = auth.user.role.name;
   if (role === "admin" || role === "editor") return role;
-  return hasMembersAccess(auth) ? "member" : "lapsed";
+  if (!hasMembersAccess(auth)) return "lapsed";
+  const groups = auth.groups ?? [];
+  return groups.length === 0 ? "member" : `member:${[...groups].sort((a, b) => a - b).join(".")}`;
 }
 
 /**
  * The viewer the read services take (library, meetings, search, join registrations):
  * `signedIn` means "sees members' content" and is true only when hasMembersAccess says so;
- * `admin` (admins and editors) also sees what is not live yet (inactive library categories).
+ * `admin` (admins and editors) also sees what is not live yet (inactive library categories) and
+ * every group's content; `groups` are the groups whose content a member sees (groupsOf).
  */
-export function viewerOf(auth: AccessSubject | null | undefined): { signedIn: boolean; admin: boolean } {
-  return { signedIn: hasMembersAccess(auth), admin: auth ? managesContent(auth.user.role.name) : false };
+export function viewerOf(auth: AccessSubject | null | undefined): {
+  signedIn: boolean;
+  admin: boolean;
+  groups: GroupsSeen;
+} {
+  return {
+    signedIn: hasMembersAccess(auth),
+    admin: auth ? managesContent(auth.user.role.name) : false,
+    groups: groupsOf(auth),
+  };
+}
+
+/**
+ * Whether a viewer sees members' content for these groups (null or empty: for every member):
+ * admins and editors every group's; a member, content for a group of theirs; visitors none.
+ */
+export function seesGroups(
+  viewer: { signedIn: boolean; admin?: boolean; groups?: GroupsSeen },
+  groupIds: readonly number[] | null,
+): boolean {
+  if (viewer.admin) return true;
+  if (!viewer.signedIn) return false;
+  if (!groupIds || groupIds.length === 0) return true;
+  const own = viewer.groups ?? [];
+  return own === "all" || groupIds.some((id) => own.includes(id));
 }
 
 /**

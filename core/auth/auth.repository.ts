@@ -1,10 +1,14 @@
 import type { Insertable, Kysely } from "kysely";
 import { compiledOnce } from "../../db/compiled-once";
+import type { Dialect } from "../../db/connect";
+import { groupIdsOfUser } from "../../db/queries";
 import type { Database, SessionsTable } from "../../db/types";
 import { currentFlag } from "../members/current";
 
 /** Credentials and sessions: what signing in reads and writes. */
-export function createAuthRepository(db: Kysely<Database>) {
+export function createAuthRepository(db: Kysely<Database>, dialect: Dialect) {
+  // The person's working groups, read with the session (issue 36).
+  const groupIds = groupIdsOfUser(dialect);
   // Every signed-in request runs it: compiled once per repository (db/compiled-once.ts).
   // The user's company comes with it, current or not as of `cutoff` (core/members/current.ts).
   const activeSession = compiledOnce(
@@ -25,6 +29,7 @@ export function createAuthRepository(db: Kysely<Database>) {
           "company.name as company_name",
           "representative.is_primary as company_primary",
           currentFlag("company", cutoff).as("company_current"),
+          groupIds.as("group_ids"),
         ])
         .where("sessions.token_hash", "=", tokenHash)
         .where("sessions.expires_at", ">", now)
@@ -32,6 +37,7 @@ export function createAuthRepository(db: Kysely<Database>) {
     3,
   );
   return {
+    dialect,
     /** The account behind an e-mail, password hash included (never leaves the auth area). */
     async findUserByEmail(email: string) {
       return db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { groupIdsFromText } from "../../db/queries";
 import type { Database, UserRow } from "../../db/types";
 import { addSeconds, type Clock } from "../../lib/clock";
 import { AppError } from "../../lib/errors";
@@ -44,6 +45,8 @@ export type Session = {
 /** The signed-in caller of a request: the session, and the company they represent (core/access/access.ts decides from both). */
 export type Authenticated = Session & {
   company: UserCompany | null;
+  /** The working groups the person is in (ids, ascending; issue 36). */
+  groups: number[];
   /**
    * An admin who must turn on two-factor sign-in before anything else of the admin area (the site
    * setting security.admin_two_factor, decision 0075); absent for everyone else.
@@ -367,6 +370,7 @@ export function createAuthService(deps: {
         company_name,
         company_primary,
         company_current,
+        group_ids,
         ...user
       } = row;
       const idleMs = now.getTime() - Date.parse(session_last_seen_at ?? session_created_at);
@@ -394,6 +398,7 @@ export function createAuthService(deps: {
         sessionId: session_id,
         expiresAt: session_expires_at,
         remember: session_remember === 1,
+        groups: groupIdsFromText(group_ids),
         company:
           company_id === null
             ? null
@@ -415,7 +420,7 @@ export function createAuthService(deps: {
      * keeping one; inside the caller's transaction when it passes one.
      */
     async revokeUserSessions(userId: number, exceptSessionId?: number, trx?: Kysely<Database>): Promise<void> {
-      await (trx ? createAuthRepository(trx) : repository).deleteForUser(userId, exceptSessionId);
+      await (trx ? createAuthRepository(trx, repository.dialect) : repository).deleteForUser(userId, exceptSessionId);
     },
   };
   return service;

@@ -30,6 +30,17 @@ export function createGroupsRepository(db: Executor) {
     },
 
     /** The groups `userId` is in, by name. */
+    /** The ids of the groups a person is in, ascending. */
+    async idsOf(userId: number): Promise<number[]> {
+      const rows = await db
+        .selectFrom("group_members")
+        .select("group_id")
+        .where("user_id", "=", userId)
+        .orderBy("group_id")
+        .execute();
+      return rows.map((row) => row.group_id);
+    },
+
     async of(userId: number): Promise<GroupRow[]> {
       return db
         .selectFrom("working_groups as g")
@@ -75,6 +86,23 @@ export function createGroupsRepository(db: Executor) {
 
     async remove(id: number) {
       await db.deleteFrom("working_groups").where("id", "=", id).execute();
+    },
+
+    /** How many library categories and meetings are for the group (it may not go while any are). */
+    async usage(id: number): Promise<{ categories: number; meetings: number }> {
+      const [categories, meetings] = await Promise.all([
+        db
+          .selectFrom("category_groups")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("group_id", "=", id)
+          .executeTakeFirst(),
+        db
+          .selectFrom("meeting_groups")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("group_id", "=", id)
+          .executeTakeFirst(),
+      ]);
+      return { categories: Number(categories?.n ?? 0), meetings: Number(meetings?.n ?? 0) };
     },
 
     /** The people of the given groups, chairs first, then by name. */

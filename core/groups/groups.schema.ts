@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_ROW_ID } from "../../lib/ids";
 import { isEmailAddress } from "../../lib/validation";
 
 /**
@@ -12,6 +13,11 @@ export const GROUP_DESCRIPTION_MAX = 4000;
 export const CHAIRS_MAX = 20;
 
 export const GROUP_NOT_FOUND = "Group not found.";
+/** A category or meeting for groups names at least one. */
+export const AUDIENCE_GROUPS_REQUIRED = "Choose at least one group, or another audience.";
+/** DELETE of a group some content is for: `what` names it ("2 library categories and 1 meeting"). */
+export const groupInUse = (what: string) =>
+  `This group is the audience of ${what}: give them another audience first, then delete the group.`;
 export const GROUP_NAME_TAKEN = "A group with this name already exists.";
 export const NO_SUCH_ACCOUNT =
   "No active account uses this address. Ask an admin to invite them (or reactivate their account), then add them to the group.";
@@ -131,11 +137,73 @@ export const groupSummarySchema = z
   .meta({ id: "GroupSummary" });
 export type GroupSummary = z.output<typeof groupSummarySchema>;
 
+/** A library category for the group, as its page links it. */
+export const groupCategorySchema = z
+  .object({ id: z.number().int(), name: z.string(), slug: z.string(), url: z.string(), papers_count: z.number().int() })
+  .meta({ id: "GroupCategory" });
+/** A recent paper of the group's categories. */
+export const groupPaperSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    number: z.string().nullable(),
+    category: z.object({ id: z.number().int(), name: z.string(), url: z.string() }),
+    file_url: z.string().nullable(),
+    updated_at: z.string(),
+  })
+  .meta({ id: "GroupPaper" });
+/** A meeting for the group not yet over. */
+export const groupMeetingSchema = z
+  .object({
+    id: z.number().int(),
+    title: z.string(),
+    slug: z.string(),
+    start_date: z.string(),
+    end_date: z.string().nullable(),
+    location: z.string().nullable(),
+    url: z.string(),
+  })
+  .meta({ id: "GroupMeeting" });
+/** What is for a group: its categories, their latest papers, its meetings to come (issue 36). */
+export type GroupContent = {
+  categories: z.output<typeof groupCategorySchema>[];
+  papers: z.output<typeof groupPaperSchema>[];
+  meetings: z.output<typeof groupMeetingSchema>[];
+};
+
 export const groupDetailSchema = groupSummarySchema
   .extend({
     members: z.array(groupPersonSchema).meta({ description: "Everyone in the group, chairs first, by name." }),
     /** Whether the caller may add and remove members (an admin, or a chair). */
     can_manage_members: z.boolean(),
+    categories: z
+      .array(groupCategorySchema)
+      .meta({ description: "The library categories for this group (their sub-categories inherit it)." }),
+    papers: z.array(groupPaperSchema).meta({ description: "The latest papers of those categories, newest first." }),
+    meetings: z.array(groupMeetingSchema).meta({ description: "The group's meetings not yet over, soonest first." }),
   })
   .meta({ id: "GroupDetail" });
 export type GroupDetail = z.output<typeof groupDetailSchema>;
+
+/** The most groups one category or meeting may be for. */
+export const MAX_AUDIENCE_GROUPS = 50;
+
+/** `group_ids` as JSON (an array) or a form (repeated fields, or one list "3,7") sends them. */
+export const groupIdsInput = z.preprocess(
+  (v) => {
+    if (v === undefined || v === null || v === "") return undefined;
+    const items = Array.isArray(v) ? v : typeof v === "string" ? v.split(",") : [v];
+    return items.map((item) => (typeof item === "string" ? item.trim() : item)).filter((item) => item !== "");
+  },
+  z
+    .array(
+      z.coerce
+        .number({ error: "Each group must be a group id." })
+        .int({ error: "Each group must be a group id." })
+        .positive({ error: "Each group must be a group id." })
+        .max(MAX_ROW_ID, { error: "Each group must be a group id." }),
+    )
+    .max(MAX_AUDIENCE_GROUPS, { error: `Choose at most ${MAX_AUDIENCE_GROUPS} groups.` })
+    .transform((ids) => [...new Set(ids)].sort((a, b) => a - b))
+    .optional(),
+);

@@ -15,12 +15,14 @@ import {
   CHAIRS_ONLY_BY_ADMIN,
   GROUP_NAME_TAKEN,
   GROUP_NOT_FOUND,
+  type GroupContent,
   type GroupCreate,
   type GroupDetail,
   type GroupMemberAdd,
   type GroupPerson,
   type GroupSummary,
   type GroupUpdate,
+  groupInUse,
   MEMBERS_BY_CHAIR,
   NO_SUCH_ACCOUNT,
   NOT_A_MEMBER_ACCOUNT,
@@ -37,6 +39,8 @@ type Deps = {
   findAccount: (ref: { id?: number; email?: string }) => Promise<{ id: number; role: RoleName } | null>;
   /** Whether the account sees members' content (core/access via core/members): who may be in a group. */
   hasMembersAccess: (user: { id: number; role: RoleName }) => Promise<boolean>;
+  /** What is for the group: its categories and their latest papers (core/library), its meetings (core/meetings). */
+  content?: (groupId: number) => Promise<GroupContent>;
 };
 
 /** A person as the viewer sees them: the address only for the secretariat (admins and editors). */
@@ -118,18 +122,17 @@ export function createGroupsService(deps: Deps) {
       if (!row || (!seesAll(viewer) && !membership) || !(await mayTakePart(viewer))) {
         throw new AppError("not_found", GROUP_NOT_FOUND);
       }
-      const [summary] = await summaries([row], viewer);
-      const members = (await repository.people([row.id])).map((p) => personOf(p, viewer));
+      const [[summary], people, content] = await Promise.all([
+        summaries([row], viewer),
+        repository.people([row.id]),
+        deps.content?.(row.id) ?? { categories: [], papers: [], meetings: [] },
+      ]);
       return {
         ...summary,
-        members,
+        members: people.map((p) => personOf(p, viewer)),
         can_manage_members: viewer.role === "admin" || membership?.is_chair === 1,
+        ...content,
       };
-    },
-
-    /** The ids of the groups a person is in (the access decision's input). */
-    async groupIdsOf(userId: number): Promise<number[]> {
-      return (await repository.of(userId)).map((g) => g.id);
     },
 
     /** POST /api/dashboard/groups (admin). */
@@ -212,7 +215,19 @@ export function createGroupsService(deps: Deps) {
     async remove(id: number): Promise<void> {
       const row = await existing(id);
       await db.transaction().execute(async (trx) => {
-        await createGroupsRepository(trx).remove(id);
+        const on = createGroupsRepository(trx);
+        // Also refused by the tables' foreign keys (restrict), which say less.
+        const usage = await on.usage(id);
+        if (usage.categories + usage.meetings > 0) {
+          const what = [
+            usage.categories ? `${usage.categories} library ${usage.categories === 1 ? "category" : "categories"}` : "",
+            usage.meetings ? `${usage.meetings} ${usage.meetings === 1 ? "meeting" : "meetings"}` : "",
+          ]
+            .filter(Boolean)
+            .join(" and ");
+          throw new AppError("conflict", groupInUse(what));
+        }
+        await on.remove(id);
         await deps.audit?.record(
           {
             action: "delete",

@@ -6,6 +6,7 @@ import { AppError, isAppError } from "../../lib/errors";
 import { pageOf } from "../../lib/pagination";
 import { longDateIn } from "../../lib/time-zones";
 import { invalidInput } from "../../lib/validation";
+import type { GroupsSeen } from "../access/access";
 import type { AuditService } from "../audit/audit.service";
 import type { NewMailAttachment } from "../mail/mail.schema";
 import type { MailService, NewMail } from "../mail/mail.service";
@@ -71,7 +72,7 @@ const isAlreadyRegistered = (error: unknown) =>
 /** Finds the meeting a registration page is about, as this sender may see it (the meetings area supplies it). */
 export type MeetingLookup = (
   pagePath: string,
-  viewer: { signedIn: boolean },
+  viewer: { signedIn: boolean; groups?: GroupsSeen },
 ) => Promise<(Parameters<typeof registrationState>[0] & { id: number; title: string }) | "members-only" | null>;
 
 /** Checks a captcha token (reCAPTCHA when configured). */
@@ -98,7 +99,14 @@ const PROOF_REFUSALS: Record<ProofRefusal, string> = {
  * `trusted`: a signed-in API client, which neither the captcha nor the shown-at time applies to
  * (no form was shown to it); `signedIn`: a signed-in sender, who may register for members-only meetings.
  */
-type Client = { ip: string | null; trusted?: boolean; signedIn?: boolean; userId?: number | null };
+type Client = {
+  ip: string | null;
+  trusted?: boolean;
+  signedIn?: boolean;
+  /** The sender's working groups (core/access groupsOf): who may register for a group's meeting. */
+  groups?: GroupsSeen;
+  userId?: number | null;
+};
 
 /** SPEC §4 'Contact form', §7 '/api/join': join and registration requests and messages, stored first, then mailed. */
 export function createJoinService(deps: {
@@ -250,7 +258,7 @@ export function createJoinService(deps: {
       const kind = requestKindOf(page_path);
       const found =
         kind === "registration" && deps.meetingFor
-          ? await deps.meetingFor(page_path ?? "", { signedIn: client.signedIn ?? false })
+          ? await deps.meetingFor(page_path ?? "", { signedIn: client.signedIn ?? false, groups: client.groups ?? [] })
           : null;
       // A members-only meeting's registrations are its members' alone: to anyone else it is not there (its page is a 404).
       if (found === "members-only") throw new AppError("not_found", "Meeting not found.");

@@ -15,6 +15,7 @@ import { spooledPath } from "../../lib/spool";
 import type { FileStorage, ReadableFileStorage } from "../../lib/storage";
 import { invalidInput } from "../../lib/validation";
 import type { AuditService } from "../audit/audit.service";
+import { AUDIENCE_GROUPS_REQUIRED } from "../groups/groups.schema";
 import type { Revision } from "../revisions/revisions.schema";
 import type { RevisionFields, RevisionsService } from "../revisions/revisions.service";
 import type { SearchService } from "../search/search.service";
@@ -117,8 +118,8 @@ export function createLibraryAdminService(deps: {
 
   async function treeOn(executor: Executor): Promise<LibraryTree> {
     const on = createLibraryRepository(executor);
-    const [rows, counts] = await Promise.all([on.allCategories(), on.paperCounts()]);
-    return buildTree(rows, new Map(counts.map((c) => [c.papers_category_id, Number(c.n)])));
+    const [rows, counts, groups] = await Promise.all([on.allCategories(), on.paperCounts(), on.categoryGroups()]);
+    return buildTree(rows, new Map(counts.map((c) => [c.papers_category_id, Number(c.n)])), groups);
   }
 
   /** Keeps the category's texts as they now stand, in the save's transaction. */
@@ -145,7 +146,11 @@ export function createLibraryAdminService(deps: {
 
   // ------------------------------------------------------------ search entries
 
-  const audienceOf = (node: CategoryNode) => (node.isPublic ? "public" : "members");
+  /** Who finds a category's entries: everyone, every member, or its groups' members (issue 36). */
+  const audienceOf = (node: CategoryNode) => ({
+    audience: node.isPublic ? ("public" as const) : ("members" as const),
+    groups: node.groupIds,
+  });
 
   async function indexCategory(node: CategoryNode, trx: Executor) {
     if (!node.isLive) return search.remove("category", node.row.id, trx);
@@ -162,7 +167,7 @@ export function createLibraryAdminService(deps: {
         ]
           .filter(Boolean)
           .join("\n"),
-        audience: audienceOf(node),
+        ...audienceOf(node),
       },
       trx,
     );
@@ -181,7 +186,7 @@ export function createLibraryAdminService(deps: {
             .filter(Boolean)
             .join(". "),
         ),
-        audience: audienceOf(node),
+        ...audienceOf(node),
       },
       trx,
     );
@@ -210,7 +215,7 @@ export function createLibraryAdminService(deps: {
           title: paper.name,
           displayTitle: `${paper.name} · page ${page.page}`,
           html: escapeHtml(page.text),
-          audience: audienceOf(node),
+          ...audienceOf(node),
         },
         trx,
       );
@@ -315,7 +320,32 @@ export function createLibraryAdminService(deps: {
 
   const publicFlag = (setting: PublicSetting) => (setting === "inherit" ? null : setting === "public" ? 1 : 0);
 
-  function categoryColumns(data: CategoryData) {
+  /**
+   * The category's own audience as sent (issue 36): `audience` when given, else `group_ids` when
+   * given, else SPEC's is_public. The groups it is for: a list, or 'keep' when only is_public came
+   * and said members-only (a client that knows nothing of groups must not open a group's category
+   * to every member by saving it).
+   */
+  async function audienceOfInput(
+    data: CategoryData,
+    on: ReturnType<typeof createLibraryRepository>,
+  ): Promise<{ setting: PublicSetting; groups: number[] | "keep" }> {
+    const setting = data.audience ?? (data.group_ids?.length ? "groups" : undefined);
+    if (setting === undefined) return { setting: data.is_public, groups: data.is_public === "members" ? "keep" : [] };
+    if (setting !== "groups") return { setting, groups: [] };
+    const ids = data.group_ids ?? [];
+    if (ids.length === 0) throw invalidInput({ group_ids: [AUDIENCE_GROUPS_REQUIRED] });
+    const known = new Set(await on.existingGroupIds(ids));
+    const unknown = ids.filter((id) => !known.has(id));
+    if (unknown.length > 0) {
+      throw invalidInput({
+        group_ids: [`No working group has the id ${unknown.join(", ")}: choose among the groups that exist.`],
+      });
+    }
+    return { setting: "members", groups: ids };
+  }
+
+  function categoryColumns(data: CategoryData, setting: PublicSetting) {
     const content = data.content ? sanitizeRichText(data.content).trim() : "";
     return {
       name: data.name,
@@ -325,7 +355,7 @@ export function createLibraryAdminService(deps: {
       content: content || null,
       view_type: data.view_type,
       is_active: data.is_active ? 1 : 0,
-      is_public: publicFlag(data.is_public),
+      is_public: publicFlag(setting),
     };
   }
 
@@ -364,10 +394,11 @@ export function createLibraryAdminService(deps: {
         try {
           const id = await db.transaction().execute(async (trx) => {
             const on = createLibraryRepository(trx);
+            const audience = await audienceOfInput(data, on);
             const tree = await treeOn(trx);
             const siblings = data.parent_id === null ? tree.roots : (tree.byId.get(data.parent_id)?.children ?? []);
             const inserted = await on.insertCategory({
-              ...categoryColumns(data),
+              ...categoryColumns(data, audience.setting),
               parent_id: data.parent_id,
               slug: await freeSlug(slugsLike(on), base, attempt),
               is_root: data.parent_id === null ? 1 : 0,
@@ -376,6 +407,7 @@ export function createLibraryAdminService(deps: {
               created_at: now,
               updated_at: now,
             });
+            if (audience.groups !== "keep") await on.setCategoryGroups(inserted.id, audience.groups);
             const node = (await treeOn(trx)).byId.get(inserted.id) as CategoryNode;
             await indexCategory(node, trx);
             await keepCategory(trx, inserted.id, { action: "create" });
@@ -400,11 +432,14 @@ export function createLibraryAdminService(deps: {
       const stored: StoredImage | null = image ? await storeImage(storage, "categories", image, "image") : null;
       try {
         await db.transaction().execute(async (trx) => {
-          await createLibraryRepository(trx).updateCategory(id, {
-            ...categoryColumns(data),
+          const on = createLibraryRepository(trx);
+          const audience = await audienceOfInput(data, on);
+          await on.updateCategory(id, {
+            ...categoryColumns(data, audience.setting),
             ...(stored ? { image: stored.key } : {}),
             updated_at: clock().toISOString(),
           });
+          if (audience.groups !== "keep") await on.setCategoryGroups(id, audience.groups);
           // Its visibility and address may change its papers' and sub-categories' entries too.
           await reindexSubtree(id, trx);
           await keepCategory(trx, id, { before: categoryTexts(before) });

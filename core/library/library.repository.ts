@@ -17,6 +17,45 @@ export function createLibraryRepository(db: Executor) {
       return db.selectFrom("paper_categories").selectAll().orderBy("position").orderBy("id").execute();
     },
 
+    /** Every category's own working groups (issue 36): category id → group ids, ascending. */
+    async categoryGroups(): Promise<Map<number, number[]>> {
+      const rows = await db
+        .selectFrom("category_groups")
+        .select(["category_id", "group_id"])
+        .orderBy("category_id")
+        .orderBy("group_id")
+        .execute();
+      const byCategory = new Map<number, number[]>();
+      for (const row of rows) {
+        const ids = byCategory.get(row.category_id);
+        if (ids) ids.push(row.group_id);
+        else byCategory.set(row.category_id, [row.group_id]);
+      }
+      return byCategory;
+    },
+
+    /** Sets a category's own working groups (none: for every member, or as its is_public says). */
+    async setCategoryGroups(categoryId: number, groupIds: readonly number[]) {
+      await db.deleteFrom("category_groups").where("category_id", "=", categoryId).execute();
+      if (groupIds.length > 0) {
+        await db
+          .insertInto("category_groups")
+          .values(groupIds.map((group_id) => ({ category_id: categoryId, group_id })))
+          .execute();
+      }
+    },
+
+    /** Which of these ids are working groups. */
+    async existingGroupIds(ids: readonly number[]): Promise<number[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom("working_groups")
+        .select("id")
+        .where("id", "in", [...ids])
+        .execute();
+      return rows.map((row) => row.id);
+    },
+
     findCategory(id: number) {
       return db.selectFrom("paper_categories").selectAll().where("id", "=", id).executeTakeFirst();
     },

@@ -3,7 +3,9 @@ import { flag, given, line, lines, optionalDate, richTextInput } from "../../lib
 import { MAX_ROW_ID } from "../../lib/ids";
 import { listSearchSchema, pageNumberSchema } from "../../lib/pagination";
 import { cleanTitle } from "../../lib/text";
-import { SORT_VALUES, VIEW_TYPES } from "./library.values";
+import { AUDIENCES } from "../access/access";
+import { groupIdsInput } from "../groups/groups.schema";
+import { AUDIENCE_SETTINGS, SORT_VALUES, VIEW_TYPES } from "./library.values";
 
 /**
  * The document library's contract (browser-safe; decisions 0024 and 0025).
@@ -38,6 +40,16 @@ const categoryFields = {
   public_setting: z
     .enum(["inherit", "public", "members"])
     .meta({ description: "The category's own setting: inherit its parent's, public, or members-only." }),
+  audience: z.enum(AUDIENCES).meta({
+    description:
+      "Who may read it, in effect (its own setting or its parent's): `public`, every member (`members`), or the members of `group_ids` (`groups`). Admins and editors read everything.",
+  }),
+  audience_setting: z.enum(AUDIENCE_SETTINGS).meta({
+    description: "The category's own audience: inherit its parent's, public, members, or groups (its own `group_ids`).",
+  }),
+  group_ids: z
+    .array(z.number().int())
+    .meta({ description: "The working groups it is for (its own or inherited); empty unless `audience` is `groups`." }),
   is_root: z.boolean(),
   image: z.string().nullable(),
   position: z.number().int(),
@@ -131,6 +143,11 @@ export const papersPageSchema = z.object({ page: pageNumberSchema, search: listS
 
 const PUBLIC_SETTINGS = ["inherit", "public", "members"] as const;
 export type PublicSetting = (typeof PUBLIC_SETTINGS)[number];
+/** `audience` as sent; absent: is_public decides, as SPEC has it. */
+const audienceInput = z.preprocess(
+  (v) => (v === undefined || v === null || v === "" ? undefined : v),
+  z.enum(AUDIENCE_SETTINGS, { error: "The audience must be inherit, public, members or groups." }).optional(),
+);
 
 /** is_public as a form or JSON sends it: true/false/1/0, or inherit (empty). */
 const publicSetting = z.preprocess(
@@ -163,6 +180,9 @@ export const categoryUpdateSchema = z.object({
   // SPEC §3 'send is_active as a boolean'; absent means active.
   is_active: z.preprocess((v) => (v === undefined || v === null || v === "" ? true : v), flag),
   is_public: publicSetting,
+  // Issue 36: `audience` (with `group_ids` for groups) wins over is_public when sent.
+  audience: audienceInput,
+  group_ids: groupIdsInput,
 });
 export type CategoryData = z.output<typeof categoryUpdateSchema>;
 

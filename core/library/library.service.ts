@@ -7,9 +7,12 @@ import { type Page, pageOf } from "../../lib/pagination";
 import type { FileStat, ReadableFileStorage } from "../../lib/storage";
 import { uploadUrl } from "../../lib/uploads";
 import { invalidInput } from "../../lib/validation";
+import { type Audience, seesGroups } from "../access/access";
+import type { GroupContent } from "../groups/groups.schema";
 import type { SearchService } from "../search/search.service";
 import type { CategoryRow, LibraryRepository, PaperRow, RevisionRow } from "./library.repository";
 import {
+  type AudienceSetting,
   type Breadcrumb,
   type Category,
   type CategoryTree,
@@ -44,9 +47,12 @@ const SERVED_TYPES = new Set<string>(Object.keys(PAPER_TYPES));
 export const CATEGORY_NOT_FOUND = "Category not found.";
 export const PAPER_NOT_FOUND = "Paper not found.";
 
-/** Who may download a paper's file: anyone for a public category's paper, signed-in users for the rest. */
+/**
+ * Who may download a paper's file: anyone for a public category's paper; for the rest, members
+ * (and, in a group's category, that group's members; admins and editors all).
+ */
 export function canDownload(paper: PaperAccess, viewer: Viewer): boolean {
-  return paper.isPublic || viewer.signedIn;
+  return paper.isPublic || seesGroups(viewer, paper.groupIds);
 }
 
 /** A category in the tree, with what it inherits from its ancestors. */
@@ -62,6 +68,8 @@ export type NoticePaper = {
   category: { id: number; name: string; url: string };
   file_url: string | null;
   excerpt: string;
+  /** The working groups its category is for (null: every member, or public): who of the members may hear of it. */
+  group_ids: readonly number[] | null;
 };
 
 export type CategoryNode = {
@@ -72,6 +80,11 @@ export type CategoryNode = {
   isPublic: boolean;
   /** Active, and so are all its ancestors: what members see. */
   isLive: boolean;
+  /**
+   * The working groups it is for (its own, or its nearest ancestor's when it inherits); null when
+   * it is for every member (or public). Issue 36.
+   */
+  groupIds: number[] | null;
   papers: number;
 };
 
@@ -82,8 +95,15 @@ export type LibraryTree = {
   roots: CategoryNode[];
 };
 
-/** Builds the tree from its rows (any order); a row whose parent is missing is taken as a root. */
-export function buildTree(rows: CategoryRow[], counts: Map<number, number>): LibraryTree {
+/**
+ * Builds the tree from its rows (any order); a row whose parent is missing is taken as a root.
+ * `groups`: each category's own working groups (category_groups), for those that have any.
+ */
+export function buildTree(
+  rows: CategoryRow[],
+  counts: Map<number, number>,
+  groups: Map<number, number[]> = new Map(),
+): LibraryTree {
   const byId = new Map<number, CategoryNode>();
   for (const row of rows) {
     byId.set(row.id, {
@@ -92,6 +112,7 @@ export function buildTree(rows: CategoryRow[], counts: Map<number, number>): Lib
       children: [],
       isPublic: false,
       isLive: false,
+      groupIds: null,
       papers: counts.get(row.id) ?? 0,
     });
   }
@@ -104,14 +125,17 @@ export function buildTree(rows: CategoryRow[], counts: Map<number, number>): Lib
     } else roots.push(node);
   }
   const order = (a: CategoryNode, b: CategoryNode) => a.row.position - b.row.position || a.row.id - b.row.id;
-  const settle = (node: CategoryNode, inheritedPublic: boolean, parentLive: boolean) => {
-    node.isPublic = node.row.is_public === null ? inheritedPublic : node.row.is_public === 1;
-    node.isLive = parentLive && node.row.is_active === 1;
+  const settle = (node: CategoryNode, parent: CategoryNode | null) => {
+    const inherits = node.row.is_public === null;
+    node.isPublic = inherits ? (parent?.isPublic ?? false) : node.row.is_public === 1;
+    // A members' category's own groups; one that inherits takes its parent's audience whole.
+    node.groupIds = inherits ? (parent?.groupIds ?? null) : node.isPublic ? null : (groups.get(node.row.id) ?? null);
+    node.isLive = (parent?.isLive ?? true) && node.row.is_active === 1;
     node.children.sort(order);
-    for (const child of node.children) settle(child, node.isPublic, node.isLive);
+    for (const child of node.children) settle(child, node);
   };
   roots.sort(order);
-  for (const root of roots) settle(root, false, true);
+  for (const root of roots) settle(root, null);
   const nodes = [...byId.values()];
   return { nodes, byId, bySlug: new Map(nodes.map((n) => [n.row.slug, n])), roots };
 }
@@ -119,15 +143,29 @@ export function buildTree(rows: CategoryRow[], counts: Map<number, number>): Lib
 /** Papers in a category's feed: the last ones added or changed. */
 export const FEED_PAPERS = 50;
 
-/** Whether this viewer may see the category: admins all, members the live ones, visitors live public ones. */
+/**
+ * Whether this viewer may see the category: admins and editors all; visitors the live public ones;
+ * members the live ones that are public, for all members, or for a group of theirs.
+ */
 export function canSee(node: CategoryNode, viewer: Viewer): boolean {
   if (viewer.admin) return true;
   if (!node.isLive) return false;
-  return viewer.signedIn || node.isPublic;
+  return node.isPublic || seesGroups(viewer, node.groupIds);
+}
+
+/** Who a category is for, in effect: visitors, every member, or the members of some groups. */
+export function audienceOf(node: CategoryNode): Audience {
+  return node.isPublic ? "public" : node.groupIds ? "groups" : "members";
 }
 
 export function publicSettingOf(row: CategoryRow): PublicSetting {
   return row.is_public === null ? "inherit" : row.is_public === 1 ? "public" : "members";
+}
+
+/** The category's own audience setting: inherit, public, members, or groups (it has groups of its own). */
+export function audienceSettingOf(node: CategoryNode): AudienceSetting {
+  const own = publicSettingOf(node.row);
+  return own === "members" && node.groupIds !== null ? "groups" : own;
 }
 
 /** The path to a category from the highest ancestor this viewer may see, the category last. */
@@ -155,6 +193,9 @@ export function toCategory(node: CategoryNode): Category {
     is_active: row.is_active === 1,
     is_public: node.isPublic,
     public_setting: publicSettingOf(row),
+    audience: audienceOf(node),
+    audience_setting: audienceSettingOf(node),
+    group_ids: node.groupIds ?? [],
     is_root: node.parent === null,
     image: uploadUrl(row.image),
     position: row.position,
@@ -241,11 +282,12 @@ export function createLibraryService(deps: {
 
   /** The tree; with the papers' counts only where an answer shows them (counting reads every paper's index entry). */
   async function tree(options: { counts?: boolean } = { counts: true }): Promise<LibraryTree> {
-    const [rows, counts] = await Promise.all([
+    const [rows, counts, groups] = await Promise.all([
       repository.allCategories(),
       options.counts ? repository.paperCounts() : Promise.resolve([]),
+      repository.categoryGroups(),
     ]);
-    return buildTree(rows, new Map(counts.map((c) => [c.papers_category_id, Number(c.n)])));
+    return buildTree(rows, new Map(counts.map((c) => [c.papers_category_id, Number(c.n)])), groups);
   }
   const bare = () => tree({ counts: false });
 
@@ -286,7 +328,7 @@ export function createLibraryService(deps: {
     if (!key) return null;
     const node = (await bare()).byId.get(categoryId);
     if (!node || !canSee(node, viewer)) return null;
-    if (!canDownload({ isPublic: node.isPublic }, viewer)) return null;
+    if (!canDownload({ isPublic: node.isPublic, groupIds: node.groupIds }, viewer)) return null;
     // Missing is a 404 like any paper the viewer may not have; a store that fails is said as such.
     const stat = await files.stat(key).catch((error) => {
       throw fileStoreUnavailable(error);
@@ -454,6 +496,42 @@ export function createLibraryService(deps: {
       );
     },
 
+    /**
+     * What of the library is for a working group (its page, issue 36): the live categories set for
+     * it (the highest of a branch; their sub-categories inherit it) and their latest papers.
+     */
+    async groupLibrary(groupId: number, limit: number): Promise<Pick<GroupContent, "categories" | "papers">> {
+      const { nodes, byId } = await tree();
+      const viewer: Viewer = { signedIn: true, groups: [groupId] };
+      const forGroup = (node: CategoryNode) => node.groupIds?.includes(groupId) === true && canSee(node, viewer);
+      const own = nodes.filter((node) => forGroup(node) && !(node.parent && forGroup(node.parent)));
+      const papers = await latestUnder(own, viewer, limit);
+      return {
+        categories: own.map((node) => ({
+          id: node.row.id,
+          name: node.row.name,
+          slug: node.row.slug,
+          url: categoryUrl(node.row.slug, node.isPublic),
+          papers_count: node.papers,
+        })),
+        papers: papers.map((paper) => {
+          const node = byId.get(paper.papers_category_id);
+          return {
+            id: paper.id,
+            name: paper.name,
+            number: paper.number,
+            category: {
+              id: paper.papers_category_id,
+              name: node?.row.name ?? "",
+              url: node ? categoryUrl(node.row.slug, node.isPublic) : "",
+            },
+            file_url: paper.uploaded_file,
+            updated_at: paper.updated_at,
+          };
+        }),
+      };
+    },
+
     /** The category and its ancestors, nearest first: the follows a paper in it reaches (issue 33). */
     async categoryLineage(id: number): Promise<number[]> {
       const ids: number[] = [];
@@ -483,6 +561,7 @@ export function createLibraryService(deps: {
           category: { id: node.row.id, name: node.row.name, url: categoryUrl(node.row.slug, node.isPublic) },
           file_url: row.uploaded_file ? paperDownloadUrl(row.id) : null,
           excerpt: text.length > NOTICE_EXCERPT ? `${text.slice(0, NOTICE_EXCERPT).replace(/\s+\S*$/, "")}…` : text,
+          group_ids: node.isPublic ? null : node.groupIds,
         });
       }
       return papers;

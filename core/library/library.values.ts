@@ -1,3 +1,5 @@
+import type { GroupsSeen } from "../access/access";
+
 /**
  * The document library's plain values and helpers (views, sorts, paper
  * fields, addresses): no Zod, so that public pages and the header's search
@@ -200,8 +202,16 @@ export function categoryUrl(slug: string, isPublic: boolean): string {
   return isPublic ? `/library/${slug}` : `/dashboard/${slug}`;
 }
 
-/** Who asks: signed in or not, and whether an admin (who sees inactive categories). */
-export type Viewer = { signedIn: boolean; admin?: boolean };
+/** A category's own audience (issue 36): is_public's three settings, or groups of its own. */
+export const AUDIENCE_SETTINGS = ["inherit", "public", "members", "groups"] as const;
+export type AudienceSetting = (typeof AUDIENCE_SETTINGS)[number];
 
-/** What decides access to a paper's file: its category's effective public flag. */
-export type PaperAccess = { isPublic: boolean };
+/**
+ * Who asks: signed in with members' access or not, whether an admin or editor (who sees inactive
+ * categories and every group's), and the working groups whose categories a member sees
+ * (core/access viewerOf; none when left out).
+ */
+export type Viewer = { signedIn: boolean; admin?: boolean; groups?: GroupsSeen };
+
+/** What decides access to a paper's file: its category's effective public flag and groups. */
+export type PaperAccess = { isPublic: boolean; groupIds: readonly number[] | null };

@@ -14,6 +14,7 @@ import type { FileStorage } from "../../lib/storage";
 import { isTimeZone } from "../../lib/time-zones";
 import { invalidInput } from "../../lib/validation";
 import type { AuditService } from "../audit/audit.service";
+import { AUDIENCE_GROUPS_REQUIRED } from "../groups/groups.schema";
 import type { Revision } from "../revisions/revisions.schema";
 import type { RevisionFields, RevisionsService } from "../revisions/revisions.service";
 import type { SearchService } from "../search/search.service";
@@ -211,8 +212,35 @@ export function createMeetingsAdminService(deps: {
     }
   }
 
+  /**
+   * The meeting's visibility and groups as sent (issue 36): `audience` when given, else `group_ids`
+   * when given, else SPEC's visibility. Groups: a list, or 'keep' when only visibility came and said
+   * members (a client that knows nothing of groups must not open a group's meeting by saving it).
+   */
+  async function audienceOfInput(
+    data: MeetingData,
+    meetings: MeetingsRepository,
+  ): Promise<{ visibility: "public" | "members"; groups: number[] | "keep" }> {
+    const audience = data.audience ?? (data.group_ids?.length ? "groups" : undefined);
+    if (audience === undefined) {
+      return { visibility: data.visibility, groups: data.visibility === "members" ? "keep" : [] };
+    }
+    if (audience !== "groups") return { visibility: audience, groups: [] };
+    const ids = data.group_ids ?? [];
+    if (ids.length === 0) throw invalidInput({ group_ids: [AUDIENCE_GROUPS_REQUIRED] });
+    const known = new Set(await meetings.existingGroupIds(ids));
+    const unknown = ids.filter((id) => !known.has(id));
+    if (unknown.length > 0) {
+      throw invalidInput({
+        group_ids: [`No working group has the id ${unknown.join(", ")}: choose among the groups that exist.`],
+      });
+    }
+    return { visibility: "members", groups: ids };
+  }
+
   async function index(row: Row, trx: Executor) {
     const members = row.visibility === "members";
+    const groups = members ? await createMeetingsRepository(trx).groupsOf(row.id) : [];
     await search.index(
       {
         kind: "meeting",
@@ -223,6 +251,7 @@ export function createMeetingsAdminService(deps: {
           .filter(Boolean)
           .join("\n"),
         audience: members ? "members" : "public",
+        groups,
       },
       trx,
     );
@@ -356,12 +385,15 @@ export function createMeetingsAdminService(deps: {
         try {
           const row = await db.transaction().execute(async (trx) => {
             const meetings = createMeetingsRepository(trx);
+            const audience = await audienceOfInput(data, meetings);
             const inserted = await meetings.insert({
               ...values,
+              visibility: audience.visibility,
               slug: await freeSlug(meetings.slugsLike, base, attempt),
               created_at: now,
               updated_at: now,
             });
+            if (audience.groups !== "keep") await meetings.setGroups(inserted.id, audience.groups);
             await addImages(inserted.id, stored, texts, trx);
             await index(inserted, trx);
             await deps.revisions?.record(trx, "meeting", inserted.id, meetingTexts(inserted), { action: "create" });
@@ -388,8 +420,14 @@ export function createMeetingsAdminService(deps: {
       const stored = await storeAll(images, "meetings", "images");
       const row = await changing(id, stored, async (trx) => {
         const meetings = createMeetingsRepository(trx);
-        const updated = await meetings.update(id, values, clock().toISOString());
+        const audience = await audienceOfInput(data, meetings);
+        const updated = await meetings.update(
+          id,
+          { ...values, visibility: audience.visibility },
+          clock().toISOString(),
+        );
         if (!updated) throw new AppError("not_found", NOT_FOUND);
+        if (audience.groups !== "keep") await meetings.setGroups(id, audience.groups);
         await addImages(id, stored, texts, trx);
         await index(updated, trx);
         await deps.revisions?.record(trx, "meeting", id, meetingTexts(updated), { before: meetingTexts(before) });

@@ -1,5 +1,6 @@
-import type { Expression, ExpressionBuilder, Insertable, Updateable } from "kysely";
+import { type Expression, type ExpressionBuilder, type Insertable, sql, type Updateable } from "kysely";
 import type { Database, Executor, MeetingsTable, SchedulesTable, SponsorsTable } from "../../db/types";
+import type { GroupsSeen } from "../access/access";
 
 const SUMMARY = [
   "id",
@@ -17,14 +18,23 @@ const SUMMARY = [
 ] as const;
 
 /**
+ * Which meetings a reader sees: visitors the public ones (`publicOnly`); members those too, the
+ * members' meetings for every member, and those for a working group of theirs (`groups`; 'all'
+ * for admins and editors). Issue 36.
+ */
+export type MeetingsAudience = { publicOnly: true } | { publicOnly: false; groups: GroupsSeen };
+export const PUBLIC_MEETINGS: MeetingsAudience = { publicOnly: true };
+export const ALL_MEETINGS: MeetingsAudience = { publicOnly: false, groups: "all" };
+
+/**
  * Dates are YYYY-MM-DD text on both dialects, so they compare as strings.
- * `publicOnly`: what a visitor may see (members-only meetings left out);
+ * `audience`: whose meetings (MeetingsAudience);
  * `matching`: a subquery of meeting ids (the search module's full-text match).
  */
 export type MeetingsFilter = {
   type?: string | null;
   from?: string | null;
-  publicOnly: boolean;
+  audience: MeetingsAudience;
   matching?: Expression<number>;
 };
 
@@ -40,22 +50,33 @@ const endOf = (eb: Eb) => eb.fn.coalesce("end_date", "start_date");
 
 /** Runs on the executor it is given: the database, or the transaction of a write. */
 export function createMeetingsRepository(db: Executor) {
-  function visible(publicOnly: boolean) {
+  function visible(audience: MeetingsAudience) {
     const query = db.selectFrom("meetings");
-    return publicOnly ? query.where("visibility", "=", "public") : query;
+    if (audience.publicOnly) return query.where("visibility", "=", "public");
+    if (audience.groups === "all") return query;
+    // A members' meeting without groups is every member's; one with groups, only theirs.
+    const grouped = sql`select 1 from meeting_groups mg where mg.meeting_id = meetings.id`;
+    const own = audience.groups;
+    return query.where((eb) =>
+      eb.or([
+        eb("visibility", "=", "public"),
+        eb.not(eb.exists(sql`(${grouped})`)),
+        ...(own.length > 0 ? [eb.exists(sql`(${grouped} and mg.group_id in (${sql.join([...own])}))`)] : []),
+      ]),
+    );
   }
 
   function filtered(filter: MeetingsFilter) {
     // (visibility, start_date, id), (type, start_date, id) or (start_date, id): equality first, then the range.
-    let query = visible(filter.publicOnly);
+    let query = visible(filter.audience);
     if (filter.type) query = query.where("type", "=", filter.type);
     if (filter.from) query = query.where("start_date", ">=", filter.from);
     if (filter.matching) query = query.where("id", "in", filter.matching);
     return query;
   }
 
-  function notOver(type: string | null | undefined, horizon: Horizon, publicOnly: boolean) {
-    let query = visible(publicOnly)
+  function notOver(type: string | null | undefined, horizon: Horizon, audience: MeetingsAudience) {
+    let query = visible(audience)
       .where("start_date", ">=", horizon.earliestStart)
       .where((eb) => eb(endOf(eb), ">=", horizon.today));
     if (type) query = query.where("type", "=", type);
@@ -63,8 +84,8 @@ export function createMeetingsRepository(db: Executor) {
   }
 
   /** The complement of notOver: everything that started before today and is over (or began too long ago). */
-  function over(type: string | null | undefined, horizon: Horizon, publicOnly: boolean) {
-    let query = visible(publicOnly)
+  function over(type: string | null | undefined, horizon: Horizon, audience: MeetingsAudience) {
+    let query = visible(audience)
       .where("start_date", "<", horizon.today)
       .where((eb) => eb.or([eb("start_date", "<", horizon.earliestStart), eb(endOf(eb), "<", horizon.today)]));
     if (type) query = query.where("type", "=", type);
@@ -115,20 +136,38 @@ export function createMeetingsRepository(db: Executor) {
       return count(query);
     },
 
-    /** Meetings not yet over, soonest first. */
-    async upcoming(type: string | null | undefined, horizon: Horizon, limit: number, publicOnly: boolean) {
-      return notOver(type, horizon, publicOnly)
+    /** A working group's meetings not yet over, soonest first (its page, issue 36). */
+    async upcomingForGroup(groupId: number, horizon: Horizon, limit: number) {
+      return notOver(null, horizon, ALL_MEETINGS)
+        .where("visibility", "=", "members")
+        .where("id", "in", db.selectFrom("meeting_groups").select("meeting_id").where("group_id", "=", groupId))
         .select([...SUMMARY])
         .orderBy("start_date", "asc")
         .orderBy("id", "asc")
         .limit(limit)
         .execute();
     },
-    countUpcoming: (horizon: Horizon) => count(notOver(null, horizon, false)),
+
+    /** Meetings not yet over, soonest first. */
+    async upcoming(type: string | null | undefined, horizon: Horizon, limit: number, audience: MeetingsAudience) {
+      return notOver(type, horizon, audience)
+        .select([...SUMMARY])
+        .orderBy("start_date", "asc")
+        .orderBy("id", "asc")
+        .limit(limit)
+        .execute();
+    },
+    countUpcoming: (horizon: Horizon) => count(notOver(null, horizon, ALL_MEETINGS)),
 
     /** Meetings that are over, most recent first. */
-    async past(type: string | null | undefined, horizon: Horizon, offset: number, limit: number, publicOnly: boolean) {
-      return over(type, horizon, publicOnly)
+    async past(
+      type: string | null | undefined,
+      horizon: Horizon,
+      offset: number,
+      limit: number,
+      audience: MeetingsAudience,
+    ) {
+      return over(type, horizon, audience)
         .select([...SUMMARY])
         .orderBy("start_date", "desc")
         .orderBy("id", "desc")
@@ -136,12 +175,12 @@ export function createMeetingsRepository(db: Executor) {
         .limit(limit)
         .execute();
     },
-    countPast: (type: string | null | undefined, horizon: Horizon, publicOnly: boolean) =>
-      count(over(type, horizon, publicOnly)),
+    countPast: (type: string | null | undefined, horizon: Horizon, audience: MeetingsAudience) =>
+      count(over(type, horizon, audience)),
 
     /** Meetings starting in [from, to) in calendar order, for the month grid and the calendar feeds. */
-    async between(from: string, to: string, publicOnly: boolean, limit: number) {
-      return visible(publicOnly)
+    async between(from: string, to: string, audience: MeetingsAudience, limit: number) {
+      return visible(audience)
         .selectAll()
         .where("start_date", ">=", from)
         .where("start_date", "<", to)
@@ -149,6 +188,37 @@ export function createMeetingsRepository(db: Executor) {
         .orderBy("id", "asc")
         .limit(limit)
         .execute();
+    },
+
+    /** A meeting's own working groups, ascending (none: for every member, or public). */
+    async groupsOf(meetingId: number): Promise<number[]> {
+      const rows = await db
+        .selectFrom("meeting_groups")
+        .select("group_id")
+        .where("meeting_id", "=", meetingId)
+        .orderBy("group_id")
+        .execute();
+      return rows.map((row) => row.group_id);
+    },
+    /** Sets a meeting's working groups (none: every member's, when it is a members' meeting). */
+    async setGroups(meetingId: number, groupIds: readonly number[]) {
+      await db.deleteFrom("meeting_groups").where("meeting_id", "=", meetingId).execute();
+      if (groupIds.length > 0) {
+        await db
+          .insertInto("meeting_groups")
+          .values(groupIds.map((group_id) => ({ meeting_id: meetingId, group_id })))
+          .execute();
+      }
+    },
+    /** Which of these ids are working groups. */
+    async existingGroupIds(ids: readonly number[]): Promise<number[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom("working_groups")
+        .select("id")
+        .where("id", "in", [...ids])
+        .execute();
+      return rows.map((row) => row.id);
     },
 
     async findBySlug(slug: string) {

@@ -4,6 +4,8 @@ import { altTextField, decorativeField } from "../../lib/image-text";
 import { listSearchSchema, pageNumberSchema } from "../../lib/pagination";
 import { cleanLines, cleanTitle } from "../../lib/text";
 import { dateIn, isTimeZone } from "../../lib/time-zones";
+import { AUDIENCES } from "../access/access";
+import { groupIdsInput } from "../groups/groups.schema";
 import { MEETING_TYPES } from "./meetings.values";
 
 /** Plain values and helpers (no Zod) live in meetings.values.ts, for the browser (decision 0028). */
@@ -157,6 +159,13 @@ export const meetingSchema = meetingSummarySchema
     schedules: z.array(scheduleSchema),
     sponsors: z.array(sponsorSchema),
     registration_settings: registrationSettingsSchema,
+    audience: z.enum(AUDIENCES).meta({
+      description:
+        "Who may see it: everyone (`public`), every member (`members`), or the members of `group_ids` (`groups`; a members-only meeting for those groups). Admins and editors see every meeting.",
+    }),
+    group_ids: z
+      .array(z.number().int())
+      .meta({ description: "The working groups it is for; empty unless `audience` is `groups`." }),
     sequence: z.number().int().meta({ description: "Raised on every change (the calendar files' SEQUENCE)." }),
     updated_at: z.string(),
   })
@@ -203,6 +212,13 @@ export const meetingInputSchema = z
       given,
       z.enum(MEETING_VISIBILITIES, { error: "The visibility must be public or members." }).default("public"),
     ),
+    // Issue 36: `audience` (with `group_ids` for groups) wins over visibility when sent; without it,
+    // `group_ids` alone makes a group's meeting, and visibility keeps SPEC's meaning.
+    audience: z.preprocess(
+      given,
+      z.enum(AUDIENCES, { error: "The audience must be public, members or groups." }).optional(),
+    ),
+    group_ids: groupIdsInput,
     registration_status: z.preprocess(
       given,
       z.enum(["open", "closed"], { error: "Registration must be open or closed." }).default("open"),

@@ -4,9 +4,16 @@ import { htmlToText, sanitizeRichText } from "../../lib/html";
 import { imageSrcSet } from "../../lib/image-variants";
 import { type Page, pageOf } from "../../lib/pagination";
 import { uploadUrl } from "../../lib/uploads";
+import { type GroupsSeen, seesGroups } from "../access/access";
 import { invitationWhen } from "./invitation";
 import { type CalendarMeeting, placeOf } from "./meetings.calendar";
-import type { Horizon, MeetingsRepository } from "./meetings.repository";
+import {
+  ALL_MEETINGS,
+  type Horizon,
+  type MeetingsAudience,
+  type MeetingsRepository,
+  PUBLIC_MEETINGS,
+} from "./meetings.repository";
 import {
   type FeaturedType,
   MEETINGS_PER_PAGE,
@@ -40,11 +47,18 @@ const FEED_PAST_DAYS = 366;
 const FEED_LIMIT = 1_000;
 
 /**
- * Who is reading: visitors see public meetings only; any signed-in user (member or admin)
- * sees members-only ones too (issue 13 'Visibility').
+ * Who is reading: visitors see public meetings only; signed-in users with members' access see
+ * members-only ones too (issue 13 'Visibility'), except those for working groups they are not in
+ * (issue 36; `groups` from core/access viewerOf, 'all' for admins and editors, none when left out).
  */
-export type Viewer = { signedIn: boolean };
+export type Viewer = { signedIn: boolean; admin?: boolean; groups?: GroupsSeen };
 export const VISITOR: Viewer = { signedIn: false };
+
+/** The meetings this viewer may see, as the repository filters them. */
+function audienceOf(viewer: Viewer): MeetingsAudience {
+  if (viewer.admin) return ALL_MEETINGS;
+  return viewer.signedIn ? { publicOnly: false, groups: viewer.groups ?? [] } : PUBLIC_MEETINGS;
+}
 
 export type Calendar = {
   upcoming: MeetingSummary[];
@@ -213,10 +227,11 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
   }
 
   async function full(row: FullRow): Promise<Meeting> {
-    const [images, schedules, sponsors] = await Promise.all([
+    const [images, schedules, sponsors, groups] = await Promise.all([
       repository.imagesOf([row.id]),
       repository.schedulesOf([row.id]),
       repository.sponsorsOf(row.id),
+      row.visibility === "members" ? repository.groupsOf(row.id) : Promise.resolve([]),
     ]);
     return {
       // Its images are all in `images`: no `image` of the list's.
@@ -229,6 +244,8 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
       schedules: schedules.map(toSchedule),
       sponsors: sponsors.map(toSponsor),
       registration_settings: registrationSettingsOf(row),
+      audience: row.visibility === "public" ? "public" : groups.length > 0 ? "groups" : "members",
+      group_ids: groups,
       sequence: row.sequence,
       updated_at: row.updated_at,
     };
@@ -237,23 +254,30 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
   /** The next meeting of a type not yet over, else the most recent past one (public meetings only). */
   async function featuredSummary(type: FeaturedType) {
     const h = horizon();
-    const [next] = await repository.upcoming(type, h, 1, true);
-    return next ?? (await repository.past(type, h, 0, 1, true))[0];
+    const [next] = await repository.upcoming(type, h, 1, PUBLIC_MEETINGS);
+    return next ?? (await repository.past(type, h, 0, 1, PUBLIC_MEETINGS))[0];
   }
 
   const paged = <T>(data: T[], page: number, total: number): Page<T> => pageOf(data, page, MEETINGS_PER_PAGE, total);
 
-  /** A meeting by slug as this viewer may see it; a members-only one is not found for visitors. */
+  /** Whether this viewer may see this meeting: public; members'; or for a group of theirs. */
+  async function maySee(row: { id: number; visibility: string }, viewer: Viewer): Promise<boolean> {
+    if (row.visibility === "public" || viewer.admin) return true;
+    if (!viewer.signedIn) return false;
+    return seesGroups(viewer, await repository.groupsOf(row.id));
+  }
+
+  /** A meeting by slug as this viewer may see it; a members-only one is not found for visitors, nor a group's for others. */
   async function visibleBySlug(slug: string, viewer: Viewer) {
     const row = slug.length <= 200 ? await repository.findBySlug(slug) : undefined;
-    if (!row || (row.visibility !== "public" && !viewer.signedIn)) return undefined;
+    if (!row || !(await maySee(row, viewer))) return undefined;
     return row;
   }
 
   return {
     /** SPEC §7 'GET /meetings': calendar order, type and start date (on or after) when set. */
     async list(query: MeetingsQuery, viewer: Viewer): Promise<Page<MeetingSummary>> {
-      const filter = { type: query.type, from: query.start_date, publicOnly: !viewer.signedIn };
+      const filter = { type: query.type, from: query.start_date, audience: audienceOf(viewer) };
       const [rows, total] = await Promise.all([
         repository.list(filter, (query.page - 1) * MEETINGS_PER_PAGE, MEETINGS_PER_PAGE),
         repository.count(filter),
@@ -267,12 +291,12 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
      */
     async calendar(query: { type: string | null; page: number }, viewer: Viewer): Promise<Calendar> {
       const h = horizon();
-      const publicOnly = !viewer.signedIn;
+      const audience = audienceOf(viewer);
       const offset = (query.page - 1) * MEETINGS_PER_PAGE;
       const [upcomingRows, pastRows, pastTotal] = await Promise.all([
-        query.page === 1 ? repository.upcoming(query.type, h, UPCOMING_LIMIT + 1, publicOnly) : Promise.resolve([]),
-        repository.past(query.type, h, offset, MEETINGS_PER_PAGE, publicOnly),
-        repository.countPast(query.type, h, publicOnly),
+        query.page === 1 ? repository.upcoming(query.type, h, UPCOMING_LIMIT + 1, audience) : Promise.resolve([]),
+        repository.past(query.type, h, offset, MEETINGS_PER_PAGE, audience),
+        repository.countPast(query.type, h, audience),
       ]);
       const [upcoming, past] = await Promise.all([
         withImages(upcomingRows.slice(0, UPCOMING_LIMIT)),
@@ -295,9 +319,23 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
       const [y, m] = month.split("-").map(Number);
       const next = m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, "0")}-01`;
       const earlier = new Date(Date.UTC(y, m - 2, 1)).toISOString().slice(0, 10);
-      const rows = await repository.between(earlier, next, !viewer.signedIn, MONTH_LIMIT);
+      const rows = await repository.between(earlier, next, audienceOf(viewer), MONTH_LIMIT);
       const inMonth = rows.filter((row) => (row.end_date ?? row.start_date) >= first && (!type || row.type === type));
       return withImages(inMonth);
+    },
+
+    /** A working group's meetings not yet over, soonest first (its page, issue 36). */
+    async groupMeetings(groupId: number, limit: number) {
+      const rows = await repository.upcomingForGroup(groupId, horizon(), limit);
+      return rows.map((row) => ({
+        id: row.id,
+        title: row.title,
+        slug: row.slug,
+        start_date: row.start_date,
+        end_date: row.end_date,
+        location: row.location,
+        url: meetingUrl(row.slug, "members"),
+      }));
     },
 
     /** How many meetings are not yet over, for the admin home. */
@@ -305,7 +343,7 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
 
     /** The next public meetings, for the home page. */
     async upcoming(limit = 3): Promise<MeetingSummary[]> {
-      return withImages(await repository.upcoming(null, horizon(), limit, true));
+      return withImages(await repository.upcoming(null, horizon(), limit, PUBLIC_MEETINGS));
     },
 
     /**
@@ -347,8 +385,9 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
       } else {
         const slug = /^\/(?:dashboard\/)?events\/([^/?#]{1,200})$/.exec(pagePath)?.[1];
         row = slug && slug.length <= 200 ? await repository.findBySlug(slug) : undefined;
-        // Its page is a 404 to this sender: so is registering for it (issue 32).
-        if (row && row.visibility !== "public" && !viewer.signedIn) return "members-only";
+        // Its page is a 404 to this sender: so is registering for it (issue 32), and for a group's
+        // meeting to those outside the group (issue 36).
+        if (row && !(await maySee(row, viewer))) return "members-only";
       }
       if (!row) return null;
       return {
@@ -394,11 +433,26 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
       meetingId: number,
       viewer: Viewer,
       origin: string,
-    ): Promise<{ id: number; title: string; when: string; where: string | null; url: string } | null> {
+    ): Promise<{
+      id: number;
+      title: string;
+      when: string;
+      where: string | null;
+      url: string;
+      group_ids: readonly number[] | null;
+    } | null> {
       const row = await repository.findById(meetingId);
-      if (!row || (row.visibility !== "public" && !viewer.signedIn)) return null;
+      if (!row || !(await maySee(row, viewer))) return null;
       const meeting = calendarOfRow(row, await repository.schedulesOf([row.id]), origin);
-      return { id: row.id, title: row.title, when: invitationWhen(meeting), where: placeOf(meeting), url: meeting.url };
+      const groups = row.visibility === "members" ? await repository.groupsOf(row.id) : [];
+      return {
+        id: row.id,
+        title: row.title,
+        when: invitationWhen(meeting),
+        where: placeOf(meeting),
+        url: meeting.url,
+        group_ids: groups.length > 0 ? groups : null,
+      };
     },
 
     /** A meeting by its id as a calendar invitation describes it (its page in the area its visibility says), or null. */
@@ -412,7 +466,7 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
     async feedEntries(viewer: Viewer, origin: string): Promise<CalendarMeeting[]> {
       const now = clock();
       const from = new Date(now.getTime() - FEED_PAST_DAYS * 86_400_000).toISOString().slice(0, 10);
-      const rows = await repository.between(from, "9999-12-31", !viewer.signedIn, FEED_LIMIT);
+      const rows = await repository.between(from, "9999-12-31", audienceOf(viewer), FEED_LIMIT);
       const schedules = await repository.schedulesOf(rows.map((r) => r.id));
       // Not Map.groupBy: Node 20 has none.
       const byMeeting = new Map<number, ScheduleRow[]>();

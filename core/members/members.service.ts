@@ -13,7 +13,7 @@ import { type Page, pageOf } from "../../lib/pagination";
 import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
 import type { FileStorage } from "../../lib/storage";
 import { uploadUrl } from "../../lib/uploads";
-import { hasMembersAccess, type RoleName, type UserCompany } from "../access/access";
+import { type AccessSubject, hasMembersAccess, type RoleName, type UserCompany } from "../access/access";
 import type { InvitationContext, InvitationService } from "../accounts/invitation.service";
 import type { AuditService } from "../audit/audit.service";
 import type { MailService } from "../mail/mail.service";
@@ -110,6 +110,8 @@ export function createMembersService(deps: {
   settings: Pick<SettingsService, "getAll">;
   /** The audit log (decision 0074): each write's row, in its transaction. */
   audit?: Pick<AuditService, "record">;
+  /** The working groups a person is in (core/groups), for the access decision (issue 36). */
+  groupIdsOf?: (userId: number) => Promise<number[]>;
 }) {
   const { db, dialect, storage, clock } = deps;
   /** A company's row in the audit log, in the write's transaction (decision 0074). */
@@ -729,6 +731,15 @@ export function createMembersService(deps: {
     /** The access decision for a user known without a session (a private calendar feed's owner). */
     async hasMembersAccess(user: { id: number; role: RoleName }): Promise<boolean> {
       return hasMembersAccess({ user: { role: { name: user.role } }, company: await this.companyOf(user.id) });
+    },
+
+    /**
+     * What the access decision (core/access) needs of an account that is not signing in now (the
+     * owner of a private feed's address): its role, company and working groups, as of today.
+     */
+    async accessOf(user: { id: number; role: RoleName }): Promise<AccessSubject> {
+      const [company, groups] = await Promise.all([this.companyOf(user.id), deps.groupIdsOf?.(user.id) ?? []]);
+      return { user: { role: { name: user.role } }, company, groups };
     },
 
     /** GET /api/dashboard/company: the caller's company with its people; 404 without one. */

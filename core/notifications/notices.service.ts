@@ -1,9 +1,10 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Dialect } from "../../db/connect";
+import { groupIdsFromText } from "../../db/queries";
 import type { Database, NotificationBatchesTable, NotificationEventsTable } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { dateIn } from "../../lib/time-zones";
-import { managesContent } from "../access/access";
+import { managesContent, seesGroups } from "../access/access";
 import type { NoticePaper } from "../library/library.service";
 import type { Viewer } from "../library/library.values";
 import type { MailService, NewMail } from "../mail/mail.service";
@@ -19,7 +20,15 @@ import { type UnsubscribeKind, unsubscribeToken } from "./unsubscribe";
 
 type Batch = Selectable<NotificationBatchesTable>;
 type EventRow = Selectable<NotificationEventsTable>;
-type NoticeMeeting = { id: number; title: string; when: string; where: string | null; url: string };
+type NoticeMeeting = {
+  id: number;
+  title: string;
+  when: string;
+  where: string | null;
+  url: string;
+  /** The working groups it is for (null: every member, or public). */
+  group_ids: readonly number[] | null;
+};
 type NoticePost = { id: number; title: string; url: string; excerpt: string };
 
 /** Accounts read, and mails queued, per transaction: a crash redoes at most one page. */
@@ -93,7 +102,9 @@ export function createNoticesService(deps: {
     const meetingIds = [
       ...new Set(events.filter((e) => e.kind === "meeting" || e.kind === "meeting_changed").map((e) => e.ref_id)),
     ];
-    const member: Viewer = { signedIn: true, admin: false };
+    // Read once for every member: what any member may see (every group's included); each
+    // member's mail then keeps only what is for their groups (itemsFor).
+    const member: Viewer = { signedIn: true, admin: false, groups: "all" };
     const admin: Viewer = { signedIn: true, admin: true };
     const [memberPapers, adminPapers, posts, memberMeetings, adminMeetings] = await Promise.all([
       deps.papers(paperIds, member),
@@ -126,7 +137,17 @@ export function createNoticesService(deps: {
   };
 
   /** What one member's mail lists: each thing once, what they follow by this channel and may see. */
-  function itemsFor(events: EventRow[], contents: Contents, choices: Choices, delivery: Delivery, admin: boolean) {
+  function itemsFor(
+    events: EventRow[],
+    contents: Contents,
+    choices: Choices,
+    delivery: Delivery,
+    reader: { admin: boolean; groups: readonly number[] },
+  ) {
+    const { admin } = reader;
+    // A group's paper or meeting reaches only that group's members (issue 36); admins and editors all.
+    const forReader = (item: { group_ids: readonly number[] | null }) =>
+      seesGroups({ signedIn: true, admin, groups: reader.groups }, item.group_ids);
     const follows = choices.follows.filter((f) => f.delivery === delivery);
     const news = follows.some((f) => f.kind === "news");
     const meetings = follows.some((f) => f.kind === "meetings");
@@ -142,7 +163,7 @@ export function createNoticesService(deps: {
         const reach = event.category_id === null ? undefined : contents.reaches.get(event.category_id);
         if (!reach || ![...reach].some((id) => categories.has(id))) continue;
         const paper = paperOf.get(event.ref_id);
-        if (!paper) continue;
+        if (!paper || !forReader(paper)) continue;
         const known = papers.get(paper.id);
         // A paper new in this batch is new, whatever was revised after.
         papers.set(paper.id, {
@@ -154,7 +175,7 @@ export function createNoticesService(deps: {
         if (post) posts.set(post.id, post);
       } else if ((event.kind === "meeting" && meetings) || (event.kind === "meeting_changed" && meetings)) {
         const meeting = meetingOf.get(event.ref_id);
-        if (!meeting) continue;
+        if (!meeting || !forReader(meeting)) continue;
         if (event.kind === "meeting") newMeetings.set(meeting.id, meeting);
         else if (!newMeetings.has(meeting.id)) changed.set(meeting.id, meeting);
       }
@@ -238,7 +259,10 @@ export function createNoticesService(deps: {
             })),
           };
       const wanted = batch.channel === "instant" || choices.digest === batch.channel;
-      const items = hasAccess && wanted ? itemsFor(events, contents, choices, delivery, admin) : null;
+      const items =
+        hasAccess && wanted
+          ? itemsFor(events, contents, choices, delivery, { admin, groups: groupIdsFromText(account.group_ids) })
+          : null;
       const count = items ? countOf(items) : 0;
       rows.push({ user_id: account.id, items: count });
       if (!items || count === 0) continue;
@@ -299,9 +323,9 @@ export function createNoticesService(deps: {
           const ids = await repository.instantFollowersAfter(reach, after, PAGE);
           if (ids.length === 0) break;
           last = ids[ids.length - 1];
-          accounts = await repository.accountsAfter(0, PAGE, cutoff, ids);
+          accounts = await repository.accountsAfter(deps.dialect, 0, PAGE, cutoff, ids);
         } else {
-          accounts = await repository.accountsAfter(after, PAGE, cutoff);
+          accounts = await repository.accountsAfter(deps.dialect, after, PAGE, cutoff);
           if (accounts.length === 0) break;
           last = accounts[accounts.length - 1].id;
         }

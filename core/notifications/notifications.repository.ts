@@ -1,5 +1,6 @@
 import { type Insertable, type Kysely, type SqlBool, sql } from "kysely";
 import type { Dialect } from "../../db/connect";
+import { groupIdsOfUser } from "../../db/queries";
 import type { Database, NotificationBatchesTable, NotificationEventsTable } from "../../db/types";
 import { currentFlag } from "../members/current";
 import type { DigestFrequency, Follow, FollowKind } from "./notifications.schema";
@@ -191,7 +192,7 @@ export function createNotificationsRepository(db: Kysely<Database>) {
      * Active accounts after `afterId`, by id, with what the access decision needs (role, and
      * whether their company is current as of `cutoff`; core/access/access.ts).
      */
-    accountsAfter(afterId: number, limit: number, cutoff: string, only?: number[]) {
+    accountsAfter(dialect: Dialect, afterId: number, limit: number, cutoff: string, only?: number[]) {
       let query = db
         .selectFrom("users")
         .leftJoin("company_representatives as representative", "representative.user_id", "users.id")
@@ -204,6 +205,7 @@ export function createNotificationsRepository(db: Kysely<Database>) {
           "users.role",
           "company.id as company_id",
           currentFlag("company", cutoff).as("company_current"),
+          groupIdsOfUser(dialect).as("group_ids"),
         ])
         .where("users.is_active", "=", 1)
         .where("users.id", ">", afterId);

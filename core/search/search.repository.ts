@@ -2,7 +2,10 @@ import { type Expression, type RawBuilder, type SqlBool, sql } from "kysely";
 import type { Dialect } from "../../db/connect";
 import type { Executor } from "../../db/types";
 
-/** `audience`: 'members' entries are found by signed-in users only (migration 0008). */
+/**
+ * `audience`: 'members' entries are found by signed-in users with members' access only (migration
+ * 0008), and those with groups only by those groups' members (migration 0035).
+ */
 export type Audience = "public" | "members";
 export type SearchDocument = {
   kind: string;
@@ -13,8 +16,29 @@ export type SearchDocument = {
   audience: Audience;
   /** Shown instead of the title (which is then not indexed): a page of a document. */
   displayTitle?: string | null;
+  /** With the members' audience: found only by these working groups' members (none: every member). */
+  groups?: readonly number[];
 };
 export type SearchHit = { kind: string; url: string; title: string; snippet: string };
+
+/**
+ * Who searches: `publicOnly` for those without members' access; otherwise the working groups whose
+ * entries they may find (issue 36), or 'all' for admins and editors. A members' entry with groups
+ * (search_document_groups) is found only by those groups' members.
+ */
+export type SearchAudience = { publicOnly: true } | { publicOnly: false; groups: readonly number[] | "all" };
+
+/** The entries this audience may find (a condition on `d`, inside the query, before its limit). */
+function audienceClause(audience: SearchAudience): RawBuilder<SqlBool> {
+  if (audience.publicOnly) return sql<SqlBool>`d.audience = 'public'`;
+  if (audience.groups === "all") return sql<SqlBool>`d.audience in ('public', 'members')`;
+  const grouped = sql`select 1 from search_document_groups g where g.document_id = d.id`;
+  const theirs =
+    audience.groups.length === 0
+      ? sql<SqlBool>`1 = 0`
+      : sql<SqlBool>`exists (${grouped} and g.group_id in (${sql.join([...audience.groups])}))`;
+  return sql<SqlBool>`(d.audience = 'public' or (d.audience = 'members' and (not exists (${grouped}) or ${theirs})))`;
+}
 
 /**
  * Kinds whose entries are found only while a condition on their row holds when the search runs
@@ -56,7 +80,7 @@ export const MATCH_END = "\u0003";
 export function createSearchRepository(db: Executor, dialect: Dialect) {
   return {
     async upsert(doc: SearchDocument, now: string) {
-      await db
+      const { id } = await db
         .insertInto("search_documents")
         .values({
           kind: doc.kind,
@@ -78,7 +102,17 @@ export function createSearchRepository(db: Executor, dialect: Dialect) {
             updated_at: now,
           }),
         )
-        .execute();
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      // Its groups as they are now (most entries have none: one delete that finds nothing).
+      await db.deleteFrom("search_document_groups").where("document_id", "=", id).execute();
+      const groups = doc.audience === "members" ? (doc.groups ?? []) : [];
+      if (groups.length > 0) {
+        await db
+          .insertInto("search_document_groups")
+          .values(groups.map((group_id) => ({ document_id: id, group_id })))
+          .execute();
+      }
     },
 
     async remove(kind: string, refId: string) {
@@ -147,9 +181,14 @@ export function createSearchRepository(db: Executor, dialect: Dialect) {
      * The best matches; with `publicOnly`, members' entries are left out inside the query, before the
      * limit, as are the entries `shown` does not let through.
      */
-    async search(terms: string[], limit: number, publicOnly: boolean, shown: ShownWhen = {}): Promise<SearchHit[]> {
+    async search(
+      terms: string[],
+      limit: number,
+      audience: SearchAudience,
+      shown: ShownWhen = {},
+    ): Promise<SearchHit[]> {
       if (terms.length === 0) return [];
-      const audiences = publicOnly ? ["public"] : ["public", "members"];
+      const audiences = audienceClause(audience);
       if (dialect === "postgres") {
         // Every term as a prefix, all required: 'standards' finds 'standard', 'navi' finds 'navigation'.
         const query = terms.map((t) => `${t}:*`).join(" & ");
@@ -159,7 +198,7 @@ export function createSearchRepository(db: Executor, dialect: Dialect) {
           from (
             select d.kind, d.url, d.title, d.display_title, d.body, q, ts_rank(d.tsv, q) as rank, d.id
             from search_documents d, to_tsquery('english', ${query}) q
-            where d.tsv @@ q and d.audience in (${sql.join(audiences)}) and ${shownClause(shown)}
+            where d.tsv @@ q and ${audiences} and ${shownClause(shown)}
             order by rank desc, d.id
             limit ${limit}
           ) ranked
@@ -172,7 +211,7 @@ export function createSearchRepository(db: Executor, dialect: Dialect) {
           snippet(search_fts, 1, ${MATCH_START}, ${MATCH_END}, ' … ', 24) as snippet
         from search_fts
         join search_documents d on d.id = search_fts.rowid
-        where search_fts match ${match} and d.audience in (${sql.join(audiences)}) and ${shownClause(shown)}
+        where search_fts match ${match} and ${audiences} and ${shownClause(shown)}
         order by bm25(search_fts, 8.0, 1.0), d.id
         limit ${limit}`.execute(db);
       return rows;

@@ -3,7 +3,15 @@ import type { Dialect } from "../../db/connect";
 import type { Database, Executor } from "../../db/types";
 import type { Clock } from "../../lib/clock";
 import { escapeHtml, htmlToText } from "../../lib/html";
-import { type Audience, createSearchRepository, MATCH_END, MATCH_START, type ShownWhen } from "./search.repository";
+import type { GroupsSeen } from "../access/access";
+import {
+  type Audience,
+  createSearchRepository,
+  MATCH_END,
+  MATCH_START,
+  type SearchAudience,
+  type ShownWhen,
+} from "./search.repository";
 import type { SearchResult } from "./search.schema";
 
 const MAX_QUERY_LENGTH = 200;
@@ -47,6 +55,8 @@ export type IndexInput = {
   html: string;
   /** Who may find it: everyone (default) or signed-in users only (members-only meetings, the library). */
   audience?: Audience;
+  /** With the members' audience: only these working groups' members find it (issue 36). */
+  groups?: readonly number[] | null;
   /** Shown instead of the title, which is then left empty so that it does not rank (a page of a document). */
   displayTitle?: string;
 };
@@ -78,6 +88,7 @@ export function createSearchService(deps: {
           body: htmlToText(input.html),
           audience: input.audience ?? "public",
           displayTitle: input.displayTitle ?? null,
+          groups: input.groups ?? [],
         },
         deps.clock().toISOString(),
       );
@@ -107,12 +118,23 @@ export function createSearchService(deps: {
       return repository().matchingIntegerRefIds(kind, searchTerms(query));
     },
 
-    /** The site search, as this viewer may see it: visitors never find members' entries. */
-    async search(query: string, viewer: { signedIn: boolean }): Promise<SearchResult[]> {
+    /**
+     * The site search, as this viewer may see it: visitors never find members' entries, members
+     * never those of a group they are not in (core/access viewerOf).
+     */
+    async search(
+      query: string,
+      viewer: { signedIn: boolean; admin?: boolean; groups?: GroupsSeen },
+    ): Promise<SearchResult[]> {
       const terms = searchTerms(query);
       if (terms.length === 0) return [];
       const shown = (await deps.shownWhen?.()) ?? {};
-      const candidates = await repository().search(terms, CANDIDATES, !viewer.signedIn, shown);
+      const audience: SearchAudience = viewer.admin
+        ? { publicOnly: false, groups: "all" }
+        : viewer.signedIn
+          ? { publicOnly: false, groups: viewer.groups ?? [] }
+          : { publicOnly: true };
+      const candidates = await repository().search(terms, CANDIDATES, audience, shown);
       // One result per address: the best page of a document stands for the others.
       const seen = new Set<string>();
       const hits = candidates

@@ -32,6 +32,7 @@ import * as m0031 from "./0031_audit_log_filters";
 import * as m0032 from "./0032_personal_data";
 import * as m0033 from "./0033_editor_role";
 import * as m0034 from "./0034_working_groups";
+import * as m0035 from "./0035_audiences";
 
 /**
  * Append-only list of migrations, imported statically so that the bundled
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   "0032_personal_data": m0032,
   "0033_editor_role": m0033,
   "0034_working_groups": m0034,
+  "0035_audiences": m0035,
 };

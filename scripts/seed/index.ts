@@ -116,6 +116,8 @@ function flattenCategories(roots: CategorySeed[]): FlatCategory[] {
       position,
       depth,
       readable: node.is_public ?? parent?.readable ?? false,
+      // Its own groups, or its parent's when it inherits (issue 36).
+      groups: node.is_public === undefined ? parent?.groups : node.is_public ? undefined : node.groups,
     };
     out.push(flat);
     node.children?.forEach((child, i) => {
@@ -365,6 +367,8 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
       }
       const readable = new Map(categories.map((c) => [c.slug, c.readable]));
       const audienceOf = (slug: string) => (readable.get(slug) ? "public" : "members");
+      // The working groups (slugs) whose members alone find a category's entries (issue 36).
+      const groupsOfCategory = new Map(categories.map((c) => [c.slug, c.groups]));
       for (const c of categories) {
         search.push({
           kind: "category",
@@ -374,6 +378,7 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
           body: [c.title, c.title_description, c.description, stripHtml(c.content)].filter(Boolean).join(". "),
           updated_at: nowIso,
           audience: audienceOf(c.slug),
+          groups: c.groups,
         });
       }
 
@@ -418,6 +423,7 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
             body: [p.number, p.organization, p.reference, p.meeting, p.description].filter(Boolean).join(". "),
             updated_at: nowIso,
             audience,
+            groups: groupsOfCategory.get(p.category),
           });
           // Earlier files, replaced a while ago, with the labels they carried.
           for (const r of file.revisions) {
@@ -453,6 +459,7 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
                 body: page.text,
                 updated_at: nowIso,
                 audience,
+                groups: groupsOfCategory.get(p.category),
               });
             }
           }
@@ -536,6 +543,7 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
           // Members-only meetings are found by signed-in users only, at their members' address.
           url: m.visibility === "members" ? `/dashboard/events/${m.slug}` : `/events/${m.slug}`,
           audience: m.visibility,
+          groups: m.groups,
           title: m.title,
           body: [
             `${m.type.charAt(0).toUpperCase()}${m.type.slice(1)}, ${m.meeting_type}`,
@@ -934,6 +942,25 @@ export async function seedDemoContent(db: Kysely<Database>, options: SeedOptions
           )
           .execute();
       }
+      // What is for each group: its folder in the library and its meetings (issue 36).
+      const groupIds = new Map(
+        (await trx.selectFrom("working_groups").select(["id", "slug"]).execute()).map((g) => [g.slug, g.id] as const),
+      );
+      const groupId = (slug: string) => {
+        const id = groupIds.get(slug);
+        if (id === undefined) throw new Error(`the demo names no working group ${slug}`);
+        return id;
+      };
+      const categoryGroups = categories.flatMap((c) =>
+        c.is_public === false && c.groups
+          ? c.groups.map((g) => ({ category_id: categoryIds.get(c.slug) as number, group_id: groupId(g) }))
+          : [],
+      );
+      if (categoryGroups.length) await trx.insertInto("category_groups").values(categoryGroups).execute();
+      const meetingGroups = plan.meetings.flatMap((m) =>
+        (m.groups ?? []).map((g) => ({ meeting_id: idOf(m.slug), group_id: groupId(g) })),
+      );
+      if (meetingGroups.length) await trx.insertInto("meeting_groups").values(meetingGroups).execute();
 
       // A draft, a scheduled post, a page's revisions and a week of the audit log (issue 34).
       const demoMember = await trx
@@ -982,13 +1009,34 @@ type SearchRow = {
   audience?: "public" | "members";
   /** Shown instead of the (then empty) title: a page of a document. */
   display_title?: string;
+  /** With the members' audience: only these working groups' members find it (their slugs; issue 36). */
+  groups?: string[];
 };
 
 async function insertSearch(trx: Transaction<Database>, rows: SearchRow[]): Promise<void> {
-  for (const batch of chunk(rows, BATCH)) {
+  const groupIds = new Map(
+    (await trx.selectFrom("working_groups").select(["id", "slug"]).execute()).map((g) => [g.slug, g.id] as const),
+  );
+  const isGrouped = (row: SearchRow) => row.audience === "members" && (row.groups?.length ?? 0) > 0;
+  for (const batch of chunk(
+    rows.filter((row) => !isGrouped(row)),
+    BATCH,
+  )) {
     await trx
       .insertInto("search_documents")
-      .values(batch.map((row) => ({ ...row, audience: row.audience ?? "public" })))
+      .values(batch.map(({ groups: _groups, ...row }) => ({ ...row, audience: row.audience ?? "public" })))
+      .execute();
+  }
+  // A group's entries (a few dozen) one by one, each with its groups.
+  for (const { groups = [], ...row } of rows.filter(isGrouped)) {
+    const { id } = await trx
+      .insertInto("search_documents")
+      .values({ ...row, audience: "members" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto("search_document_groups")
+      .values(groups.map((slug) => ({ document_id: id, group_id: groupIds.get(slug) as number })))
       .execute();
   }
 }

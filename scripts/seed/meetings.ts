@@ -41,6 +41,8 @@ export type MeetingSeed = {
   timezone: string;
   /** 'members': shown to signed-in users only. */
   visibility: "public" | "members";
+  /** The working groups (their slugs) a members' meeting is for: their members only (issue 36). */
+  groups?: string[];
   registration_open: boolean;
   registration_closes_on: string | null;
   capacity: number | null;
@@ -428,11 +430,61 @@ type OtherEvent = {
   time?: string;
   /** Board and some working group meetings are for members only. */
   membersOnly?: boolean;
+  /** A working group's meeting: for its members only (their slugs; issue 36). */
+  groups?: string[];
   /** By invitation: the registration form is closed. */
   closed?: boolean;
 };
 
 const OTHER_EVENTS: OtherEvent[] = [
+  {
+    offsetDays: 20,
+    timezone: "Europe/Oslo",
+    groups: ["secom"],
+    title: "SECOM working group: interoperability trial review",
+    type: "meeting",
+    meeting_type: "Hybrid",
+    organization: "Masthead",
+    location: "Nordhavn Marine Electronics AS, Bergen, Norway",
+    days: 1,
+    summary: "The results of the autumn interoperability trial and the next test vectors.",
+    body: [
+      "Each participant reports on the trial: which services exchanged data, which certificates were accepted and where the profile left room for interpretation.",
+      "The group agrees the corrections to the test vectors and the date of the next trial.",
+    ],
+    scene: "signal",
+  },
+  {
+    offsetDays: 45,
+    timezone: "Asia/Tokyo",
+    time: "09:00",
+    groups: ["s-421-route-exchange"],
+    title: "S-421 route exchange: product specification review",
+    type: "webinar",
+    meeting_type: "Online",
+    organization: "Masthead",
+    location: "Online",
+    days: 1,
+    summary: "Comments on the draft product specification and the test data set.",
+    body: ["The editors go through the comments received on the draft and propose answers for the group's agreement."],
+    scene: "chart",
+  },
+  {
+    offsetDays: 70,
+    timezone: "Europe/Helsinki",
+    groups: ["cyber-security"],
+    title: "Cyber security working group: type approval questions",
+    type: "meeting",
+    meeting_type: "Hybrid",
+    organization: "Masthead",
+    location: "Baltic Beacon Technologies Oy, Helsinki, Finland",
+    days: 1,
+    summary: "Questions from test houses on IEC 61162-460 and the answers the group proposes.",
+    body: [
+      "Test houses have sent questions on the network boundary requirements; the group drafts its answers for the Board.",
+    ],
+    scene: "radar",
+  },
   {
     offsetDays: -640,
     timezone: "Europe/London",
@@ -618,6 +670,7 @@ const OTHER_EVENTS: OtherEvent[] = [
     offsetDays: -95,
     timezone: "Europe/Helsinki",
     membersOnly: true,
+    groups: ["cyber-security"],
     title: "Working Group Cyber Security meeting",
     type: "meeting",
     meeting_type: "Hybrid",
@@ -801,7 +854,8 @@ function otherEvent(event: OtherEvent, now: Date, index: number): MeetingSeed {
       : [],
     sponsors: [],
     timezone: event.timezone,
-    visibility: event.membersOnly ? "members" : "public",
+    visibility: event.membersOnly || event.groups ? "members" : "public",
+    groups: event.groups,
     registration_open: !event.closed,
     registration_closes_on: null,
     capacity: null,

@@ -17,6 +17,8 @@ export type CategorySeed = {
   view_type: string | null;
   /** Readable by visitors at /library (children inherit it); members-only without. */
   is_public?: boolean;
+  /** For the members of these working groups only (their slugs; issue 36). */
+  groups?: string[];
   image?: { scene: SceneName; variant: number };
   children?: CategorySeed[];
 };
@@ -153,6 +155,52 @@ export const LIBRARY: CategorySeed = {
       view_type: "recently-published-standards",
       is_public: true,
       image: { scene: "horizon", variant: 1 },
+    },
+    {
+      slug: "working-groups",
+      name: "Working groups",
+      title: "Working group documents",
+      title_description: "Drafts, minutes and meeting papers of the working groups",
+      description: "Each working group keeps its drafts and meeting papers here; a group's members see its folder.",
+      content: "<p>Chairs keep their group's folder up to date. Ask a chair to join a group.</p>",
+      view_type: null,
+      is_public: false,
+      image: { scene: "chart", variant: 3 },
+      children: [
+        {
+          slug: "secom-documents",
+          name: "SECOM working group",
+          title: "SECOM working group documents",
+          title_description: "Protocol profile drafts, test vectors and trial reports",
+          description: "Working documents of the SECOM working group.",
+          content: "<p>Drafts are for the group's members until the Board approves them.</p>",
+          view_type: null,
+          is_public: false,
+          groups: ["secom"],
+        },
+        {
+          slug: "s-421-documents",
+          name: "S-421 route exchange",
+          title: "S-421 route exchange documents",
+          title_description: "The product specification drafts and test data",
+          description: "Working documents of the S-421 route exchange group.",
+          content: "<p>Comments on the drafts go to the group's chair.</p>",
+          view_type: null,
+          is_public: false,
+          groups: ["s-421-route-exchange"],
+        },
+        {
+          slug: "cyber-security-documents",
+          name: "Cyber security",
+          title: "Cyber security working group documents",
+          title_description: "Type-approval questions and draft answers",
+          description: "Working documents of the cyber security working group.",
+          content: "<p>Questions from test houses and the group's draft answers.</p>",
+          view_type: null,
+          is_public: false,
+          groups: ["cyber-security"],
+        },
+      ],
     },
     {
       slug: "spotlight-magazine",
@@ -954,6 +1002,63 @@ export function buildPapers(now: Date): PaperSeed[] {
         "## Events",
         "Reports from the Annual Conference or the Annual Technical Workshop, and the calendar of webinars and working group meetings for the coming months.",
       ],
+    });
+  });
+
+  // Two working documents in each working group's folder (issue 36).
+  const drafts: [string, string, string, string][] = [
+    [
+      "secom-documents",
+      "SECOM",
+      "Protocol profile for ship-shore exchange, draft 3",
+      "The third draft of the group's profile of IEC 63173-2, with the changes agreed at the last meeting.",
+    ],
+    [
+      "secom-documents",
+      "SECOM",
+      "Interoperability trial report, autumn",
+      "Which services exchanged data during the trial, and the issues found.",
+    ],
+    [
+      "s-421-documents",
+      "S421",
+      "S-421 product specification, comments resolution",
+      "Every comment received on the draft specification, with the editors' proposed answer.",
+    ],
+    [
+      "s-421-documents",
+      "S421",
+      "Route exchange test data set, description",
+      "How the test routes were built and what each one exercises.",
+    ],
+    [
+      "cyber-security-documents",
+      "CYB",
+      "Questions on IEC 61162-460 network boundaries",
+      "Questions received from test houses, grouped by clause.",
+    ],
+    [
+      "cyber-security-documents",
+      "CYB",
+      "Draft answers for type approval",
+      "The group's proposed answers to the test houses' questions, for the Board.",
+    ],
+  ];
+  drafts.forEach(([category, code, name, description], i) => {
+    papers.push({
+      category,
+      name,
+      number: `WG-${code}-${String((i % 2) + 1).padStart(2, "0")}`,
+      organization: "Masthead",
+      reference: null,
+      revision: "Draft",
+      version: null,
+      date: day(-(10 + i * 6)),
+      publication_date: null,
+      forecast_date: null,
+      meeting: null,
+      description,
+      pdf: mastheadPdf("paper", name, description),
     });
   });
 

@@ -100,9 +100,11 @@ export function groupsRoutes(runtime: Runtime) {
       access: access.admin,
       tag,
       summary: "Delete a group and its memberships",
+      description:
+        "Refused with 409 while library categories or meetings are for the group (the message names how many): give them another audience first.",
       params: idParams,
       response: { schema: messageAnswer },
-      errors: [404],
+      errors: [404, 409],
     },
     async (c) => {
       await services.groups.remove(idParam(c, GROUP_NOT_FOUND));

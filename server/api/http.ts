@@ -181,7 +181,7 @@ export function idParam(c: Context<AppEnv>, notFound: string, name = "id"): numb
 }
 
 /** Who is asking, as the read services take it: members' access (core/access/access.ts), and whether an admin. */
-export function viewerOf(c: Context<AppEnv>): { signedIn: boolean; admin: boolean } {
+export function viewerOf(c: Context<AppEnv>): ReturnType<typeof viewerOfAuth> {
   return viewerOfAuth(c.get("auth"));
 }
 

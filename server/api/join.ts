@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { hasMembersAccess } from "../../core/access/access";
+import { groupsOf, hasMembersAccess } from "../../core/access/access";
 import {
   applicationApproveSchema,
   applicationDeclineSchema,
@@ -92,6 +92,7 @@ export function joinRoutes({ services, logger, config }: Runtime) {
         trusted: c.get("authVia") === "bearer",
         // A lapsed company's representative registers as a visitor would (decision 0044).
         signedIn: hasMembersAccess(c.get("auth")),
+        groups: groupsOf(c.get("auth")),
         userId: c.get("auth")?.user.id ?? null,
       });
       // A bot is answered like a person, so that it learns nothing from the answer.

@@ -1,33 +1,26 @@
 import { type KyselyPlugin, SelectQueryNode, TableNode } from "kysely";
 import type { ServerBuild } from "react-router";
-import { createServer as createViteServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG } from "../../core/accounts/profile.schema";
 import { createApp } from "../../server/app";
 import { buildRuntime, call, createTestContext, ORIGIN, type TestContext } from "../support/app";
 import { createUser, PASSWORD, signIn } from "../support/factories";
+import { pagesBuild } from "../support/pages";
 
 // Issue 30 §3 (a Bearer token is not a password), §4 (the calendar address ends with the sessions),
 // §5 (Referrer-Policy of the token pages) and §10 (the profile's values; a phone number removed).
 // Decision 0035. The pages are the real route modules, loaded by Vite's SSR loader as `npm run dev` serves them.
 
 let t: TestContext;
-let vite: ViteDevServer;
+let build: () => Promise<ServerBuild>;
 let pages: ReturnType<typeof createApp>;
 
 beforeAll(async () => {
   t = await createTestContext();
-  vite = await createViteServer({
-    server: { middlewareMode: true, hmr: false, watch: null },
-    appType: "custom",
-    logLevel: "silent",
-  });
-  const serverBuild = "virtual:react-router/server-build";
-  await vite.ssrLoadModule(serverBuild);
-  pages = createApp(t.runtime, { build: () => vite.ssrLoadModule(serverBuild) as Promise<ServerBuild> });
+  build = await pagesBuild();
+  pages = createApp(t.runtime, { build });
 }, 120_000);
 afterAll(async () => {
-  await vite?.close();
   await t?.close();
 });
 beforeEach(async () => {
@@ -173,7 +166,7 @@ describe("a password change through the page reads the account once", () => {
     };
     const runtime = buildRuntime(t.runtime.config, { ...t.database, db: t.database.db.withPlugin(counter) });
     const counted = createApp(runtime, {
-      build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
+      build,
     });
     // The action alone (the form's data request); the page's loaders come in a request of their own.
     const action = async (token: string, fields: Record<string, string>) => {

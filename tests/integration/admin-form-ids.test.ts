@@ -1,5 +1,4 @@
 import type { ServerBuild } from "react-router";
-import { createServer as createViteServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lengthLimit } from "../../app/lib/forms";
 import { inviteSchema } from "../../core/accounts/accounts.schema";
@@ -10,6 +9,7 @@ import { postInputSchema } from "../../core/news/news.schema";
 import { createApp } from "../../server/app";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { signIn } from "../support/factories";
+import { pagesBuild } from "../support/pages";
 
 /**
  * Issue 30 point 10: every admin form, as the server renders it (route modules by Vite's SSR
@@ -18,7 +18,7 @@ import { signIn } from "../support/factories";
  * `label`). The library's category form gave its heading and its Title field the same id.
  */
 let t: TestContext;
-let vite: ViteDevServer;
+let build: () => Promise<ServerBuild>;
 let pages: TestContext["app"];
 let admin: string;
 const paths: string[] = [];
@@ -26,14 +26,8 @@ let papersPath: string;
 
 beforeAll(async () => {
   t = await createTestContext();
-  vite = await createViteServer({
-    server: { middlewareMode: true, hmr: false, watch: null },
-    appType: "custom",
-    logLevel: "silent",
-  });
-  const serverBuild = "virtual:react-router/server-build";
-  await vite.ssrLoadModule(serverBuild);
-  pages = createApp(t.runtime, { build: () => vite.ssrLoadModule(serverBuild) as Promise<ServerBuild> });
+  build = await pagesBuild();
+  pages = createApp(t.runtime, { build });
   admin = (await signIn(t.runtime.services, "admin")).cookie;
 
   const { libraryAdmin, news, meetingsAdmin } = t.runtime.services;
@@ -81,7 +75,6 @@ beforeAll(async () => {
   );
 }, 120_000);
 afterAll(async () => {
-  await vite?.close();
   await t?.close();
 });
 

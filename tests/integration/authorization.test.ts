@@ -4,7 +4,6 @@ import type { Kysely } from "kysely";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { ServerBuild } from "react-router";
 import sharp from "sharp";
-import { createServer as createViteServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { categoryCreateSchema, paperInputSchema } from "../../core/library/library.schema";
 import { UNSUBSCRIBE_KEY, unsubscribeToken } from "../../core/notifications/unsubscribe";
@@ -14,6 +13,7 @@ import { createApp } from "../../server/app";
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
 import { declaredRoutes, pageRoutes, siteRoutes } from "../support/declared-routes";
 import { signIn } from "../support/factories";
+import { pagesBuild } from "../support/pages";
 
 let t: TestContext;
 beforeAll(async () => {
@@ -670,7 +670,6 @@ const API_REFERENCE: { path: string; expected: Expected }[] = [
 
 // Hundreds of requests, each page compiled by Vite on its first one: minutes on a busy 2-core machine.
 describe("authorization of every page, file and feed", { timeout: 300_000 }, () => {
-  let vite: ViteDevServer;
   let build: ServerBuild;
   /** The whole site: the API, the site's own routes, and the pages rendered by Vite's SSR loader. */
   let site: TestContext["app"];
@@ -683,12 +682,7 @@ describe("authorization of every page, file and feed", { timeout: 300_000 }, () 
   };
 
   beforeAll(async () => {
-    vite = await createViteServer({
-      server: { middlewareMode: true, hmr: false, watch: null },
-      appType: "custom",
-      logLevel: "silent",
-    });
-    build = (await vite.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
+    build = await (await pagesBuild())();
     // A client build's place, for the static routes (the app serves them only when given one).
     const clientDir = fs.mkdtempSync(path.join(t.dataDir, "client-"));
     fs.mkdirSync(path.join(clientDir, "assets"));
@@ -704,7 +698,6 @@ describe("authorization of every page, file and feed", { timeout: 300_000 }, () 
       password: member.password,
     });
   });
-  afterAll(async () => vite?.close());
 
   type Row = { route: string; path: string; expected: Expected; pageId?: string };
 

@@ -10,7 +10,7 @@ import {
   NOT_A_MEMBER_ACCOUNT,
 } from "../../core/groups/groups.schema";
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
-import { createUser, signIn } from "../support/factories";
+import { createUser, representative as representativeOf, signIn } from "../support/factories";
 import { pagesApp, pageText } from "../support/pages";
 
 /** Working groups' API (issue 36), on the dialect of the run. */
@@ -38,25 +38,9 @@ type Group = {
 };
 type Detail = Group & { members: Person[]; can_manage_members: boolean };
 
-let companies = 0;
 /** A representative of a company whose membership is current, or has lapsed. */
-async function representative(first_name: string, lapsed = false) {
-  companies += 1;
-  const company = await t.runtime.services.members.create({
-    name: `Groups Marine ${companies} AS`,
-    country: "NO",
-    member_since: "2020-01-01",
-    membership_type: "full",
-    renews_on: lapsed ? "2021-01-01" : null,
-  } as never);
-  const signedIn = await signIn(t.runtime.services, "member");
-  await t.database.db.updateTable("users").set({ first_name }).where("id", "=", signedIn.user.id).execute();
-  await t.database.db
-    .insertInto("company_representatives")
-    .values({ user_id: signedIn.user.id, company_id: company.id, is_primary: 0, created_at: new Date().toISOString() })
-    .execute();
-  return { ...signedIn, company: `Groups Marine ${companies} AS` };
-}
+const representative = (first_name: string, lapsed = false) =>
+  representativeOf(t.runtime.services, t.database.db, first_name, lapsed);
 
 const groupOf = (res: { json: Record<string, unknown> | null }) => (res.json as { group: Group }).group;
 

@@ -1,11 +1,11 @@
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { ServerBuild } from "react-router";
-import { createServer as createViteServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { categoryCreateSchema, PAPERS_PER_PAGE, paperInputSchema } from "../../core/library/library.schema";
 import { createApp } from "../../server/app";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { signIn } from "../support/factories";
+import { pagesBuild } from "../support/pages";
 
 /**
  * Issue 14 'Browse' through the app, as a browser without JavaScript reads it: the members' home
@@ -13,7 +13,7 @@ import { signIn } from "../support/factories";
  * whose search, sort and page come from the URL, and what visitors may read at /library.
  */
 let t: TestContext;
-let vite: ViteDevServer;
+let build: () => Promise<ServerBuild>;
 /** The app with its pages: the route modules rendered by Vite's SSR loader, as `npm run dev` serves them. */
 let pages: TestContext["app"];
 let member: string;
@@ -62,15 +62,8 @@ async function paper(key: string, categoryKey: string, fields: Record<string, st
 
 beforeAll(async () => {
   t = await createTestContext();
-  vite = await createViteServer({
-    server: { middlewareMode: true, hmr: false, watch: null },
-    appType: "custom",
-    logLevel: "silent",
-  });
-  const serverBuild = "virtual:react-router/server-build";
-  // Compiled here, under the hook's longer timeout: on a busy machine the first page's compile outlasted a test's.
-  await vite.ssrLoadModule(serverBuild);
-  pages = createApp(t.runtime, { build: () => vite.ssrLoadModule(serverBuild) as Promise<ServerBuild> });
+  build = await pagesBuild();
+  pages = createApp(t.runtime, { build });
   member = (await signIn(t.runtime.services, "member")).cookie;
 
   // Tabs: the bulletins view shows its children as tabs.
@@ -115,7 +108,6 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await vite?.close();
   await t?.close();
 });
 

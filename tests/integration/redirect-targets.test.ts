@@ -1,9 +1,9 @@
 import type { ServerBuild } from "react-router";
-import { createServer as createViteServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../server/app";
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
 import { createUser, signIn } from "../support/factories";
+import { pagesBuild } from "../support/pages";
 
 /**
  * Issue 30 point 2: the two places that send a visitor on to a path the request names, through
@@ -13,7 +13,7 @@ import { createUser, signIn } from "../support/factories";
  * off the site, whatever dot segments or encodings the path uses.
  */
 let t: TestContext;
-let vite: ViteDevServer;
+let build: () => Promise<ServerBuild>;
 let pages: TestContext["app"];
 let member: string;
 
@@ -37,18 +37,11 @@ function resolved(target: string | null): string {
 
 beforeAll(async () => {
   t = await createTestContext();
-  vite = await createViteServer({
-    server: { middlewareMode: true, hmr: false, watch: null },
-    appType: "custom",
-    logLevel: "silent",
-  });
-  const serverBuild = "virtual:react-router/server-build";
-  await vite.ssrLoadModule(serverBuild);
-  pages = createApp(t.runtime, { build: () => vite.ssrLoadModule(serverBuild) as Promise<ServerBuild> });
+  build = await pagesBuild();
+  pages = createApp(t.runtime, { build });
   member = (await signIn(t.runtime.services, "member")).cookie;
 }, 120_000);
 afterAll(async () => {
-  await vite?.close();
   await t?.close();
 });
 

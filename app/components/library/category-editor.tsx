@@ -1,5 +1,5 @@
-import { ArrowDown, ArrowUp, EyeOff, FilePenLine, FileText, FolderPlus, Globe2, Lock } from "lucide-react";
-import { useEffect, useRef } from "react";
+import { ArrowDown, ArrowUp, EyeOff, FilePenLine, FileText, FolderPlus, Globe2, Lock, Users } from "lucide-react";
+import { createContext, useContext, useEffect, useRef } from "react";
 import { Link, useActionData, useFetcher, useNavigate } from "react-router";
 import { type CategoryTree, categoryCreateSchema } from "../../../core/library/library.schema";
 import { VIEW_TYPE_LABELS, VIEW_TYPES } from "../../../core/library/library.values";
@@ -21,6 +21,10 @@ const VIEW_OPTIONS: [string, string][] = [
   ["default", VIEW_TYPE_LABELS.default],
   ...VIEW_TYPES.map((v) => [v, VIEW_TYPE_LABELS[v]] as [string, string]),
 ];
+
+/** The working groups a category may be for (issue 36), for the audience fieldset: by id and name. */
+export type GroupChoice = { id: number; name: string };
+export const GroupChoices = createContext<GroupChoice[]>([]);
 
 /** What the tree screen has open, from its address: `?edit=cat-5`, `?add=5` (a child of 5), `?add=root`, `?delete=cat-5`. */
 export type TreeOpen = { edit: string | null; add: string | null; remove: string | null };
@@ -61,7 +65,10 @@ function CategoryForm({
   }, [form]);
   const typed = result?.errors ? result.values : undefined;
   const value = (field: string, fallback: string | null | undefined) => typed?.[field] ?? fallback ?? "";
-  const inherited = parent ? parent.is_public : false;
+  const groups = useContext(GroupChoices);
+  const inherited = parent ? audienceText(parent, groups) : "members only";
+  const typedGroups = typed ? (typed.group_ids ?? "").split(",").filter(Boolean).map(Number) : undefined;
+  const chosenGroups = new Set(typedGroups ?? (category?.audience_setting === "groups" ? category.group_ids : []));
   const active = typed ? typed.is_active === "1" : (category?.is_active ?? true);
   // Apart from the row's own ids (`${row}-title` is the heading, `${row}-name` the name in the tree).
   const id = (field: string) => `${row}-field-${field}`;
@@ -152,15 +159,18 @@ function CategoryForm({
       />
       <div className="grid gap-5 sm:grid-cols-2">
         <SelectField
-          id={id("is_public")}
-          name="is_public"
+          id={id("audience")}
+          name="audience"
           label="Who may read it"
-          defaultValue={value("is_public", category?.public_setting ?? "inherit")}
-          error={err(result, "is_public")}
+          defaultValue={value("audience", category?.audience_setting ?? "inherit")}
+          error={err(result, "audience") ?? err(result, "is_public")}
           options={[
-            ["inherit", `As its parent (now ${accessLabel(inherited).toLowerCase()})`],
+            ["inherit", `As its parent (now ${inherited})`],
             ["public", "Public: everyone"],
             ["members", "Members only"],
+            ...(groups.length > 0 || category?.audience_setting === "groups"
+              ? [["groups", "Working groups only (tick them below)"] as [string, string]]
+              : []),
           ]}
         />
         <div className="flex items-start gap-2 self-end pb-3 text-sm">
@@ -184,6 +194,38 @@ function CategoryForm({
           </div>
         </div>
       </div>
+      {groups.length > 0 ? (
+        <fieldset
+          className="rounded-lg border border-slate-200 p-4"
+          aria-describedby={`${id("group_ids")}-hint`}
+          aria-invalid={err(result, "group_ids") ? true : undefined}
+        >
+          <legend className="px-1 text-sm font-semibold text-slate-800">Working groups</legend>
+          <p id={`${id("group_ids")}-hint`} className="text-sm text-slate-600">
+            With “Working groups only”: the members of the groups ticked read it (and its sub-categories that inherit);
+            admins and editors read everything.
+          </p>
+          <div className="mt-2 grid gap-2 sm:grid-cols-2">
+            {groups.map((group) => (
+              <label key={group.id} className="flex items-center gap-2 text-sm text-slate-800">
+                <input
+                  type="checkbox"
+                  name="group_ids"
+                  value={group.id}
+                  defaultChecked={chosenGroups.has(group.id)}
+                  className="h-4 w-4"
+                />
+                {group.name}
+              </label>
+            ))}
+          </div>
+          {err(result, "group_ids") ? (
+            <p id={`${id("group_ids")}-error`} className="mt-2 text-sm text-red-700">
+              {err(result, "group_ids")}
+            </p>
+          ) : null}
+        </fieldset>
+      ) : null}
       <div className="flex flex-wrap items-end gap-4">
         {category?.image ? (
           <img
@@ -298,9 +340,17 @@ function StepButton({
   );
 }
 
+/** Who a category is for, in words: public, members only, or its groups by name. */
+function audienceText(category: CategoryTree, groups: GroupChoice[]): string {
+  if (category.audience !== "groups") return accessLabel(category.is_public).toLowerCase();
+  const names = category.group_ids.map((id) => groups.find((g) => g.id === id)?.name ?? `group #${id}`);
+  return `for ${names.join(", ")}`;
+}
+
 function AccessBadge({ category }: { category: CategoryTree }) {
-  const inherited = category.public_setting === "inherit";
-  const Icon = category.is_public ? Globe2 : Lock;
+  const groups = useContext(GroupChoices);
+  const inherited = category.audience_setting === "inherit";
+  const Icon = category.is_public ? Globe2 : category.audience === "groups" ? Users : Lock;
   return (
     <span
       className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold ${
@@ -308,7 +358,9 @@ function AccessBadge({ category }: { category: CategoryTree }) {
       }`}
     >
       <Icon className="h-3.5 w-3.5" aria-hidden="true" />
-      {accessLabel(category.is_public)}
+      {category.audience === "groups"
+        ? `Groups: ${category.group_ids.map((id) => groups.find((g) => g.id === id)?.name ?? `#${id}`).join(", ")}`
+        : accessLabel(category.is_public)}
       {inherited ? (
         <span className="font-normal"> ({category.parent_id === null ? "default" : "inherited"})</span>
       ) : null}

@@ -57,7 +57,8 @@ const TEXT_FIELDS = [
   "end_date",
   "timezone",
   "location",
-  "visibility",
+  "audience",
+  "group_ids",
   "registration_status",
   "registration_closes_on",
   "capacity",
@@ -95,7 +96,8 @@ function valuesOf(meeting: Meeting | null, defaultTimeZone: string): MeetingValu
     end_date: meeting?.end_date ?? "",
     timezone: meeting?.timezone ?? defaultTimeZone,
     location: meeting?.location ?? "",
-    visibility: meeting?.visibility ?? "public",
+    audience: meeting?.audience ?? "public",
+    group_ids: meeting?.group_ids.join(",") ?? "",
     registration_status: meeting && !meeting.registration_settings.open ? "closed" : "open",
     registration_closes_on: meeting?.registration_settings.closes_on ?? "",
     capacity: meeting?.registration_settings.capacity ? String(meeting.registration_settings.capacity) : "",
@@ -110,8 +112,10 @@ function valuesOf(meeting: Meeting | null, defaultTimeZone: string): MeetingValu
 }
 
 export async function loader({ context, params, request, url }: Route.LoaderArgs) {
-  const { services, sessionToken, secureCookies } = getRequestContext(context);
+  const { services, sessionToken, secureCookies, auth } = getRequestContext(context);
   const meeting = await loadMeeting(context, params.id);
+  // The working groups a meeting may be for (issue 36): admins and editors see them all.
+  const groups = auth ? await services.groups.list({ id: auth.user.id, role: auth.user.role.name }) : [];
   const defaultTimeZone = (await services.settings.getAll())["site.timezone"];
   let registrations = null;
   if (meeting) {
@@ -123,6 +127,7 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
     {
       meeting,
       registrations,
+      groups: groups.map((g) => ({ id: g.id, name: g.name })),
       values: valuesOf(meeting, defaultTimeZone),
       // Built here, not in the browser: the server's and the browser's zone lists may differ.
       timeZones: timeZoneChoices(defaultTimeZone, meeting?.timezone ?? defaultTimeZone),
@@ -151,7 +156,13 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   const { services, sessionToken, secureCookies } = getRequestContext(context);
   const admin = services.meetingsAdmin;
   const meeting = await loadMeeting(context, params.id);
-  const { form, files, lists } = await readFormWithFiles(request, "images", ["images_alt", "images_decorative"]);
+  const { form, files, lists } = await readFormWithFiles(request, "images", [
+    "images_alt",
+    "images_decorative",
+    "group_ids",
+  ]);
+  // Every ticked working group (a repeated field), as one list.
+  form.group_ids = lists.group_ids.join(",");
   const intent = text(form.intent) || "save";
 
   if (intent === "save") {
@@ -330,11 +341,12 @@ function RegistrationsPanel({
 
 /** Create or edit a meeting (issue 13): its fields and pictures, then its programme and sponsors inline. */
 export default function EditMeeting({ loaderData, actionData }: Route.ComponentProps) {
-  const { meeting, registrations, editing, notice, timeZones } = loaderData;
+  const { meeting, registrations, groups, editing, notice, timeZones } = loaderData;
   const result = actionData as (InlineResult & { values?: MeetingValues }) | undefined;
   const refused = result?.intent === "save" ? result : undefined;
   const errors: Record<string, string[]> = refused?.errors ?? {};
   const values: MeetingValues = (refused?.values as MeetingValues | undefined) ?? loaderData.values;
+  const chosenGroups = new Set((values.group_ids ?? "").split(",").filter(Boolean).map(Number));
   const navigation = useNavigation();
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === null;
   const formAction = meeting ? `/manage-events/${meeting.id}/edit` : "/manage-events/new";
@@ -500,37 +512,68 @@ export default function EditMeeting({ loaderData, actionData }: Route.ComponentP
                 {...lengthLimit(meetingInputSchema.shape.location)}
               />
               <fieldset>
-                <legend className="field-label">Visibility</legend>
-                <div className="flex flex-col gap-2 sm:flex-row sm:gap-6">
+                <legend className="field-label">Who may see it</legend>
+                <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:gap-6">
                   {(
                     [
                       ["public", "Public", "Everyone sees it in the calendar."],
                       ["members", "Members only", "Shown to signed-in members only."],
+                      ...(groups.length > 0 || values.audience === "groups"
+                        ? ([
+                            ["groups", "Working groups only", "Shown to the members of the groups ticked below."],
+                          ] as const)
+                        : []),
                     ] as const
                   ).map(([value, label, hint]) => (
                     <div key={value} className="flex items-start gap-2 text-sm">
                       <input
-                        id={`visibility-${value}`}
+                        id={`audience-${value}`}
                         type="radio"
-                        name="visibility"
+                        name="audience"
                         value={value}
-                        defaultChecked={values.visibility === value}
-                        aria-describedby={`visibility-${value}-hint`}
+                        defaultChecked={values.audience === value}
+                        aria-describedby={`audience-${value}-hint`}
                         className="mt-0.5 h-4 w-4"
                       />
                       <div>
-                        <label htmlFor={`visibility-${value}`} className="font-semibold text-slate-800">
+                        <label htmlFor={`audience-${value}`} className="font-semibold text-slate-800">
                           {label}
                         </label>
-                        <p id={`visibility-${value}-hint`} className="text-slate-600">
+                        <p id={`audience-${value}-hint`} className="text-slate-600">
                           {hint}
                         </p>
                       </div>
                     </div>
                   ))}
                 </div>
-                {err("visibility") ? <p className="mt-1.5 text-sm text-red-700">{err("visibility")}</p> : null}
+                {(err("audience") ?? err("visibility")) ? (
+                  <p className="mt-1.5 text-sm text-red-700">{err("audience") ?? err("visibility")}</p>
+                ) : null}
               </fieldset>
+              {groups.length > 0 ? (
+                <fieldset className="rounded-lg border border-slate-200 p-4" aria-describedby="group_ids-hint">
+                  <legend className="px-1 text-sm font-semibold text-slate-800">Working groups</legend>
+                  <p id="group_ids-hint" className="text-sm text-slate-600">
+                    With “Working groups only”: their members see the meeting and may register; admins and editors see
+                    every meeting.
+                  </p>
+                  <div className="mt-2 grid gap-2 sm:grid-cols-2">
+                    {groups.map((group) => (
+                      <label key={group.id} className="flex items-center gap-2 text-sm text-slate-800">
+                        <input
+                          type="checkbox"
+                          name="group_ids"
+                          value={group.id}
+                          defaultChecked={chosenGroups.has(group.id)}
+                          className="h-4 w-4"
+                        />
+                        {group.name}
+                      </label>
+                    ))}
+                  </div>
+                  {err("group_ids") ? <p className="mt-2 text-sm text-red-700">{err("group_ids")}</p> : null}
+                </fieldset>
+              ) : null}
             </Card>
 
             <Card id="registration" title="Registration">

@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { hasMembersAccess } from "../../../core/access/access";
+import { groupsOf, hasMembersAccess } from "../../../core/access/access";
 import { safeRedirectPath } from "../../../core/auth/auth.schema";
 import {
   type FormKind,
@@ -51,7 +51,12 @@ export async function publicFormAction(kind: FormKind, request: Request, context
     startedAt: typeof form.started_at === "string" ? form.started_at.slice(0, 200) : undefined,
   };
   // A lapsed company's representative registers as a visitor would (decision 0044).
-  const sender = { ip: client.ip, signedIn: hasMembersAccess(auth), userId: auth?.user.id ?? null };
+  const sender = {
+    ip: client.ip,
+    signedIn: hasMembersAccess(auth),
+    groups: groupsOf(auth),
+    userId: auth?.user.id ?? null,
+  };
   let waitlisted = false;
   try {
     if (kind === "join") {

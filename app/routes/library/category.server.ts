@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { hasMembersAccess } from "../../../core/access/access";
+import { groupsOf, hasMembersAccess } from "../../../core/access/access";
 import { type Breadcrumb, type CategoryTree, papersQuerySchema } from "../../../core/library/library.schema";
 import type { Viewer } from "../../../core/library/library.values";
 import type { RequestContext } from "../../../core/request-context";
@@ -35,7 +35,10 @@ export async function loadCategoryScreen(
 ): Promise<CategoryScreen | Response> {
   const { library } = ctx.services;
   // The public library reads as a visitor for everyone: one page for all, cacheable for visitors.
-  const viewer: Viewer = { signedIn: area === "members" && hasMembersAccess(ctx.auth) };
+  // The members' area shows the live library (no inactive categories, even to admins) with the
+  // caller's groups' categories (every group's for admins and editors).
+  const viewer: Viewer =
+    area === "members" ? { signedIn: hasMembersAccess(ctx.auth), groups: groupsOf(ctx.auth) } : { signedIn: false };
   let category: CategoryTree;
   let breadcrumbs: Breadcrumb[];
   try {
@@ -45,10 +48,12 @@ export async function loadCategoryScreen(
     // A member following a public link to a members-only category reads it in the members' area;
     // a visitor never learns it exists.
     if (area === "public" && hasMembersAccess(ctx.auth)) {
-      const members = await library.categoryBySlug(slug, { signedIn: true }).catch((e: unknown) => {
-        if (isNotFound(e)) return null;
-        throw e;
-      });
+      const members = await library
+        .categoryBySlug(slug, { signedIn: true, groups: groupsOf(ctx.auth) })
+        .catch((e: unknown) => {
+          if (isNotFound(e)) return null;
+          throw e;
+        });
       if (members) return redirect(`${LIBRARY_HOME.members}/${members.slug}`);
     }
     throw notFound();

@@ -5,26 +5,34 @@ import { categoryCreateSchema, categoryMoveSchema, categoryUpdateSchema } from "
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
 import { DeleteStatus, StatusLine, useDeleteStatus } from "../../components/library/admin-delete";
-import { CategoryTreeEditor, LIBRARY_ADMIN } from "../../components/library/category-editor";
+import { CategoryTreeEditor, GroupChoices, LIBRARY_ADMIN } from "../../components/library/category-editor";
 import { flattenTree, type LibraryResult, typedValues } from "../../components/library/library-admin";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { Notice } from "../../components/ui/notice";
 import { getRequestContext } from "../../context";
 import { takeFlash } from "../../lib/flash.server";
 import { formId } from "../../lib/forms";
-import { readForm } from "../../lib/read-form.server";
+import { readFormWithLists } from "../../lib/read-form.server";
 import type { Route } from "./+types/manage-library";
 import { answerDone } from "./library-action.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Categories and papers · Manager" }];
 
 export async function loader({ context, request, url }: Route.LoaderArgs) {
-  const { services, sessionToken, secureCookies } = getRequestContext(context);
-  const tree = await services.libraryAdmin.tree();
+  const { services, sessionToken, secureCookies, auth } = getRequestContext(context);
+  const [tree, groups] = await Promise.all([
+    services.libraryAdmin.tree(),
+    auth ? services.groups.list({ id: auth.user.id, role: auth.user.role.name }) : [],
+  ]);
   const flash = takeFlash(request, { token: sessionToken, secure: secureCookies });
   const param = (name: string) => url.searchParams.get(name);
   return data(
-    { tree, open: { edit: param("edit"), add: param("add"), remove: param("delete") }, notice: flash.message },
+    {
+      tree,
+      groups: groups.map((g) => ({ id: g.id, name: g.name })),
+      open: { edit: param("edit"), add: param("add"), remove: param("delete") },
+      notice: flash.message,
+    },
     { headers: flash.headers },
   );
 }
@@ -41,7 +49,9 @@ const imageOf = async (value: FormDataEntryValue | undefined) =>
 export async function action({ context, request }: Route.ActionArgs) {
   const { services, sessionToken, secureCookies } = getRequestContext(context);
   const admin = services.libraryAdmin;
-  const form = await readForm(request);
+  // Every ticked group (a repeated field); the rest as single fields.
+  const { form: fields, lists } = await readFormWithLists(request, ["group_ids"]);
+  const form: Record<string, FormDataEntryValue> = { ...fields, group_ids: lists.group_ids.join(",") };
   const intent = typeof form.intent === "string" ? form.intent : "";
   let row = intent;
   const finish = (message: string, to: string) =>
@@ -96,7 +106,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 
 /** Issue 14 'Admin': the library's category tree, edited in place. */
 export default function ManageLibrary({ loaderData, actionData }: Route.ComponentProps) {
-  const { tree, open, notice } = loaderData;
+  const { tree, groups, open, notice } = loaderData;
   const [status, setStatus] = useState<string | null>(null);
   const followDelete = useDeleteStatus(setStatus);
   const pageResult = actionData as LibraryResult | undefined;
@@ -110,38 +120,40 @@ export default function ManageLibrary({ loaderData, actionData }: Route.Componen
   const message = status ?? notice;
   const moveRefused = pageResult?.intent === "move" && pageResult.row.startsWith("step-") ? pageResult : null;
   return (
-    <DeleteStatus.Provider value={followDelete}>
-      <div>
-        <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current="Categories and papers" />
-        <div className="mt-2 flex flex-wrap items-end justify-between gap-4">
-          <h1 className="font-display text-4xl font-bold text-navy-900">Categories and papers</h1>
-          <Link to="?add=root" preventScrollReset className="btn-primary">
-            <FolderPlus className="h-4 w-4" aria-hidden="true" />
-            New category
-          </Link>
+    <GroupChoices.Provider value={groups}>
+      <DeleteStatus.Provider value={followDelete}>
+        <div>
+          <Breadcrumbs trail={[{ label: "Manager", to: "/manager" }]} current="Categories and papers" />
+          <div className="mt-2 flex flex-wrap items-end justify-between gap-4">
+            <h1 className="font-display text-4xl font-bold text-navy-900">Categories and papers</h1>
+            <Link to="?add=root" preventScrollReset className="btn-primary">
+              <FolderPlus className="h-4 w-4" aria-hidden="true" />
+              New category
+            </Link>
+          </div>
+          <StatusLine message={message} />
+          {moveRefused?.error || moveRefused?.errors ? (
+            <Notice tone="error" className="mt-4">
+              {moveRefused.error ?? Object.values(moveRefused.errors ?? {}).flat()[0]}
+            </Notice>
+          ) : null}
+          <section aria-labelledby="library-tree-title" className="mt-6">
+            <h2 id="library-tree-title" className="font-display text-2xl font-bold text-navy-900">
+              Categories
+            </h2>
+            <p className="mt-1 text-sm text-slate-600">
+              In the order members see them. Open a category's papers to add documents to it.
+            </p>
+            <CategoryTreeEditor
+              tree={tree}
+              flat={flattenTree(tree)}
+              open={shown}
+              pageResult={pageResult}
+              onDone={setStatus}
+            />
+          </section>
         </div>
-        <StatusLine message={message} />
-        {moveRefused?.error || moveRefused?.errors ? (
-          <Notice tone="error" className="mt-4">
-            {moveRefused.error ?? Object.values(moveRefused.errors ?? {}).flat()[0]}
-          </Notice>
-        ) : null}
-        <section aria-labelledby="library-tree-title" className="mt-6">
-          <h2 id="library-tree-title" className="font-display text-2xl font-bold text-navy-900">
-            Categories
-          </h2>
-          <p className="mt-1 text-sm text-slate-600">
-            In the order members see them. Open a category's papers to add documents to it.
-          </p>
-          <CategoryTreeEditor
-            tree={tree}
-            flat={flattenTree(tree)}
-            open={shown}
-            pageResult={pageResult}
-            onDone={setStatus}
-          />
-        </section>
-      </div>
-    </DeleteStatus.Provider>
+      </DeleteStatus.Provider>
+    </GroupChoices.Provider>
   );
 }

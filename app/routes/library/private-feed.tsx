@@ -1,4 +1,4 @@
-import { managesContent } from "../../../core/access/access";
+import { viewerOf } from "../../../core/access/access";
 import { getRequestContext } from "../../context";
 import { ATOM_TYPE, papersAtom } from "../../lib/papers-atom.server";
 import type { Route } from "./+types/private-feed";
@@ -22,11 +22,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   if (!file.endsWith(".xml")) return NOT_FOUND();
   const owner = await services.profile.libraryFeedOwner(file.slice(0, -".xml".length));
   if (!owner) return NOT_FOUND();
-  const members = await services.members.hasMembersAccess(owner);
   const { follows } = await services.notifications.preferences(owner.id);
   const categoryIds = follows.flatMap((f) => (f.kind === "category" && f.id !== undefined ? [f.id] : []));
-  // The library's own viewer (core/access/access.ts viewerOf): members' content while they have members' access.
-  const viewer = { signedIn: members, admin: managesContent(owner.role) };
+  // The library's own viewer (core/access/access.ts viewerOf): members' content while they have
+  // members' access, and their working groups' categories (issue 36).
+  const viewer = viewerOf(await services.members.accessOf(owner));
   const papers = await services.library.followedPapers(categoryIds, viewer);
   const settings = await services.settings.getAll();
   const body = papersAtom({

@@ -1,9 +1,10 @@
-import { UserPlus } from "lucide-react";
+import { CalendarDays, FolderOpen, UserPlus } from "lucide-react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { type GroupPerson, groupMemberAddSchema } from "../../../core/groups/groups.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
 import { RowActionForm } from "../../components/admin/admin-list";
+import { formatDateRange } from "../../components/events/format";
 import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
@@ -113,6 +114,81 @@ export default function Group({ loaderData, actionData }: Route.ComponentProps) 
           {result.error}
         </Notice>
       ) : null}
+
+      <div className="mt-10 grid gap-8 lg:grid-cols-2">
+        <section aria-labelledby="library-title">
+          <h2 id="library-title" className="font-display text-2xl font-bold text-navy-900">
+            Library
+          </h2>
+          {group.categories.length === 0 ? (
+            <p className="mt-3 text-slate-600">No library category is for this group yet.</p>
+          ) : (
+            <ul className="mt-3 flex flex-wrap gap-2">
+              {group.categories.map((category) => (
+                <li key={category.id}>
+                  <Link
+                    to={category.url}
+                    className="inline-flex items-center gap-2 rounded-full bg-white px-3 py-1.5 text-sm font-semibold text-navy-900 shadow-sm ring-1 ring-slate-200 hover:bg-slate-50"
+                  >
+                    <FolderOpen className="h-4 w-4" aria-hidden="true" />
+                    {category.name}
+                    <span className="font-normal text-slate-600">({category.papers_count})</span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+          {group.papers.length > 0 ? (
+            <>
+              <h3 className="mt-5 font-semibold text-slate-800">Latest papers</h3>
+              <ul className="mt-2 divide-y divide-slate-200 rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
+                {group.papers.map((paper) => (
+                  <li key={paper.id} className="p-3">
+                    {paper.file_url ? (
+                      <a href={paper.file_url} className="font-semibold text-navy-900 hover:underline">
+                        {[paper.number, paper.name].filter(Boolean).join(" ")}
+                      </a>
+                    ) : (
+                      <span className="font-semibold text-navy-900">
+                        {[paper.number, paper.name].filter(Boolean).join(" ")}
+                      </span>
+                    )}
+                    <p className="text-sm text-slate-600">
+                      <Link to={paper.category.url} className="hover:underline">
+                        {paper.category.name}
+                      </Link>{" "}
+                      · updated {paper.updated_at.slice(0, 10)}
+                    </p>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+        </section>
+        <section aria-labelledby="meetings-title">
+          <h2 id="meetings-title" className="font-display text-2xl font-bold text-navy-900">
+            Meetings
+          </h2>
+          {group.meetings.length === 0 ? (
+            <p className="mt-3 text-slate-600">No meeting of this group is coming up.</p>
+          ) : (
+            <ul className="mt-3 divide-y divide-slate-200 rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
+              {group.meetings.map((meeting) => (
+                <li key={meeting.id} className="p-3">
+                  <Link to={meeting.url} className="font-semibold text-navy-900 hover:underline">
+                    {meeting.title}
+                  </Link>
+                  <p className="text-sm text-slate-600">
+                    <CalendarDays className="mr-1 inline h-4 w-4 align-text-bottom" aria-hidden="true" />
+                    <time dateTime={meeting.start_date}>{formatDateRange(meeting.start_date, meeting.end_date)}</time>
+                    {meeting.location ? ` · ${meeting.location}` : ""}
+                  </p>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
 
       <section aria-labelledby="people-title" className="mt-10">
         <h2 id="people-title" className="font-display text-2xl font-bold text-navy-900">
