@@ -2,13 +2,19 @@ import { type Expression, type RawBuilder, sql } from "kysely";
 import type { Dialect } from "./connect";
 
 /**
- * The working groups of the `users` row in the query as one text ('3,7'; null: none), as a
- * correlated subquery (issue 36): what the access decision needs with the account, in its query.
+ * The working groups of the `users` row in the query as one text ('3,7'; null: none), or those it
+ * chairs, as a correlated subquery (issue 36): what the access decision needs with the account, in
+ * its query.
  */
-export function groupIdsOfUser(dialect: Dialect): RawBuilder<string | null> {
+export function groupIdsOfUser(dialect: Dialect, chairsOnly = false): RawBuilder<string | null> {
+  const chairs = chairsOnly ? sql` and gm.is_chair = 1` : sql``;
   return dialect === "postgres"
-    ? sql<string | null>`(select string_agg(gm.group_id::text, ',') from group_members gm where gm.user_id = users.id)`
-    : sql<string | null>`(select group_concat(gm.group_id, ',') from group_members gm where gm.user_id = users.id)`;
+    ? sql<
+        string | null
+      >`(select string_agg(gm.group_id::text, ',') from group_members gm where gm.user_id = users.id${chairs})`
+    : sql<
+        string | null
+      >`(select group_concat(gm.group_id, ',') from group_members gm where gm.user_id = users.id${chairs})`;
 }
 
 /** The ids of groupIdsOfUser's text, ascending. */

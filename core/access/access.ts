@@ -40,6 +40,8 @@ export type AccessSubject = {
   user: { role: { name: RoleName } };
   company: UserCompany | null;
   groups?: readonly number[];
+  /** The groups among `groups` the person chairs. */
+  chairs?: readonly number[];
 };
 
 /**
@@ -74,6 +76,23 @@ export type GroupsSeen = readonly number[] | "all";
 export function groupsOf(auth: AccessSubject | null | undefined): GroupsSeen {
   if (!auth || !hasMembersAccess(auth)) return [];
   return managesContent(auth.user.role.name) ? "all" : (auth.groups ?? []);
+}
+
+/**
+ * Whose content the caller may change (issue 36): admins and editors all of it ('all'); a chair,
+ * the library categories and meetings of the groups they chair, while they have members' access;
+ * anyone else nothing (an empty list).
+ */
+export function editsFor(auth: AccessSubject | null | undefined): GroupsSeen {
+  if (!auth) return [];
+  if (managesContent(auth.user.role.name)) return "all";
+  return hasMembersAccess(auth) ? (auth.chairs ?? []) : [];
+}
+
+/** Whether content for these groups (null: not a group's) is the caller's to change (editsFor). */
+export function editsGroups(edits: GroupsSeen, groupIds: readonly number[] | null): boolean {
+  if (edits === "all") return true;
+  return groupIds !== null && groupIds.some((id) => edits.includes(id));
 }
 
 /**

@@ -9,6 +9,7 @@ import { currentFlag } from "../members/current";
 export function createAuthRepository(db: Kysely<Database>, dialect: Dialect) {
   // The person's working groups, read with the session (issue 36).
   const groupIds = groupIdsOfUser(dialect);
+  const chairedIds = groupIdsOfUser(dialect, true);
   // Every signed-in request runs it: compiled once per repository (db/compiled-once.ts).
   // The user's company comes with it, current or not as of `cutoff` (core/members/current.ts).
   const activeSession = compiledOnce(
@@ -30,6 +31,7 @@ export function createAuthRepository(db: Kysely<Database>, dialect: Dialect) {
           "representative.is_primary as company_primary",
           currentFlag("company", cutoff).as("company_current"),
           groupIds.as("group_ids"),
+          chairedIds.as("chaired_group_ids"),
         ])
         .where("sessions.token_hash", "=", tokenHash)
         .where("sessions.expires_at", ">", now)

@@ -47,6 +47,8 @@ export type Authenticated = Session & {
   company: UserCompany | null;
   /** The working groups the person is in (ids, ascending; issue 36). */
   groups: number[];
+  /** Those they chair (ids, ascending). */
+  chairs: number[];
   /**
    * An admin who must turn on two-factor sign-in before anything else of the admin area (the site
    * setting security.admin_two_factor, decision 0075); absent for everyone else.
@@ -371,6 +373,7 @@ export function createAuthService(deps: {
         company_primary,
         company_current,
         group_ids,
+        chaired_group_ids,
         ...user
       } = row;
       const idleMs = now.getTime() - Date.parse(session_last_seen_at ?? session_created_at);
@@ -399,6 +402,7 @@ export function createAuthService(deps: {
         expiresAt: session_expires_at,
         remember: session_remember === 1,
         groups: groupIdsFromText(group_ids),
+        chairs: groupIdsFromText(chaired_group_ids),
         company:
           company_id === null
             ? null

@@ -13,6 +13,9 @@ export const GROUP_DESCRIPTION_MAX = 4000;
 export const CHAIRS_MAX = 20;
 
 export const GROUP_NOT_FOUND = "Group not found.";
+/** A chair's change outside their groups' categories (issue 36). */
+export const CHAIRS_OWN_CATEGORIES =
+  "Chairs add and change papers in their own groups' library categories only. Ask an editor for the others.";
 /** A category or meeting for groups names at least one. */
 export const AUDIENCE_GROUPS_REQUIRED = "Choose at least one group, or another audience.";
 /** DELETE of a group some content is for: `what` names it ("2 library categories and 1 meeting"). */

@@ -14,8 +14,9 @@ import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
 import { spooledPath } from "../../lib/spool";
 import type { FileStorage, ReadableFileStorage } from "../../lib/storage";
 import { invalidInput } from "../../lib/validation";
+import { editsGroups, type GroupsSeen } from "../access/access";
 import type { AuditService } from "../audit/audit.service";
-import { AUDIENCE_GROUPS_REQUIRED } from "../groups/groups.schema";
+import { AUDIENCE_GROUPS_REQUIRED, CHAIRS_OWN_CATEGORIES } from "../groups/groups.schema";
 import type { Revision } from "../revisions/revisions.schema";
 import type { RevisionFields, RevisionsService } from "../revisions/revisions.service";
 import type { SearchService } from "../search/search.service";
@@ -318,6 +319,16 @@ export function createLibraryAdminService(deps: {
     if (!category) throw invalidInput({ papers_category_id: ["The selected category does not exist."] });
   }
 
+  /**
+   * A chair changes papers in their groups' categories only (issue 36; admins and editors, `all`,
+   * everywhere). Checked before anything is stored; an id that is no category is refused alike.
+   */
+  async function checkEditsIn(categoryId: number, edits: GroupsSeen) {
+    if (edits === "all") return;
+    const node = isRowId(categoryId) ? (await treeOn(db)).byId.get(categoryId) : undefined;
+    if (!node || !editsGroups(edits, node.groupIds)) throw new AppError("forbidden", CHAIRS_OWN_CATEGORIES);
+  }
+
   const publicFlag = (setting: PublicSetting) => (setting === "inherit" ? null : setting === "public" ? 1 : 0);
 
   /**
@@ -548,7 +559,8 @@ export function createLibraryAdminService(deps: {
     },
 
     /** SPEC §7 'POST /dashboard/papers': a paper with its file (checked by its bytes) and the file's text in search. */
-    async createPaper(data: PaperData, file: File | null): Promise<Paper> {
+    async createPaper(data: PaperData, file: File | null, edits: GroupsSeen = "all"): Promise<Paper> {
+      await checkEditsIn(data.papers_category_id, edits);
       await checkCategoryOf(data);
       const stored = file ? await storePaperFile(file, data.name) : null;
       const pages = stored?.pages ?? [];
@@ -595,8 +607,11 @@ export function createLibraryAdminService(deps: {
      * current one at the same address; the one it replaces is kept as a revision with the labels
      * (revision, version, date) it had.
      */
-    async updatePaper(id: number, data: PaperData, file: File | null): Promise<Paper> {
+    async updatePaper(id: number, data: PaperData, file: File | null, edits: GroupsSeen = "all"): Promise<Paper> {
       const before = await existingPaper(id);
+      // Where it is and where it goes: both the chair's groups'.
+      await checkEditsIn(before.papers_category_id, edits);
+      await checkEditsIn(data.papers_category_id, edits);
       await checkCategoryOf(data);
       const stored = file ? await storePaperFile(file, data.name) : null;
       const pages = stored?.pages ?? null;
@@ -657,8 +672,9 @@ export function createLibraryAdminService(deps: {
     },
 
     /** SPEC §7 'DELETE /dashboard/papers/{id}': the paper, its revisions, text and files. */
-    async deletePaper(id: number): Promise<void> {
+    async deletePaper(id: number, edits: GroupsSeen = "all"): Promise<void> {
       const before = await existingPaper(id);
+      await checkEditsIn(before.papers_category_id, edits);
       const keys = await db.transaction().execute(async (trx) => {
         const on = createLibraryRepository(trx);
         const keys = await on.fileKeysOf(id);
@@ -719,10 +735,11 @@ export function createLibraryAdminService(deps: {
     },
 
     /** Removes one earlier file of a paper. */
-    async deleteRevision(paperId: number, revisionId: number): Promise<Paper> {
+    async deleteRevision(paperId: number, revisionId: number, edits: GroupsSeen = "all"): Promise<Paper> {
       const revision =
         isRowId(paperId) && isRowId(revisionId) ? await repository.findRevision(paperId, revisionId) : undefined;
       if (!revision) throw new AppError("not_found", "Revision not found.");
+      await checkEditsIn((await existingPaper(paperId)).papers_category_id, edits);
       await db.transaction().execute(async (trx) => {
         await createLibraryRepository(trx).deleteRevision(revisionId);
         await deps.audit?.record(

@@ -140,6 +140,13 @@ export function buildTree(
   return { nodes, byId, bySlug: new Map(nodes.map((n) => [n.row.slug, n])), roots };
 }
 
+/** A group's live categories, the highest of each branch (their sub-categories inherit), as its members see them. */
+function groupRoots(nodes: CategoryNode[], groupId: number): { viewer: Viewer; own: CategoryNode[] } {
+  const viewer: Viewer = { signedIn: true, groups: [groupId] };
+  const forGroup = (node: CategoryNode) => node.groupIds?.includes(groupId) === true && canSee(node, viewer);
+  return { viewer, own: nodes.filter((node) => forGroup(node) && !(node.parent && forGroup(node.parent))) };
+}
+
 /** Papers in a category's feed: the last ones added or changed. */
 export const FEED_PAPERS = 50;
 
@@ -502,9 +509,7 @@ export function createLibraryService(deps: {
      */
     async groupLibrary(groupId: number, limit: number): Promise<Pick<GroupContent, "categories" | "papers">> {
       const { nodes, byId } = await tree();
-      const viewer: Viewer = { signedIn: true, groups: [groupId] };
-      const forGroup = (node: CategoryNode) => node.groupIds?.includes(groupId) === true && canSee(node, viewer);
-      const own = nodes.filter((node) => forGroup(node) && !(node.parent && forGroup(node.parent)));
+      const { viewer, own } = groupRoots(nodes, groupId);
       const papers = await latestUnder(own, viewer, limit);
       return {
         categories: own.map((node) => ({
@@ -530,6 +535,16 @@ export function createLibraryService(deps: {
           };
         }),
       };
+    },
+
+    /** The group's categories with their sub-categories for it, as trees: where its chairs may add papers. */
+    async groupTrees(groupId: number): Promise<CategoryTree[]> {
+      const { viewer, own } = groupRoots((await tree()).nodes, groupId);
+      const forGroup = (node: CategoryNode): CategoryTree => ({
+        ...toCategory(node),
+        children: node.children.filter((c) => c.groupIds?.includes(groupId) && canSee(c, viewer)).map(forGroup),
+      });
+      return own.map(forGroup);
     },
 
     /** The category and its ancestors, nearest first: the follows a paper in it reaches (issue 33). */

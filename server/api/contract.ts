@@ -194,7 +194,7 @@ export function declare<
   const encodings = body?.encodings ?? ALL_ENCODINGS;
   const errors = new Set<ErrorStatus>(contract.errors ?? []);
   if (access.access !== "public") errors.add(401);
-  if (access.access === "admin" || access.access === "editor") errors.add(403);
+  if (access.access === "admin" || access.access === "editor" || access.access === "chair") errors.add(403);
   if (body) for (const status of [400, 413, 415, 422] as const) errors.add(status);
   if (contract.params || contract.query) errors.add(422);
   if (body && contract.method === "post") errors.add(405);

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { managesContent, type RoleName, viewerOf as viewerOfAuth } from "../../core/access/access";
+import { editsFor, managesContent, type RoleName, viewerOf as viewerOfAuth } from "../../core/access/access";
 import type { Authenticated } from "../../core/auth/auth.service";
 import { AppError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
@@ -17,7 +17,7 @@ import type { AppEnv } from "../env";
 
 export type { Body } from "../../lib/request-body";
 
-export type Access = "public" | "member" | "editor" | "admin";
+export type Access = "public" | "member" | "chair" | "editor" | "admin";
 export type AccessMiddleware = MiddlewareHandler<AppEnv> & { access: Access };
 
 function accessMiddleware(access: Access, handler: MiddlewareHandler<AppEnv>): AccessMiddleware {
@@ -44,6 +44,17 @@ export const access = {
   public: accessMiddleware("public", async (_c, next) => next()),
   member: accessMiddleware("member", async (c, next) => {
     if (!c.get("auth")) throw new AppError("unauthorized", "Unauthenticated.");
+    return next();
+  }),
+  /**
+   * A working group's content: admins and editors, and the chairs of a group (issue 36); the
+   * service then decides by the item's groups (editsFor), with a 403 that says why.
+   */
+  chair: accessMiddleware("chair", async (c, next) => {
+    const auth = c.get("auth");
+    if (!auth) throw new AppError("unauthorized", "Unauthenticated.");
+    if (managesContent(auth.user.role.name)) return secretariat(managesContent)(c, next);
+    if (editsFor(auth).length === 0) throw new AppError("forbidden", "This action is unauthorized.");
     return next();
   }),
   /** The secretariat's content: news, pages, meetings, the library (admins and editors; issue 36). */
@@ -178,6 +189,11 @@ export function idParam(c: Context<AppEnv>, notFound: string, name = "id"): numb
   const id = parseId(c.req.param(name));
   if (id === null) throw new AppError("not_found", notFound);
   return id;
+}
+
+/** Whose content the caller may change: 'all' for admins and editors, a chair's groups (core/access editsFor). */
+export function editsOf(c: Context<AppEnv>) {
+  return editsFor(c.get("auth"));
 }
 
 /** Who is asking, as the read services take it: members' access (core/access/access.ts), and whether an admin. */

@@ -17,7 +17,7 @@ export type DeclaredRoute = {
 };
 
 // Every admin may do what an editor may (core/access/access.ts managesContent), so editor is the looser.
-const LOOSENESS: Record<Access, number> = { public: 0, member: 1, editor: 2, admin: 3 };
+const LOOSENESS: Record<Access, number> = { public: 0, member: 1, chair: 2, editor: 3, admin: 4 };
 
 /** Sends the request on to the API with the caller's context; answers as the API does. */
 export type Dispatch = (request: Request, variables: AppEnv["Variables"]) => Promise<Response>;

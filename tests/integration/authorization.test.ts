@@ -22,13 +22,17 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe("authorization of every API route", () => {
-  it("every route declares its access (public, member, editor or admin)", () => {
+  it("every route declares its access (public, member, chair, editor or admin)", () => {
     const unclassified = declaredRoutes(t.runtime).filter((r) => !r.access);
-    expect(unclassified, "routes without access.public/member/editor/admin as their first handler").toEqual([]);
+    expect(unclassified, "routes without access.public/member/chair/editor/admin as their first handler").toEqual([]);
     // Issue 36: the content's routes are the editors' too, the membership's and the site's admins' alone.
     const byAccess = (access: string) => declaredRoutes(t.runtime).filter((r) => r.access === access);
     expect(byAccess("editor").map((r) => `${r.method} ${r.path}`)).toEqual(
-      expect.arrayContaining(["POST /dashboard/news", "POST /dashboard/papers", "POST /dashboard/meeting"]),
+      expect.arrayContaining(["POST /dashboard/news", "POST /dashboard/meeting"]),
+    );
+    // A group's papers are its chairs' too (the service decides by the paper's category).
+    expect(byAccess("chair").map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining(["POST /dashboard/papers", "PATCH /dashboard/papers/:id", "DELETE /dashboard/papers/:id"]),
     );
     expect(byAccess("admin").map((r) => `${r.method} ${r.path}`)).toEqual(
       expect.arrayContaining(["GET /dashboard/users", "GET /dashboard/companies", "GET /dashboard/settings"]),
@@ -76,7 +80,8 @@ describe("authorization of every API route", () => {
             ? "allowed"
             : who === "anonymous"
               ? 401
-              : (route.access === "admin" && who !== "admin") || (route.access === "editor" && who === "member")
+              : (route.access === "admin" && who !== "admin") ||
+                  ((route.access === "editor" || route.access === "chair") && who === "member")
                 ? 403
                 : "allowed";
         const ok =

@@ -2,7 +2,7 @@ import ICAL from "ical.js";
 import { simpleParser } from "mailparser";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUDIENCE_GROUPS_REQUIRED } from "../../core/groups/groups.schema";
+import { AUDIENCE_GROUPS_REQUIRED, CHAIRS_OWN_CATEGORIES } from "../../core/groups/groups.schema";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { representative as representativeOf, signIn } from "../support/factories";
 import { pagesApp } from "../support/pages";
@@ -141,9 +141,9 @@ describe("audiences by working group", () => {
     expect(unknown.status).toBe(422);
     expect(unknown.json?.errors).toHaveProperty("group_ids");
 
-    // The chair's paper (uploaded by an admin for now), then a new file: the old one is a revision.
+    // The chair's paper, then a new file: the old one is a revision.
     const uploaded = await call(t.app, "POST", "/api/dashboard/papers", {
-      token: admin.token,
+      token: chair.token,
       body: paperForm(
         { name: "Quillwort trial report", papers_category_id: String(trials.id) },
         await pdfWith("Quillwort handshake first"),
@@ -152,7 +152,7 @@ describe("audiences by working group", () => {
     expect(uploaded.status, uploaded.text).toBe(201);
     const paperId = (uploaded.json as { paper: Paper }).paper.id;
     const revised = await call(t.app, "POST", `/api/dashboard/papers/${paperId}`, {
-      token: admin.token,
+      token: chair.token,
       body: paperForm(
         { name: "Quillwort trial report", papers_category_id: String(trials.id), revision: "Rev. 2" },
         await pdfWith("Quillwort handshake second"),
@@ -161,6 +161,32 @@ describe("audiences by working group", () => {
     });
     expect(revised.status, revised.text).toBe(200);
     const revisionUrl = (revised.json as { paper: Paper }).paper.revisions[0].file.url;
+    // A chair nowhere else: not in another category, not moving the paper out; a member of the
+    // group who does not chair it, not at all.
+    const elsewhere = await call(t.app, "POST", "/api/dashboard/papers-categories", {
+      token: admin.token,
+      json: { name: "Board papers", is_public: false },
+    });
+    const boardCategory = (elsewhere.json as { category: Category }).category;
+    const outside = await call(t.app, "POST", "/api/dashboard/papers", {
+      token: chair.token,
+      body: paperForm({ name: "Stray", papers_category_id: String(boardCategory.id) }, await pdfWith("Stray")),
+    });
+    expect(outside.status).toBe(403);
+    expect(outside.json?.message).toBe(CHAIRS_OWN_CATEGORIES);
+    const moved = await call(t.app, "POST", `/api/dashboard/papers/${paperId}`, {
+      token: chair.token,
+      json: { _method: "PATCH", name: "Quillwort trial report", papers_category_id: boardCategory.id },
+    });
+    expect(moved.status).toBe(403);
+    const byMember = await call(t.app, "POST", "/api/dashboard/papers", {
+      token: member.token,
+      body: paperForm({ name: "Mine", papers_category_id: String(trials.id) }, await pdfWith("Mine")),
+    });
+    expect(byMember.status).toBe(403);
+    expect((await call(t.app, "DELETE", `/api/dashboard/papers/${paperId}`, { token: outsider.token })).status).toBe(
+      403,
+    );
 
     // A meeting for SECOM.
     const meetingRes = await call(t.app, "POST", "/api/dashboard/meeting", {

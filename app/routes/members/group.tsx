@@ -1,10 +1,15 @@
-import { CalendarDays, FolderOpen, UserPlus } from "lucide-react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { CalendarDays, FilePlus2, FolderOpen, UserPlus } from "lucide-react";
+import { useState } from "react";
+import { data, Form, Link, useNavigation, useRevalidator } from "react-router";
+import { editsFor, editsGroups } from "../../../core/access/access";
 import { type GroupPerson, groupMemberAddSchema } from "../../../core/groups/groups.schema";
+import { paperInputSchema } from "../../../core/library/library.schema";
 import { isAppError } from "../../../lib/errors";
 import { parseOrThrow } from "../../../lib/validation";
 import { RowActionForm } from "../../components/admin/admin-list";
 import { formatDateRange } from "../../components/events/format";
+import { flattenTree, type LibraryResult, typedValues } from "../../components/library/library-admin";
+import { PaperForm } from "../../components/library/paper-editor";
 import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
@@ -23,9 +28,13 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const { services, auth } = getRequestContext(context);
   if (!auth) throw data("Sign in first.", { status: 401 });
   try {
+    const group = await services.groups.detail(params.slug, { id: auth.user.id, role: auth.user.role.name });
+    // Its chairs (and the secretariat) add papers to its categories from here (issue 36).
+    const addsPapers = editsGroups(editsFor(auth), [group.id]);
     return {
-      group: await services.groups.detail(params.slug, { id: auth.user.id, role: auth.user.role.name }),
+      group,
       me: auth.user.id,
+      folders: addsPapers ? await services.library.groupTrees(group.id) : [],
     };
   } catch (error) {
     if (isAppError(error) && error.code === "not_found") throw notFound();
@@ -40,17 +49,49 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 type ActionData =
   | { notice: string }
   | { error: string }
-  | { errors: Record<string, string>; values: { email: string } };
+  | { errors: Record<string, string>; values: { email: string } }
+  | ({ paper: true } & LibraryResult);
 
 /** A chair's (or an admin's) forms: add a person by address, remove a member. The service decides who may. */
 export async function action({ context, request, params }: Route.ActionArgs) {
   const { services, auth } = getRequestContext(context);
   if (!auth) throw data("Sign in first.", { status: 401 });
   const viewer = { id: auth.user.id, role: auth.user.role.name };
-  const form = await readForm(request);
+  let form: Record<string, FormDataEntryValue>;
+  try {
+    form = await readForm(request);
+  } catch (error) {
+    // The page's form parser has a smaller limit than the API's (which the form uses with JavaScript).
+    if (isAppError(error) && error.status === 413) {
+      const message = `${error.message} Try again with JavaScript on, or a smaller file.`;
+      return data<ActionData>(
+        { paper: true, intent: "save", row: "paper-form", errors: { uploaded_file: [message] } },
+        { status: 413 },
+      );
+    }
+    throw error;
+  }
   const email = typeof form.email === "string" ? form.email : "";
   try {
     const group = await services.groups.detail(params.slug, viewer);
+    if (form.intent === "save") {
+      // A chair's paper in one of the group's categories (the service refuses any other, with why).
+      try {
+        const input = parseOrThrow(paperInputSchema, form);
+        const file = form.uploaded_file instanceof File && form.uploaded_file.size > 0 ? form.uploaded_file : null;
+        const saved = await services.libraryAdmin.createPaper(input, file, editsFor(auth));
+        return data<ActionData>({ notice: `Added “${saved.name}”.` });
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+        const errors = error.details.errors as Record<string, string[]> | undefined;
+        return data<ActionData>(
+          errors
+            ? { paper: true, intent: "save", row: "paper-form", errors, values: typedValues(form) }
+            : { paper: true, intent: "save", row: "paper-form", error: error.message },
+          { status: error.status },
+        );
+      }
+    }
     if (form.intent === "add") {
       const person = await services.groups.addMember(group.id, parseOrThrow(groupMemberAddSchema, { email }), viewer);
       return data<ActionData>({ notice: `${person.name} is now in the group.` });
@@ -86,11 +127,14 @@ function Person({ person, me }: { person: GroupPerson; me: number }) {
 }
 
 export default function Group({ loaderData, actionData }: Route.ComponentProps) {
-  const { group, me } = loaderData;
+  const { group, me, folders } = loaderData;
+  const [status, setStatus] = useState<string | null>(null);
+  const revalidator = useRevalidator();
   const navigation = useNavigation();
   const adding = navigation.state === "submitting" && navigation.formData?.get("intent") === "add";
   const result = actionData as ActionData | undefined;
-  const errors = result && "errors" in result ? result.errors : {};
+  const errors = result && "errors" in result && !("paper" in result) ? result.errors : {};
+  const paperResult = result && "paper" in result ? result : undefined;
   return (
     <div>
       <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
@@ -104,12 +148,12 @@ export default function Group({ loaderData, actionData }: Route.ComponentProps) 
         <p className="mt-3 max-w-3xl whitespace-pre-line text-slate-700">{group.description}</p>
       ) : null}
       {group.is_chair ? <p className="mt-2 text-sm font-semibold text-sea-700">You chair this group.</p> : null}
-      {result && "notice" in result ? (
+      {(status ?? (result && "notice" in result ? result.notice : null)) ? (
         <Notice tone="success" className="mt-6">
-          {result.notice}
+          {status ?? (result && "notice" in result ? result.notice : null)}
         </Notice>
       ) : null}
-      {result && "error" in result ? (
+      {result && "error" in result && !("paper" in result) ? (
         <Notice tone="error" className="mt-6">
           {result.error}
         </Notice>
@@ -163,6 +207,25 @@ export default function Group({ loaderData, actionData }: Route.ComponentProps) 
                 ))}
               </ul>
             </>
+          ) : null}
+          {folders.length > 0 ? (
+            <details className="mt-5" open={paperResult !== undefined}>
+              <summary className="btn-secondary cursor-pointer">
+                <FilePlus2 className="h-4 w-4" aria-hidden="true" />
+                Add a paper
+              </summary>
+              <PaperForm
+                paper={null}
+                categoryId={folders[0].id}
+                flat={flattenTree(folders)}
+                pageResult={paperResult}
+                cancelTo={`/dashboard/groups/${group.slug}`}
+                onSaved={(message) => {
+                  setStatus(message);
+                  revalidator.revalidate();
+                }}
+              />
+            </details>
           ) : null}
         </section>
         <section aria-labelledby="meetings-title">
@@ -221,7 +284,7 @@ export default function Group({ loaderData, actionData }: Route.ComponentProps) 
                 type="email"
                 label="Add a member by e-mail address"
                 hint="A representative of a member company, an individual member, or the secretariat."
-                defaultValue={result && "values" in result ? result.values.email : ""}
+                defaultValue={result && "values" in result && !("paper" in result) ? result.values.email : ""}
                 error={errors.email}
                 autoComplete="off"
               />
