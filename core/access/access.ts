@@ -92,7 +92,7 @@ export function editsFor(auth: AccessSubject | null | undefined): GroupsSeen {
 /** Whether content for these groups (null: not a group's) is the caller's to change (editsFor). */
 export function editsGroups(edits: GroupsSeen, groupIds: readonly number[] | null): boolean {
   if (edits === "all") return true;
-  return groupIds !== null && groupIds.some((id) => edits.includes(id));
+  return groupIds?.some((id) => edits.includes(id)) ?? false;
 }
 
 /**
