@@ -123,6 +123,17 @@ export function createPrivacyRepository(db: Executor) {
         .execute();
     },
 
+    /** The working groups the person is in (issue 36), and whether they chair each. */
+    async groups(userId: number) {
+      return db
+        .selectFrom("group_members")
+        .innerJoin("working_groups", "working_groups.id", "group_members.group_id")
+        .select(["working_groups.id", "working_groups.name", "group_members.is_chair", "group_members.created_at"])
+        .where("group_members.user_id", "=", userId)
+        .orderBy("working_groups.name")
+        .execute();
+    },
+
     async companies(userId: number) {
       return db
         .selectFrom("company_representatives")

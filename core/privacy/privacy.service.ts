@@ -107,8 +107,9 @@ export function createPrivacyService(deps: {
       listed.push(`- ${entry.name}: ${what}`);
     };
     if (user) {
-      const [companies, follows, preferences, sessions, twoFactor] = await Promise.all([
+      const [companies, groups, follows, preferences, sessions, twoFactor] = await Promise.all([
         repository.companies(user.id),
+        repository.groups(user.id),
         repository.follows(user.id),
         repository.notificationPreferences(user.id),
         repository.sessions(user.id),
@@ -146,6 +147,10 @@ export function createPrivacyService(deps: {
           json: companies.map((c) => ({ ...c, is_primary: c.is_primary === 1 })),
         },
         "the member companies you represent",
+      );
+      add(
+        { name: "groups.json", json: groups.map((g) => ({ ...g, is_chair: g.is_chair === 1 })) },
+        "the working groups you are in, and those you chair",
       );
       add(
         { name: "notifications.json", json: { settings: preferences ?? null, follows } },

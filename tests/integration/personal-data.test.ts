@@ -74,6 +74,13 @@ describe("a member's own data", () => {
       })
       .execute();
 
+    // In a working group (issue 36): the export says which.
+    const group = await t.runtime.services.groups.create({
+      name: "Export trial group",
+      description: "",
+      chair_ids: [],
+    });
+    await t.runtime.services.groups.addMember(group.id, { user_id: member.user.id }, { id: 0, role: "admin" });
     const { response, files } = await download("/api/dashboard/user/export", member.token);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/zip");
@@ -85,6 +92,7 @@ describe("a member's own data", () => {
         "audit-log.json",
         "avatar.webp",
         "companies.json",
+        "groups.json",
         "mails.json",
         "notifications.json",
         "profile.json",
@@ -107,6 +115,9 @@ describe("a member's own data", () => {
     expect(mails.mails.length).toBeGreaterThan(0);
     expect((json(files, "notifications.json") as { follows: { kind: string }[] }).follows).toEqual([
       expect.objectContaining({ kind: "news", delivery: "digest" }),
+    ]);
+    expect(json(files, "groups.json")).toEqual([
+      { id: group.id, name: "Export trial group", is_chair: false, created_at: expect.any(String) },
     ]);
     const audit = json(files, "audit-log.json") as { action: string }[];
     expect(audit.map((row) => row.action)).toContain("sign_in");
