@@ -381,6 +381,37 @@ describe("demo content (npm run db:seed)", () => {
     ]);
   });
 
+  it("has three working groups, each with its library folder, two papers and a meeting to come, the demo member in SECOM (issue 36)", async () => {
+    const services = createServices({
+      origin: "http://localhost:3000",
+      db: database.db,
+      dialect: database.dialect,
+      sqlite: database.sqlite,
+      storage: localStorage(uploadsDir),
+      privateStorage: localStorage(privateDir),
+      sessionTtlSeconds: 3600,
+      clock: () => now,
+    });
+    const groups = await services.groups.list({ id: 0, role: "admin" });
+    expect(groups.map((g) => g.slug).sort()).toEqual(["cyber-security", "s-421-route-exchange", "secom"]);
+    for (const group of groups) {
+      const detail = await services.groups.detail(group.slug, { id: 0, role: "admin" });
+      expect(detail.categories, group.slug).toHaveLength(1);
+      expect(detail.papers, group.slug).toHaveLength(2);
+      expect(detail.meetings.length, group.slug).toBeGreaterThanOrEqual(1);
+    }
+    // The demo member reads SECOM's folder and finds its papers; the other groups' are not theirs.
+    const secom = groups.find((g) => g.slug === "secom")?.id as number;
+    const demoMember = { signedIn: true, groups: [secom] };
+    expect((await services.library.categoryBySlug("secom-documents", demoMember)).audience).toBe("groups");
+    await expect(services.library.categoryBySlug("s-421-documents", demoMember)).rejects.toMatchObject({
+      code: "not_found",
+    });
+    const found = async (query: string) => (await services.search.search(query, demoMember)).map((r) => r.title);
+    expect(await found("interoperability trial report")).toContain("Interoperability trial report, autumn");
+    expect(await found("comments resolution")).not.toContain("S-421 product specification, comments resolution");
+  });
+
   it("has this week's new standards, so that the weekly digest of a fresh demo goes to the demo member alone", async () => {
     const services = createServices({
       origin: "http://localhost:3000",
