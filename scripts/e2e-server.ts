@@ -76,6 +76,20 @@ if (!process.argv.includes("--empty")) {
     first_name: "Ulla",
     last_name: "Userscreen",
   });
+  // A working group's chair, a member of it and a member outside it (tests/e2e/groups.spec.ts, issue 36).
+  for (const [who, first_name, last_name] of [
+    ["chair", "Chidi", "Chair"],
+    ["group", "Greta", "Groupmember"],
+    ["outsider", "Otto", "Outsider"],
+  ] as const) {
+    await services.accounts.createUser({
+      email: `e2e-${who}@masthead.example`,
+      password: `e2e-${who}-password`,
+      role: "member",
+      first_name,
+      last_name,
+    });
+  }
   // Downloads her data and deletes her account (tests/e2e/personal-data.spec.ts): nobody else signs in as her.
   await services.accounts.createUser({
     email: "e2e-leaver@masthead.example",

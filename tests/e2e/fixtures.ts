@@ -7,6 +7,10 @@ import { test as base, expect, type Locator, type Page } from "@playwright/test"
 export const ADMIN = { email: "e2e-admin@masthead.example", password: "e2e-admin-password" };
 export const MEMBER = { email: "e2e-member@masthead.example", password: "e2e-member-password" };
 export const EDITOR = { email: "e2e-editor@masthead.example", password: "e2e-editor-password" };
+/** A working group's chair, a member of the group, and a member outside it (groups.spec.ts alone). */
+export const CHAIR = { email: "e2e-chair@masthead.example", password: "e2e-chair-password" };
+export const GROUP_MEMBER = { email: "e2e-group@masthead.example", password: "e2e-group-password" };
+export const OUTSIDER = { email: "e2e-outsider@masthead.example", password: "e2e-outsider-password" };
 
 /**
  * Signs in on the login page. The login is a form posted as a document (decision 0033): this waits

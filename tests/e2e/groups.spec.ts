@@ -1,4 +1,6 @@
-import { ADMIN, expect, expectAccessible, MEMBER, signIn, test } from "./fixtures";
+import type { Browser } from "@playwright/test";
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { ADMIN, CHAIR, expect, expectAccessible, GROUP_MEMBER, MEMBER, OUTSIDER, signIn, test } from "./fixtures";
 
 // Issue 36: an admin makes a group and names its chair; the chair adds a member on the group's page.
 test("an admin creates a working group with a chair, who adds a member on the group's page", async ({ browser }) => {
@@ -36,4 +38,94 @@ test("an admin creates a working group with a chair, who adds a member on the gr
   const yours = page.getByRole("region", { name: "Your working groups" });
   await expect(yours.getByRole("link", { name: /Radar working group/ })).toContainText("(chair)");
   await memberContext.close();
+});
+
+async function pdfOf(text: string): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage().drawText(text, { x: 50, y: 700, font, size: 14 });
+  return Buffer.from(await doc.save());
+}
+
+/** A page of a new browser context, signed in as `who` and sent on to `to`. */
+async function signedIn(browser: Browser, who: { email: string; password: string }, to: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`/login?redirect=${encodeURIComponent(to)}`);
+  await signIn(page, who);
+  return { context, page };
+}
+
+// Issue 36, 'Done when': a chair uploads a paper to their group's category; a member of the group
+// finds it in search and downloads it; a member outside the group gets 404 from the page, the API,
+// the download and the feed, and finds nothing.
+test("a chair adds a paper for the group; its member finds and downloads it; anyone else gets 404", async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  // The admin: a group with its chair, and a library category for it.
+  const admin = await signedIn(browser, ADMIN, "/manager/groups");
+  await admin.page.getByText("New group").click();
+  await admin.page.locator("#new-group-name").fill("Petrel working group");
+  await admin.page.locator("#new-group-chairs").fill(CHAIR.email);
+  await admin.page.getByRole("button", { name: "Create group" }).click();
+  await expect(admin.page.getByText("The group “Petrel working group” is created.")).toBeVisible();
+  await admin.page.goto("/manager/library");
+  await admin.page.getByRole("link", { name: "New category" }).click();
+  const form = admin.page.getByRole("form", { name: "New top-level category" });
+  await form.getByLabel("Name", { exact: true }).fill("Petrel drafts");
+  await form.getByLabel("Who may read it").selectOption("groups");
+  await form.getByRole("group", { name: "Working groups" }).getByLabel("Petrel working group").check();
+  await form.getByRole("button", { name: "Create category" }).click();
+  await expect(admin.page.getByRole("status").filter({ hasText: "Created “Petrel drafts”." })).toBeVisible();
+  const item = admin.page.locator("li", { has: admin.page.getByText("Petrel drafts", { exact: true }) }).first();
+  await expect(item).toContainText("Groups: Petrel working group");
+  await expectAccessible(admin.page);
+  await admin.context.close();
+
+  // The chair: adds a member, then a paper from the group's page.
+  const chair = await signedIn(browser, CHAIR, "/dashboard/groups");
+  await chair.page.getByRole("link", { name: /Petrel working group/ }).click();
+  await chair.page.getByLabel("Add a member by e-mail address").fill(GROUP_MEMBER.email);
+  await chair.page.getByRole("button", { name: "Add to the group" }).click();
+  await expect(chair.page.getByText("is now in the group.")).toBeVisible();
+  await chair.page.getByText("Add a paper").click();
+  const paper = chair.page.getByRole("form", { name: "New paper" });
+  await paper.getByLabel("Name", { exact: true }).fill("Petrel nesting survey");
+  await paper
+    .getByLabel("File")
+    .setInputFiles({ name: "survey.pdf", mimeType: "application/pdf", buffer: await pdfOf("Petrelwort colonies") });
+  await paper.getByRole("button", { name: "Create paper" }).click();
+  await expect(chair.page.getByText("Created “Petrel nesting survey”.")).toBeVisible();
+  const latest = chair.page.getByRole("link", { name: "Petrel nesting survey" });
+  await expect(latest).toBeVisible();
+  const download = await latest.getAttribute("href");
+  expect(download).toMatch(/^\/papers\/\d+\/download$/);
+  await expectAccessible(chair.page);
+  await chair.context.close();
+
+  // The group's member: finds it in search (its text), opens the folder, downloads the file.
+  const member = await signedIn(browser, GROUP_MEMBER, "/search?q=petrelwort");
+  await expect(member.page.getByRole("link", { name: /Petrel nesting survey/ }).first()).toBeVisible();
+  await member.page.goto("/dashboard/petrel-drafts");
+  await expect(member.page.getByRole("heading", { level: 1, name: "Petrel drafts" })).toBeVisible();
+  const file = await member.page.request.get(download as string);
+  expect(file.status()).toBe(200);
+  expect(file.headers()["content-type"]).toBe("application/pdf");
+  await expectAccessible(member.page);
+  await member.context.close();
+
+  // A member outside the group: 404 from the page, the API, the download and the feed; nothing found.
+  const outsider = await signedIn(browser, OUTSIDER, "/search?q=petrelwort");
+  await expect(outsider.page.getByRole("link", { name: /Petrel nesting survey/ })).toHaveCount(0);
+  const folder = await outsider.page.goto("/dashboard/petrel-drafts");
+  expect(folder?.status()).toBe(404);
+  for (const url of [
+    "/api/dashboard/getCategoryBySlug/petrel-drafts",
+    download as string,
+    "/library/petrel-drafts/feed.xml",
+  ]) {
+    expect((await outsider.page.request.get(url)).status(), url).toBe(404);
+  }
+  await outsider.context.close();
 });
