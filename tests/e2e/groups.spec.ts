@@ -89,7 +89,7 @@ test("a chair adds a paper for the group; its member finds and downloads it; any
   await chair.page.getByLabel("Add a member by e-mail address").fill(GROUP_MEMBER.email);
   await chair.page.getByRole("button", { name: "Add to the group" }).click();
   await expect(chair.page.getByText("is now in the group.")).toBeVisible();
-  await chair.page.getByText("Add a paper").click();
+  await chair.page.getByText("Add a paper to the group's library").click();
   const paper = chair.page.getByRole("form", { name: "New paper" });
   await paper.getByLabel("Name", { exact: true }).fill("Petrel nesting survey");
   await paper

@@ -208,25 +208,6 @@ export default function Group({ loaderData, actionData }: Route.ComponentProps) 
               </ul>
             </>
           ) : null}
-          {folders.length > 0 ? (
-            <details className="mt-5" open={paperResult !== undefined}>
-              <summary className="btn-secondary cursor-pointer">
-                <FilePlus2 className="h-4 w-4" aria-hidden="true" />
-                Add a paper
-              </summary>
-              <PaperForm
-                paper={null}
-                categoryId={folders[0].id}
-                flat={flattenTree(folders)}
-                pageResult={paperResult}
-                cancelTo={`/dashboard/groups/${group.slug}`}
-                onSaved={(message) => {
-                  setStatus(message);
-                  revalidator.revalidate();
-                }}
-              />
-            </details>
-          ) : null}
         </section>
         <section aria-labelledby="meetings-title">
           <h2 id="meetings-title" className="font-display text-2xl font-bold text-navy-900">
@@ -252,6 +233,26 @@ export default function Group({ loaderData, actionData }: Route.ComponentProps) 
           )}
         </section>
       </div>
+
+      {folders.length > 0 ? (
+        <details className="mt-8" open={paperResult !== undefined}>
+          <summary className="btn-outline inline-flex cursor-pointer list-none [&::-webkit-details-marker]:hidden">
+            <FilePlus2 className="h-4 w-4" aria-hidden="true" />
+            Add a paper to the group's library
+          </summary>
+          <PaperForm
+            paper={null}
+            categoryId={folders[0].id}
+            flat={flattenTree(folders)}
+            pageResult={paperResult}
+            cancelTo={`/dashboard/groups/${group.slug}`}
+            onSaved={(message) => {
+              setStatus(message);
+              revalidator.revalidate();
+            }}
+          />
+        </details>
+      ) : null}
 
       <section aria-labelledby="people-title" className="mt-10">
         <h2 id="people-title" className="font-display text-2xl font-bold text-navy-900">
