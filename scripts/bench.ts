@@ -30,7 +30,7 @@ import {
   type Side,
   writeDocument,
 } from "./bench/report";
-import { prepareBenchData } from "./bench/seed";
+import { BENCH_GROUP_MEMBER, prepareBenchData } from "./bench/seed";
 import { type ServerProcess, startServer, stopAllServers } from "./bench/servers";
 import { renderSoak, runSoak, SOAK_DEFAULT_CONNECTIONS, SOAK_DEFAULT_MINUTES } from "./bench/soak";
 import { readStartCommand, type StartCommand } from "./bench/start-command";
@@ -79,7 +79,14 @@ type Options = LoadSettings & {
 };
 
 /** A server of the app: the current checkout ("after") or the compared commit ("before"). */
-type AppServer = { name: "before" | "after"; process: ServerProcess; command: StartCommand; token: string };
+type AppServer = {
+  name: "before" | "after";
+  process: ServerProcess;
+  command: StartCommand;
+  token: string;
+  /** A member of the bench's working group (issue 36); empty where the build has no groups. */
+  groupMemberToken: string;
+};
 
 type Captured = { response: RawResponse; request: BenchRequest } | { skipped: string };
 
@@ -172,15 +179,18 @@ async function startApp(name: AppServer["name"], checkout: string, dataDir: stri
     },
   });
   console.log(`${name} server ready on ${process_.origin} (pid ${process_.child.pid}): ${commandLine(command)}`);
-  return { name, process: process_, command, token: await login(process_) };
+  const token = await login(process_, BENCH_ADMIN);
+  // A build before working groups has no such member: its group rows answer 401 and are skipped.
+  const groupMemberToken = await login(process_, BENCH_GROUP_MEMBER).catch(() => "");
+  return { name, process: process_, command, token, groupMemberToken };
 }
 
-async function login(app: ServerProcess): Promise<string> {
+async function login(app: ServerProcess, who: { email: string; password: string }): Promise<string> {
   const response = await rawRequest(app.origin, {
     method: "POST",
     path: "/api/login",
     headers: { "Content-Type": "application/json", Accept: "application/json" },
-    body: JSON.stringify(BENCH_ADMIN),
+    body: JSON.stringify(who),
   });
   const answer = JSON.parse(response.body.toString("utf8")) as { access_token?: string };
   if (response.status !== 200 || !answer.access_token) {
@@ -191,7 +201,11 @@ async function login(app: ServerProcess): Promise<string> {
 
 /** One request for a row: does it answer 200 (with br when asked)? Keeps the bytes for the baseline. */
 async function capture(app: AppServer, benchCase: BenchCase): Promise<Captured> {
-  const request = resolveTarget(benchCase.target, { token: app.token }, benchCase.encoding);
+  const request = resolveTarget(
+    benchCase.target,
+    { token: app.token, groupMemberToken: app.groupMemberToken },
+    benchCase.encoding,
+  );
   const response = await rawRequest(app.process.origin, request);
   if (response.status !== 200) {
     return { skipped: `answered ${response.status}, not 200: ${response.body.toString("utf8").slice(0, 200)}` };

@@ -7,6 +7,7 @@ import type { Database, RegistrationStatus } from "../../db/types";
 import { countryName } from "../../lib/countries";
 import { loadConfig } from "../../lib/env";
 import { escapeHtml, excerptOf, htmlToText } from "../../lib/html";
+import { hashPassword } from "../../lib/password";
 import { slugify } from "../../lib/slug";
 import { seedDemoContent } from "../seed/index";
 import { BENCH_OPEN_MEETING_SLUG, BENCH_REGISTRATIONS_MEETING_ID } from "./targets";
@@ -49,6 +50,37 @@ export const EXTRA_DATA: DataStep[] = [
     },
   },
   {
+    name: "a working group with a member who signs in",
+    run: async ({ db }) => {
+      const now = new Date().toISOString();
+      await db
+        .insertInto("working_groups")
+        .values({
+          id: BENCH_GROUP_ID,
+          name: "Bench working group",
+          slug: "bench-group",
+          created_at: now,
+          updated_at: now,
+        } as never)
+        .execute();
+      const { id } = await db
+        .insertInto("users")
+        .values({
+          first_name: "Bench",
+          last_name: "Member",
+          email: BENCH_GROUP_MEMBER.email,
+          role: "member",
+          password_hash: await hashPassword(BENCH_GROUP_MEMBER.password),
+          is_active: 1,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await db.insertInto("group_members").values({ group_id: BENCH_GROUP_ID, user_id: id, created_at: now }).execute();
+    },
+  },
+  {
     name: "1 000 meetings with programmes",
     run: async ({ db }) => {
       const types = ["conference", "workshop", "meeting", "webinar"];
@@ -71,12 +103,19 @@ export const EXTRA_DATA: DataStep[] = [
             location: n % 4 === 3 ? "Online" : "Rotterdam, Netherlands",
             content: `<p>Bench meeting ${n} on GMDSS, ECDIS and radar.</p>`,
             timezone: zones[n % zones.length],
-            visibility: n % 5 === 0 ? ("members" as const) : ("public" as const),
+            visibility: n % 5 === 0 || isGroupMeeting(n) ? ("members" as const) : ("public" as const),
             created_at: now,
             updated_at: now,
           };
         });
-        const inserted = await db.insertInto("meetings").values(rows).returning(["id", "start_date"]).execute();
+        const inserted = await db.insertInto("meetings").values(rows).returning(["id", "slug", "start_date"]).execute();
+        const forGroup = inserted.filter((m) => isGroupMeeting(Number(m.slug.slice("bench-meeting-".length))));
+        if (forGroup.length > 0) {
+          await db
+            .insertInto("meeting_groups")
+            .values(forGroup.map((m) => ({ meeting_id: m.id, group_id: BENCH_GROUP_ID })))
+            .execute();
+        }
         await db
           .insertInto("schedules")
           .values(
@@ -96,7 +135,7 @@ export const EXTRA_DATA: DataStep[] = [
     },
   },
   {
-    name: "10 000 papers in a members' category and 10 000 in a public one",
+    name: "10 000 papers in a members' category, 10 000 in a public one and 10 000 in a working group's",
     run: async ({ db }) => {
       const now = new Date().toISOString();
       // Fixed ids, so that the targets can name them (the bench database is SQLite).
@@ -116,6 +155,8 @@ export const EXTRA_DATA: DataStep[] = [
             updated_at: now,
           } as never)
           .execute();
+        if (c.group)
+          await db.insertInto("category_groups").values({ category_id: c.id, group_id: BENCH_GROUP_ID }).execute();
         const orgs = ["IEC", "ISO", "ITU", "IMO", "IALA", "IHO", "CIRM", "RTCM"];
         for (let batch = 0; batch < 100; batch++) {
           const rows = Array.from({ length: 100 }, (_, i) => {
@@ -139,7 +180,7 @@ export const EXTRA_DATA: DataStep[] = [
             .values(rows)
             .returning(["id", "name", "description"])
             .execute();
-          await db
+          const documents = await db
             .insertInto("search_documents")
             .values(
               inserted.map((p) => ({
@@ -152,7 +193,14 @@ export const EXTRA_DATA: DataStep[] = [
                 updated_at: now,
               })),
             )
+            .returning("id")
             .execute();
+          if (c.group) {
+            await db
+              .insertInto("search_document_groups")
+              .values(documents.map((d) => ({ document_id: d.id, group_id: BENCH_GROUP_ID })))
+              .execute();
+          }
         }
       }
     },
@@ -233,10 +281,32 @@ async function seedAuditAndPages({ db }: DataContext): Promise<void> {
 }
 
 /** The bench's big library categories: one members-only technical papers view, one public standards view. */
-export const BENCH_CATEGORIES = [
+export const BENCH_CATEGORIES: readonly {
+  id: number;
+  slug: string;
+  name: string;
+  view_type: string;
+  is_public: 0 | 1;
+  /** For the bench's working group only (issue 36). */
+  group?: boolean;
+}[] = [
   { id: 9001, slug: "bench-papers", name: "Bench papers", view_type: "masthead-technical-papers", is_public: 0 },
   { id: 9002, slug: "bench-standards", name: "Bench standards", view_type: "upcoming-standards", is_public: 1 },
-] as const;
+  {
+    id: 9003,
+    slug: "bench-group-papers",
+    name: "Bench group papers",
+    view_type: "masthead-technical-papers",
+    is_public: 0,
+    group: true,
+  },
+];
+
+/** The bench's working group (issue 36), a member of it who signs in, and its share of the bench's meetings. */
+export const BENCH_GROUP_ID = 9201;
+export const BENCH_GROUP_MEMBER = { email: "bench-member@masthead.example", password: "bench-member-password" };
+/** Every tenth bench meeting is for the bench's group (and every fifth other one for all members). */
+const isGroupMeeting = (n: number) => n % 10 === 5;
 
 /** How many member companies the bench adds to the demo's (issue 31: the directory and the admin list at scale). */
 export const BENCH_COMPANIES = 5000;

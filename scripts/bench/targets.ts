@@ -24,8 +24,11 @@ export type BenchTarget = {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Path and query string, e.g. "/news?page=2". */
   path: string;
-  /** "bearer": send the bench admin's token as `Authorization: Bearer …`. */
-  auth?: "bearer";
+  /**
+   * "bearer": send the bench admin's token as `Authorization: Bearer …`; "group-member": the token
+   * of a member of the bench's working group (issue 36: what a group's member reads).
+   */
+  auth?: "bearer" | "group-member";
   /** Measured with `Accept-Encoding: br, gzip` too (as pages always are). */
   encoded?: boolean;
   /** Extra request headers, e.g. { "Accept-Encoding": "br" } to include compression. */
@@ -118,6 +121,21 @@ export const TARGETS: BenchTarget[] = [
     kind: "signed-in",
     path: "/dashboard/events",
     auth: "bearer",
+    connections: RENDERED_CONNECTIONS,
+  },
+  {
+    name: "Members' calendar, signed in as a working group's member",
+    kind: "signed-in",
+    // The same list as /dashboard/events (its default view), at an address of its own for the baseline.
+    path: "/dashboard/events?view=list",
+    auth: "group-member",
+    connections: RENDERED_CONNECTIONS,
+  },
+  {
+    name: "Library category for a working group, 10 000 papers, signed in as its member",
+    kind: "signed-in",
+    path: "/dashboard/bench-group-papers",
+    auth: "group-member",
     connections: RENDERED_CONNECTIONS,
   },
   // With 10 000 papers in each of two categories (EXTRA_DATA): the pages and every sort option of SPEC §9.
@@ -381,11 +399,12 @@ export function casesOf(targets: BenchTarget[]): BenchCase[] {
 
 export function resolveTarget(
   target: BenchTarget,
-  session: { token: string },
+  session: { token: string; groupMemberToken?: string },
   encoding: Encoding = "identity",
 ): BenchRequest {
   const headers: Record<string, string> = { ...target.headers };
   if (target.auth === "bearer") headers.Authorization = `Bearer ${session.token}`;
+  if (target.auth === "group-member") headers.Authorization = `Bearer ${session.groupMemberToken ?? ""}`;
   if (encoding === "br") headers["Accept-Encoding"] = BROWSER_ACCEPT_ENCODING;
   return {
     method: target.method ?? "GET",
