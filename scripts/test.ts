@@ -1,8 +1,8 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { ensureChromium } from "./browser";
 import { ensureNginx } from "./nginx";
-import { NODE24, prepareNode24 } from "./node24";
+import { NODE24, node24Env } from "./node24";
 import {
   type PlaywrightReport,
   playwrightReportProblems,
@@ -12,9 +12,9 @@ import {
 } from "./test-report";
 
 /**
- * `npm test`: lint, typecheck, Node 24 made ready (scripts/node24.ts, decision 0038), unit +
- * integration tests on SQLite on Node 24 (and again on PostgreSQL on the machine's Node when
- * TEST_DATABASE_URL is set), the production build, the tests of the built server as a process on
+ * `npm test`: lint, typecheck, unit + integration tests on PostgreSQL on the machine's Node when
+ * TEST_DATABASE_URL is set (while Node 24 is made ready beside them: scripts/node24.ts, decisions
+ * 0038 and 0084), then on SQLite on Node 24, the production build, the tests of the built server as a process on
  * Node 24 (tests/process), the cluster tests (two processes on PostgreSQL behind nginx,
  * tests/cluster: when TEST_DATABASE_URL is set; nginx is installed from Debian's package if
  * missing) and the end-to-end tests in Chromium. Each suite runs once (decision 0080). Ends with
@@ -78,18 +78,34 @@ check("typecheck", "sh", ["-c", "npx react-router typegen && npx tsc --noEmit"])
 // Each suite runs once, on one of the two Nodes (decision 0080): the SQLite integration suite and the
 // built server as a process on Node 24, the Node operators run (22 or 24 LTS; decision 0038); the
 // PostgreSQL suite, the cluster and the browser on the machine's Node (20).
+// Node 24 is made ready (about six minutes on two cores: better-sqlite3 compiled for it) while the
+// PostgreSQL suite runs, which waits on its server most of the time (decision 0084).
 const node24Step = `Node ${NODE24.version} ready (native modules, npm's engine check)`;
+const node24Log = "tmp/node24-ready.log";
+const node24Out = fs.openSync(node24Log, "w");
+const node24Child = spawn("npx", ["tsx", "scripts/node24.ts"], { stdio: ["ignore", node24Out, node24Out] });
+const node24Done = new Promise<boolean>((resolve) => {
+  node24Child.on("exit", (code) => resolve(code === 0));
+  node24Child.on("error", () => resolve(false));
+});
+console.log(`\n▶ ${node24Step}: started beside the PostgreSQL suite (its output: ${node24Log})`);
+
+const { TEST_DATABASE_URL } = process.env;
+if (TEST_DATABASE_URL) vitest("unit+integration (PostgreSQL)", process.env);
+else console.log("\nTEST_DATABASE_URL is not set: the integration tests run on SQLite only.");
+
+const node24Ok = await node24Done;
+fs.closeSync(node24Out);
 console.log(`\n▶ ${node24Step}`);
-const node24 = prepareNode24();
+console.log(fs.readFileSync(node24Log, "utf8").trim());
+const node24 = node24Ok ? node24Env(process.env) : null;
 steps.push({ name: node24Step, passed: node24 ? 1 : 0, failed: node24 ? 0 : 1 });
 // Without Node 24 (its step failed above, and the run with it) the suites still run, on the machine's Node.
 const operatorsNode = node24 ?? process.env;
 const onOperatorsNode = node24 ? ` on Node ${NODE24.version}` : "";
 
-const { TEST_DATABASE_URL, ...operatorsNodeEnv } = operatorsNode;
+const { TEST_DATABASE_URL: _postgres, ...operatorsNodeEnv } = operatorsNode;
 vitest(`unit+integration (SQLite)${onOperatorsNode}`, operatorsNodeEnv);
-if (TEST_DATABASE_URL) vitest("unit+integration (PostgreSQL)", process.env);
-else console.log("\nTEST_DATABASE_URL is not set: the integration tests ran on SQLite only.");
 
 const built = check("production build", "npm", ["run", "build", "--silent"]);
 // The built server as an operator runs it: a real process, real sockets, signals, proxies, disks.
