@@ -126,17 +126,23 @@ const sqliteBinding = (abi: string) =>
  * machine's Node always finds one). Node 24's is compiled once per
  * better-sqlite3 version into the cache, then copied to its ABI's place.
  */
-function ensureSqlite(log: Log) {
-  const pkg = JSON.parse(fs.readFileSync(path.join(SQLITE_PACKAGE, "package.json"), "utf8")) as {
+function sqlitePackage() {
+  return JSON.parse(fs.readFileSync(path.join(SQLITE_PACKAGE, "package.json"), "utf8")) as {
     version: string;
     dependencies?: Record<string, string>;
   };
+}
+
+/**
+ * Moves the machine Node's better-sqlite3 binary from where npm built it to its ABI's own place
+ * (where `bindings` looks for it too), so that a Node 24 binary can sit beside it. Done before
+ * anything runs beside the preparation (scripts/test.ts): a test process loading better-sqlite3
+ * while the file moved could find neither place.
+ */
+export function settleMachineSqlite() {
   // better-sqlite3 13 and later are Node-API binaries shipped in the package, one for every Node (no ABI).
-  if (!pkg.dependencies?.bindings) return;
-  const { version } = pkg;
+  if (!sqlitePackage().dependencies?.bindings) return;
   const machineAbi = process.versions.modules;
-  const node24Abi = output(NODE24_EXE, ["-p", "process.versions.modules"]).text;
-  if (node24Abi === machineAbi) return; // the machine runs Node 24 already: one binary serves both
   const npmBuilt = path.join(SQLITE_PACKAGE, "build/Release", SQLITE_ADDON);
   if (fs.existsSync(npmBuilt)) {
     placeFile(npmBuilt, sqliteBinding(machineAbi));
@@ -144,6 +150,16 @@ function ensureSqlite(log: Log) {
   }
   if (!fs.existsSync(sqliteBinding(machineAbi)))
     throw new Error(`better-sqlite3 has no binary for ${process.version}: run \`npm rebuild better-sqlite3\`.`);
+}
+
+function ensureSqlite(log: Log) {
+  const pkg = sqlitePackage();
+  if (!pkg.dependencies?.bindings) return;
+  const { version } = pkg;
+  const machineAbi = process.versions.modules;
+  const node24Abi = output(NODE24_EXE, ["-p", "process.versions.modules"]).text;
+  if (node24Abi === machineAbi) return; // the machine runs Node 24 already: one binary serves both
+  settleMachineSqlite();
 
   const cached = path.join(CACHE, `better-sqlite3-${version}-node-v${node24Abi}-headers-${SAFE_HEADERS.version}.node`);
   if (!fs.existsSync(cached)) {
@@ -160,7 +176,9 @@ function ensureSqlite(log: Log) {
     // better-sqlite3's own build script, run by npm (which brings node-gyp) on Node 24.
     const compiled = output("npm", ["run", "build-release"], {
       cwd: build,
-      env: { ...node24Env(process.env), npm_config_nodedir: HEADERS_DIR, JOBS: "max" },
+      // One compiler at a time: it runs beside the PostgreSQL suite (scripts/test.ts), whose
+      // timing-sensitive tests would feel two.
+      env: { ...node24Env(process.env), npm_config_nodedir: HEADERS_DIR, JOBS: "1" },
     });
     if (!compiled.ok) throw new Error(`Compiling better-sqlite3 for Node ${NODE24.version} failed:\n${compiled.text}`);
     const binary = path.join(build, "build/Release", SQLITE_ADDON);

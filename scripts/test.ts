@@ -2,7 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { ensureChromium } from "./browser";
 import { ensureNginx } from "./nginx";
-import { NODE24, node24Env } from "./node24";
+import { NODE24, node24Env, settleMachineSqlite } from "./node24";
 import {
   type PlaywrightReport,
   playwrightReportProblems,
@@ -83,6 +83,12 @@ check("typecheck", "sh", ["-c", "npx react-router typegen && npx tsc --noEmit"])
 const node24Step = `Node ${NODE24.version} ready (native modules, npm's engine check)`;
 const node24Log = "tmp/node24-ready.log";
 const node24Out = fs.openSync(node24Log, "w");
+// The machine's better-sqlite3 binary is put in its place first, before any test process loads it.
+try {
+  settleMachineSqlite();
+} catch (error) {
+  console.error((error as Error).message);
+}
 const node24Child = spawn("npx", ["tsx", "scripts/node24.ts"], { stdio: ["ignore", node24Out, node24Out] });
 const node24Done = new Promise<boolean>((resolve) => {
   node24Child.on("exit", (code) => resolve(code === 0));

@@ -42,6 +42,8 @@ export type AccessSubject = {
   groups?: readonly number[];
   /** The groups among `groups` the person chairs. */
   chairs?: readonly number[];
+  /** An admin or editor who must turn on two-factor sign-in before anything else (decision 0075). */
+  twoFactorSetupRequired?: boolean;
 };
 
 /**
@@ -84,7 +86,8 @@ export function groupsOf(auth: AccessSubject | null | undefined): GroupsSeen {
  * anyone else nothing (an empty list).
  */
 export function editsFor(auth: AccessSubject | null | undefined): GroupsSeen {
-  if (!auth) return [];
+  // Two-factor first: an admin or editor the site asks for it changes nothing until it is on.
+  if (!auth || auth.twoFactorSetupRequired) return [];
   if (managesContent(auth.user.role.name)) return "all";
   return hasMembersAccess(auth) ? (auth.chairs ?? []) : [];
 }

@@ -40,6 +40,7 @@ import {
   type LibraryService,
   type LibraryTree,
   PAPER_NOT_FOUND,
+  publicSettingOf,
   readAll,
   toCategory,
 } from "./library.service";
@@ -333,16 +334,23 @@ export function createLibraryAdminService(deps: {
 
   /**
    * The category's own audience as sent (issue 36): `audience` when given, else `group_ids` when
-   * given, else SPEC's is_public. The groups it is for: a list, or 'keep' when only is_public came
-   * and said members-only (a client that knows nothing of groups must not open a group's category
-   * to every member by saving it).
+   * given, else SPEC's is_public. A client that knows nothing of groups must not open a group's
+   * category to every member by saving it: `current` is the category as it stands (on an update),
+   * and with is_public left out its setting stays as it is; with is_public saying members-only, a
+   * category for groups (its own or its parent's) stays for those groups.
    */
   async function audienceOfInput(
     data: CategoryData,
     on: ReturnType<typeof createLibraryRepository>,
-  ): Promise<{ setting: PublicSetting; groups: number[] | "keep" }> {
+    current?: CategoryNode,
+  ): Promise<{ setting: PublicSetting; groups: readonly number[] | "keep" }> {
     const setting = data.audience ?? (data.group_ids?.length ? "groups" : undefined);
-    if (setting === undefined) return { setting: data.is_public, groups: data.is_public === "members" ? "keep" : [] };
+    if (setting === undefined) {
+      if (data.is_public === undefined)
+        return current ? { setting: publicSettingOf(current.row), groups: "keep" } : { setting: "inherit", groups: [] };
+      if (data.is_public !== "members") return { setting: data.is_public, groups: [] };
+      return { setting: "members", groups: current?.groupIds ?? [] };
+    }
     if (setting !== "groups") return { setting, groups: [] };
     const ids = data.group_ids ?? [];
     if (ids.length === 0) throw invalidInput({ group_ids: [AUDIENCE_GROUPS_REQUIRED] });
@@ -444,7 +452,7 @@ export function createLibraryAdminService(deps: {
       try {
         await db.transaction().execute(async (trx) => {
           const on = createLibraryRepository(trx);
-          const audience = await audienceOfInput(data, on);
+          const audience = await audienceOfInput(data, on, (await treeOn(trx)).byId.get(id));
           await on.updateCategory(id, {
             ...categoryColumns(data, audience.setting),
             ...(stored ? { image: stored.key } : {}),

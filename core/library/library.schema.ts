@@ -149,16 +149,18 @@ const audienceInput = z.preprocess(
   z.enum(AUDIENCE_SETTINGS, { error: "The audience must be inherit, public, members or groups." }).optional(),
 );
 
-/** is_public as a form or JSON sends it: true/false/1/0, or inherit (empty). */
-const publicSetting = z.preprocess(
-  (v) => {
-    if (v === undefined || v === null || v === "" || v === "inherit") return "inherit";
-    if (v === true || v === "true" || v === "1" || v === 1 || v === "public") return "public";
-    if (v === false || v === "false" || v === "0" || v === 0 || v === "members") return "members";
-    return v;
-  },
-  z.enum(PUBLIC_SETTINGS, { error: "Public must be true, false or inherit." }),
-);
+/**
+ * is_public as a form or JSON sends it: true/false/1/0, or inherit (empty). Left out, it is
+ * undefined: inherit for a new category, unchanged on an update (issue 36: a client that knows
+ * nothing of audiences must not change one by leaving the field out).
+ */
+const publicSetting = z.preprocess((v) => {
+  if (v === undefined) return undefined;
+  if (v === null || v === "" || v === "inherit") return "inherit";
+  if (v === true || v === "true" || v === "1" || v === 1 || v === "public") return "public";
+  if (v === false || v === "false" || v === "0" || v === 0 || v === "members") return "members";
+  return v;
+}, z.enum(PUBLIC_SETTINGS, { error: "Public must be true, false or inherit." }).optional());
 
 const nameField = z
   .string({ error: "The name field is required." })

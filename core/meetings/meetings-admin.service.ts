@@ -214,16 +214,19 @@ export function createMeetingsAdminService(deps: {
 
   /**
    * The meeting's visibility and groups as sent (issue 36): `audience` when given, else `group_ids`
-   * when given, else SPEC's visibility. Groups: a list, or 'keep' when only visibility came and said
-   * members (a client that knows nothing of groups must not open a group's meeting by saving it).
+   * when given, else SPEC's visibility. A client that knows nothing of groups must not open a group's
+   * meeting by saving it: with visibility left out, an update keeps the meeting's audience (a new
+   * meeting is public); with visibility saying members, its groups stay.
    */
   async function audienceOfInput(
     data: MeetingData,
     meetings: MeetingsRepository,
+    current?: Row,
   ): Promise<{ visibility: "public" | "members"; groups: number[] | "keep" }> {
     const audience = data.audience ?? (data.group_ids?.length ? "groups" : undefined);
     if (audience === undefined) {
-      return { visibility: data.visibility, groups: data.visibility === "members" ? "keep" : [] };
+      const visibility = data.visibility ?? current?.visibility ?? "public";
+      return { visibility, groups: visibility === "members" ? "keep" : [] };
     }
     if (audience !== "groups") return { visibility: audience, groups: [] };
     const ids = data.group_ids ?? [];
@@ -278,7 +281,6 @@ export function createMeetingsAdminService(deps: {
       content_title: data.content_title,
       content: richText(data.content),
       timezone: data.timezone ?? (await deps.defaultTimeZone()),
-      visibility: data.visibility,
       registration_open: data.registration_status === "open" ? 1 : 0,
       registration_closes_on: data.registration_closes_on,
       capacity: data.capacity,
@@ -420,7 +422,7 @@ export function createMeetingsAdminService(deps: {
       const stored = await storeAll(images, "meetings", "images");
       const row = await changing(id, stored, async (trx) => {
         const meetings = createMeetingsRepository(trx);
-        const audience = await audienceOfInput(data, meetings);
+        const audience = await audienceOfInput(data, meetings, before);
         const updated = await meetings.update(
           id,
           { ...values, visibility: audience.visibility },

@@ -208,9 +208,11 @@ export const meetingInputSchema = z
         .optional()
         .transform((v) => v ?? null),
     ),
+    // Left out: public for a new meeting, unchanged on an update (issue 36: a client that knows
+    // nothing of audiences must not open a group's meeting by leaving it out).
     visibility: z.preprocess(
       given,
-      z.enum(MEETING_VISIBILITIES, { error: "The visibility must be public or members." }).default("public"),
+      z.enum(MEETING_VISIBILITIES, { error: "The visibility must be public or members." }).optional(),
     ),
     // Issue 36: `audience` (with `group_ids` for groups) wins over visibility when sent; without it,
     // `group_ids` alone makes a group's meeting, and visibility keeps SPEC's meaning.

@@ -55,6 +55,8 @@ export const access = {
     if (!auth) throw new AppError("unauthorized", "Unauthenticated.");
     if (managesContent(auth.user.role.name)) return secretariat(managesContent)(c, next);
     if (editsFor(auth).length === 0) throw new AppError("forbidden", "This action is unauthorized.");
+    // A chair's successful change is seen by the group's members: the shared renders move on.
+    c.set("publishes", true);
     return next();
   }),
   /** The secretariat's content: news, pages, meetings, the library (admins and editors; issue 36). */

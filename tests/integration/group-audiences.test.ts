@@ -241,7 +241,9 @@ describe("audiences by working group", () => {
       ).not.toContain(meeting.slug);
     }
 
-    // A client that knows only SPEC's is_public keeps the groups when it saves members-only.
+    // A client that knows only SPEC's is_public keeps the groups when it saves members-only, for a
+    // category with groups of its own and for one that inherits them; leaving is_public out
+    // changes nothing of the audience either.
     const saved = await call(t.app, "POST", `/api/dashboard/papers-categories/${drafts.id}`, {
       token: admin.token,
       json: { name: "SECOM drafts", is_public: false },
@@ -251,6 +253,32 @@ describe("audiences by working group", () => {
       audience: "groups",
       group_ids: [secom.id],
     });
+    const inheriting = await call(t.app, "POST", `/api/dashboard/papers-categories/${trials.id}`, {
+      token: admin.token,
+      json: { name: "Trials", is_public: false },
+    });
+    expect((inheriting.json as { category: Category }).category).toMatchObject({
+      audience: "groups",
+      group_ids: [secom.id],
+    });
+    const leftOut = await call(t.app, "POST", `/api/dashboard/papers-categories/${drafts.id}`, {
+      token: admin.token,
+      json: { name: "SECOM drafts" },
+    });
+    expect((leftOut.json as { category: Category }).category).toMatchObject({
+      audience: "groups",
+      audience_setting: "groups",
+    });
+    expect(await status(`/api/dashboard/getCategoryBySlug/${trials.slug}`, outsider.token)).toBe(404);
+    expect(await search("quillwort", outsider.token)).toEqual([]);
+    // The same for the meeting: saved without visibility, it stays the group's.
+    const meetingSaved = await call(t.app, "POST", `/api/dashboard/meeting/${meeting.id}`, {
+      token: admin.token,
+      json: { _method: "PATCH", title: "Quillwort interoperability review", type: "meeting", start_date: "2031-04-10" },
+    });
+    expect(meetingSaved.status, meetingSaved.text).toBe(200);
+    expect((meetingSaved.json as { event: { audience: string } }).event.audience).toBe("groups");
+    expect(await status(`/api/meetings/${meeting.slug}`, outsider.token)).toBe(404);
 
     // The group's page lists its category, the latest paper and the meeting; a group in use stays.
     const detail = await call(t.app, "GET", `/api/dashboard/groups/${secom.slug}`, { token: member.token });
@@ -261,7 +289,8 @@ describe("audiences by working group", () => {
     });
     const refused = await call(t.app, "DELETE", `/api/dashboard/groups/${secom.id}`, { token: admin.token });
     expect(refused.status).toBe(409);
-    expect(refused.json?.message).toContain("1 library category and 1 meeting");
+    // Trials took its groups as its own when it was saved members-only above.
+    expect(refused.json?.message).toContain("2 library categories and 1 meeting");
     expect((await call(t.app, "DELETE", `/api/dashboard/groups/${board.id}`, { token: admin.token })).status).toBe(200);
 
     // Private calendar feeds: the group's members have the meeting, the others not.
@@ -321,6 +350,21 @@ describe("audiences by working group", () => {
     expect((await api(insider.token)).status).toBe(200);
     expect((await api(plain.token)).status).toBe(404);
     expect((await api(outsider.token)).status).toBe(404);
+
+    // A chair's new paper is on the group's shared render at once (a chair's change publishes).
+    const before = await (await page(`/dashboard/${category.slug}`, insider.cookie)).text();
+    expect(before).not.toContain("Sorrel minutes of March");
+    const added = await call(t.app, "POST", "/api/dashboard/papers", {
+      token: insider.token,
+      body: paperForm(
+        { name: "Sorrel minutes of March", papers_category_id: String(category.id) },
+        await pdfWith("Sorrel"),
+      ),
+    });
+    expect(added.status, added.text).toBe(201);
+    expect(await (await page(`/dashboard/${category.slug}`, insider.cookie)).text()).toContain(
+      "Sorrel minutes of March",
+    );
 
     // Joining the group opens it at once (the key follows the person's groups); leaving closes it.
     const joined = await call(t.app, "POST", `/api/dashboard/groups/${groupId}/members`, {

@@ -48,7 +48,8 @@ export async function createTestContext(
     dataDir,
     close: async () => {
       if (!options.database) await database.cleanup();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      // Retried: a mail the app was still writing to its outbox can land while the folder goes.
+      fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
   };
 }

@@ -58,7 +58,7 @@ function sqliteFile(template: string | null): TestDatabase {
     location: file,
     cleanup: async () => {
       await handle.destroy();
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
   };
 }

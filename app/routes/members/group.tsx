@@ -80,6 +80,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         const input = parseOrThrow(paperInputSchema, form);
         const file = form.uploaded_file instanceof File && form.uploaded_file.size > 0 ? form.uploaded_file : null;
         const saved = await services.libraryAdmin.createPaper(input, file, editsFor(auth));
+        // The group's members read shared renders (keyed by their groups): they move on now.
+        await services.contentVersion.changed();
         return data<ActionData>({ notice: `Added “${saved.name}”.` });
       } catch (error) {
         if (!isAppError(error)) throw error;
