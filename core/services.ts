@@ -474,11 +474,11 @@ export function createServices(deps: {
 }
 export type Services = ReturnType<typeof createServices>;
 
-/** The earliest and the latest of ISO times (same form, so they sort as text), null for none. */
 /** What a working group's page lists: its latest papers, and its meetings to come (issue 36). */
 const GROUP_PAGE_PAPERS = 10;
 const GROUP_PAGE_MEETINGS = 10;
 
+/** The earliest and the latest of ISO times (same form, so they sort as text), null for none. */
 const earliest = (times: (string | null)[]) => times.filter((t) => t !== null).sort()[0] ?? null;
 const latest = (times: (string | null)[]) =>
   times

@@ -29,7 +29,6 @@ export function createGroupsRepository(db: Executor) {
       return db.selectFrom("working_groups").selectAll().orderBy("name").orderBy("id").execute();
     },
 
-    /** The groups `userId` is in, by name. */
     /** The ids of the groups a person is in, ascending. */
     async idsOf(userId: number): Promise<number[]> {
       const rows = await db
@@ -41,6 +40,7 @@ export function createGroupsRepository(db: Executor) {
       return rows.map((row) => row.group_id);
     },
 
+    /** The groups `userId` is in, by name. */
     async of(userId: number): Promise<GroupRow[]> {
       return db
         .selectFrom("working_groups as g")
