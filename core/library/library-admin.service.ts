@@ -16,7 +16,8 @@ import type { FileStorage, ReadableFileStorage } from "../../lib/storage";
 import { invalidInput } from "../../lib/validation";
 import { editsGroups, type GroupsSeen } from "../access/access";
 import type { AuditService } from "../audit/audit.service";
-import { AUDIENCE_GROUPS_REQUIRED, CHAIRS_OWN_CATEGORIES } from "../groups/groups.schema";
+import { checkedAudienceGroups } from "../groups/audience-groups";
+import { CHAIRS_OWN_CATEGORIES } from "../groups/groups.schema";
 import type { Revision } from "../revisions/revisions.schema";
 import type { RevisionFields, RevisionsService } from "../revisions/revisions.service";
 import type { SearchService } from "../search/search.service";
@@ -352,16 +353,7 @@ export function createLibraryAdminService(deps: {
       return { setting: "members", groups: current?.groupIds ?? [] };
     }
     if (setting !== "groups") return { setting, groups: [] };
-    const ids = data.group_ids ?? [];
-    if (ids.length === 0) throw invalidInput({ group_ids: [AUDIENCE_GROUPS_REQUIRED] });
-    const known = new Set(await on.existingGroupIds(ids));
-    const unknown = ids.filter((id) => !known.has(id));
-    if (unknown.length > 0) {
-      throw invalidInput({
-        group_ids: [`No working group has the id ${unknown.join(", ")}: choose among the groups that exist.`],
-      });
-    }
-    return { setting: "members", groups: ids };
+    return { setting: "members", groups: await checkedAudienceGroups(data.group_ids, on.executor) };
   }
 
   function categoryColumns(data: CategoryData, setting: PublicSetting) {

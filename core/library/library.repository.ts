@@ -12,6 +12,8 @@ export type PaperOrder = { column: "name" | "number" | "date" | "organization"; 
  */
 export function createLibraryRepository(db: Executor) {
   return {
+    /** What it runs on: the database, or a write's transaction. */
+    executor: db,
     /** The whole tree, parents' children in their order: small (tens of rows), read whole. */
     allCategories() {
       return db.selectFrom("paper_categories").selectAll().orderBy("position").orderBy("id").execute();

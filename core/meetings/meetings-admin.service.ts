@@ -14,7 +14,7 @@ import type { FileStorage } from "../../lib/storage";
 import { isTimeZone } from "../../lib/time-zones";
 import { invalidInput } from "../../lib/validation";
 import type { AuditService } from "../audit/audit.service";
-import { AUDIENCE_GROUPS_REQUIRED } from "../groups/groups.schema";
+import { checkedAudienceGroups } from "../groups/audience-groups";
 import type { Revision } from "../revisions/revisions.schema";
 import type { RevisionFields, RevisionsService } from "../revisions/revisions.service";
 import type { SearchService } from "../search/search.service";
@@ -220,7 +220,7 @@ export function createMeetingsAdminService(deps: {
    */
   async function audienceOfInput(
     data: MeetingData,
-    meetings: MeetingsRepository,
+    trx: Executor,
     current?: Row,
   ): Promise<{ visibility: "public" | "members"; groups: number[] | "keep" }> {
     const audience = data.audience ?? (data.group_ids?.length ? "groups" : undefined);
@@ -229,16 +229,7 @@ export function createMeetingsAdminService(deps: {
       return { visibility, groups: visibility === "members" ? "keep" : [] };
     }
     if (audience !== "groups") return { visibility: audience, groups: [] };
-    const ids = data.group_ids ?? [];
-    if (ids.length === 0) throw invalidInput({ group_ids: [AUDIENCE_GROUPS_REQUIRED] });
-    const known = new Set(await meetings.existingGroupIds(ids));
-    const unknown = ids.filter((id) => !known.has(id));
-    if (unknown.length > 0) {
-      throw invalidInput({
-        group_ids: [`No working group has the id ${unknown.join(", ")}: choose among the groups that exist.`],
-      });
-    }
-    return { visibility: "members", groups: ids };
+    return { visibility: "members", groups: await checkedAudienceGroups(data.group_ids, trx) };
   }
 
   async function index(row: Row, trx: Executor) {
@@ -387,7 +378,7 @@ export function createMeetingsAdminService(deps: {
         try {
           const row = await db.transaction().execute(async (trx) => {
             const meetings = createMeetingsRepository(trx);
-            const audience = await audienceOfInput(data, meetings);
+            const audience = await audienceOfInput(data, trx);
             const inserted = await meetings.insert({
               ...values,
               visibility: audience.visibility,
@@ -422,7 +413,7 @@ export function createMeetingsAdminService(deps: {
       const stored = await storeAll(images, "meetings", "images");
       const row = await changing(id, stored, async (trx) => {
         const meetings = createMeetingsRepository(trx);
-        const audience = await audienceOfInput(data, meetings, before);
+        const audience = await audienceOfInput(data, trx, before);
         const updated = await meetings.update(
           id,
           { ...values, visibility: audience.visibility },

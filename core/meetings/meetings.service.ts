@@ -54,6 +54,17 @@ const FEED_LIMIT = 1_000;
 export type Viewer = { signedIn: boolean; admin?: boolean; groups?: GroupsSeen };
 export const VISITOR: Viewer = { signedIn: false };
 
+/** A meeting as a notice or digest lists it (issue 33). */
+export type NoticeMeeting = {
+  id: number;
+  title: string;
+  when: string;
+  where: string | null;
+  url: string;
+  /** The working groups it is for (null: every member, or public): who of the members may hear of it. */
+  group_ids: readonly number[] | null;
+};
+
 /** The meetings this viewer may see, as the repository filters them. */
 function audienceOf(viewer: Viewer): MeetingsAudience {
   if (viewer.admin) return ALL_MEETINGS;
@@ -429,18 +440,7 @@ export function createMeetingsService(deps: { repository: MeetingsRepository; cl
      * A meeting as a notice or digest lists it (issue 33), read when it is sent: null when it is
      * gone or this viewer may not see it.
      */
-    async noticeMeeting(
-      meetingId: number,
-      viewer: Viewer,
-      origin: string,
-    ): Promise<{
-      id: number;
-      title: string;
-      when: string;
-      where: string | null;
-      url: string;
-      group_ids: readonly number[] | null;
-    } | null> {
+    async noticeMeeting(meetingId: number, viewer: Viewer, origin: string): Promise<NoticeMeeting | null> {
       const row = await repository.findById(meetingId);
       if (!row || !(await maySee(row, viewer))) return null;
       const meeting = calendarOfRow(row, await repository.schedulesOf([row.id]), origin);

@@ -8,6 +8,7 @@ import { managesContent, seesGroups } from "../access/access";
 import type { NoticePaper } from "../library/library.service";
 import type { Viewer } from "../library/library.values";
 import type { MailService, NewMail } from "../mail/mail.service";
+import type { NoticeMeeting } from "../meetings/meetings.service";
 import type { SiteSettings } from "../settings/settings.schema";
 import {
   type Channel,
@@ -20,15 +21,6 @@ import { type UnsubscribeKind, unsubscribeToken } from "./unsubscribe";
 
 type Batch = Selectable<NotificationBatchesTable>;
 type EventRow = Selectable<NotificationEventsTable>;
-type NoticeMeeting = {
-  id: number;
-  title: string;
-  when: string;
-  where: string | null;
-  url: string;
-  /** The working groups it is for (null: every member, or public). */
-  group_ids: readonly number[] | null;
-};
 type NoticePost = { id: number; title: string; url: string; excerpt: string };
 
 /** Accounts read, and mails queued, per transaction: a crash redoes at most one page. */

@@ -78,7 +78,7 @@ describe("the meeting editor without JavaScript", () => {
     form.set("type", "workshop");
     form.set("start_date", "2031-05-04");
     form.set("end_date", "2031-05-05");
-    form.set("visibility", "members");
+    form.set("audience", "members");
     for (const name of ["a.png", "b.png"]) {
       form.append("images[]", new Blob([png], { type: "image/png" }), name);
       form.append("images_alt[]", `Picture ${name}`);

@@ -5,6 +5,7 @@ import { type CategoryTree, categoryCreateSchema } from "../../../core/library/l
 import { VIEW_TYPE_LABELS, VIEW_TYPES } from "../../../core/library/library.values";
 import { IMAGE_ACCEPT, IMAGE_TYPES_TEXT } from "../../../lib/uploads";
 import { lengthLimit } from "../../lib/forms";
+import { GroupCheckboxes, type GroupChoice } from "../groups/group-checkboxes";
 import { Notice } from "../ui/notice";
 import { RichTextEditor } from "../ui/rich-text-editor";
 import { SelectField } from "../ui/select-field";
@@ -22,8 +23,7 @@ const VIEW_OPTIONS: [string, string][] = [
   ...VIEW_TYPES.map((v) => [v, VIEW_TYPE_LABELS[v]] as [string, string]),
 ];
 
-/** The working groups a category may be for (issue 36), for the audience fieldset: by id and name. */
-export type GroupChoice = { id: number; name: string };
+/** The working groups a category may be for (issue 36), for the audience fieldset. */
 export const GroupChoices = createContext<GroupChoice[]>([]);
 
 /** What the tree screen has open, from its address: `?edit=cat-5`, `?add=5` (a child of 5), `?add=root`, `?delete=cat-5`. */
@@ -195,36 +195,13 @@ function CategoryForm({
         </div>
       </div>
       {groups.length > 0 ? (
-        <fieldset
-          className="rounded-lg border border-slate-200 p-4"
-          aria-describedby={`${id("group_ids")}-hint`}
-          aria-invalid={err(result, "group_ids") ? true : undefined}
-        >
-          <legend className="px-1 text-sm font-semibold text-slate-800">Working groups</legend>
-          <p id={`${id("group_ids")}-hint`} className="text-sm text-slate-600">
-            With “Working groups only”: the members of the groups ticked read it (and its sub-categories that inherit);
-            admins and editors read everything.
-          </p>
-          <div className="mt-2 grid gap-2 sm:grid-cols-2">
-            {groups.map((group) => (
-              <label key={group.id} className="flex items-center gap-2 text-sm text-slate-800">
-                <input
-                  type="checkbox"
-                  name="group_ids"
-                  value={group.id}
-                  defaultChecked={chosenGroups.has(group.id)}
-                  className="h-4 w-4"
-                />
-                {group.name}
-              </label>
-            ))}
-          </div>
-          {err(result, "group_ids") ? (
-            <p id={`${id("group_ids")}-error`} className="mt-2 text-sm text-red-700">
-              {err(result, "group_ids")}
-            </p>
-          ) : null}
-        </fieldset>
+        <GroupCheckboxes
+          id={id("group_ids")}
+          groups={groups}
+          chosen={chosenGroups}
+          hint="With “Working groups only”: the members of the groups ticked read it (and its sub-categories that inherit); admins and editors read everything."
+          error={err(result, "group_ids")}
+        />
       ) : null}
       <div className="flex flex-wrap items-end gap-4">
         {category?.image ? (

@@ -27,6 +27,7 @@ import {
   VisibilityBadge,
 } from "../../components/events/registration-status";
 import { FILE_INPUT, SponsorsEditor } from "../../components/events/sponsors-editor";
+import { GroupCheckboxes } from "../../components/groups/group-checkboxes";
 import { Breadcrumbs } from "../../components/ui/breadcrumbs";
 import { ImageTextFields } from "../../components/ui/image-text-fields";
 import { Notice } from "../../components/ui/notice";
@@ -59,6 +60,8 @@ const TEXT_FIELDS = [
   "location",
   "audience",
   "group_ids",
+  // SPEC's field: what a post without `audience` (an older form or script) sends.
+  "visibility",
   "registration_status",
   "registration_closes_on",
   "capacity",
@@ -98,6 +101,7 @@ function valuesOf(meeting: Meeting | null, defaultTimeZone: string): MeetingValu
     location: meeting?.location ?? "",
     audience: meeting?.audience ?? "public",
     group_ids: meeting?.group_ids.join(",") ?? "",
+    visibility: meeting?.visibility ?? "public",
     registration_status: meeting && !meeting.registration_settings.open ? "closed" : "open",
     registration_closes_on: meeting?.registration_settings.closes_on ?? "",
     capacity: meeting?.registration_settings.capacity ? String(meeting.registration_settings.capacity) : "",
@@ -551,28 +555,13 @@ export default function EditMeeting({ loaderData, actionData }: Route.ComponentP
                 ) : null}
               </fieldset>
               {groups.length > 0 ? (
-                <fieldset className="rounded-lg border border-slate-200 p-4" aria-describedby="group_ids-hint">
-                  <legend className="px-1 text-sm font-semibold text-slate-800">Working groups</legend>
-                  <p id="group_ids-hint" className="text-sm text-slate-600">
-                    With “Working groups only”: their members see the meeting and may register; admins and editors see
-                    every meeting.
-                  </p>
-                  <div className="mt-2 grid gap-2 sm:grid-cols-2">
-                    {groups.map((group) => (
-                      <label key={group.id} className="flex items-center gap-2 text-sm text-slate-800">
-                        <input
-                          type="checkbox"
-                          name="group_ids"
-                          value={group.id}
-                          defaultChecked={chosenGroups.has(group.id)}
-                          className="h-4 w-4"
-                        />
-                        {group.name}
-                      </label>
-                    ))}
-                  </div>
-                  {err("group_ids") ? <p className="mt-2 text-sm text-red-700">{err("group_ids")}</p> : null}
-                </fieldset>
+                <GroupCheckboxes
+                  id="group_ids"
+                  groups={groups}
+                  chosen={chosenGroups}
+                  hint="With “Working groups only”: their members see the meeting and may register; admins and editors see every meeting."
+                  error={err("group_ids")}
+                />
               ) : null}
             </Card>
 
