@@ -47,17 +47,6 @@ export function createLibraryRepository(db: Executor) {
       }
     },
 
-    /** Which of these ids are working groups. */
-    async existingGroupIds(ids: readonly number[]): Promise<number[]> {
-      if (ids.length === 0) return [];
-      const rows = await db
-        .selectFrom("working_groups")
-        .select("id")
-        .where("id", "in", [...ids])
-        .execute();
-      return rows.map((row) => row.id);
-    },
-
     findCategory(id: number) {
       return db.selectFrom("paper_categories").selectAll().where("id", "=", id).executeTakeFirst();
     },

@@ -210,16 +210,6 @@ export function createMeetingsRepository(db: Executor) {
           .execute();
       }
     },
-    /** Which of these ids are working groups. */
-    async existingGroupIds(ids: readonly number[]): Promise<number[]> {
-      if (ids.length === 0) return [];
-      const rows = await db
-        .selectFrom("working_groups")
-        .select("id")
-        .where("id", "in", [...ids])
-        .execute();
-      return rows.map((row) => row.id);
-    },
 
     async findBySlug(slug: string) {
       return db.selectFrom("meetings").selectAll().where("slug", "=", slug).executeTakeFirst();
