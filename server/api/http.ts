@@ -28,7 +28,7 @@ function accessMiddleware(access: Access, handler: MiddlewareHandler<AppEnv>): A
 export const ADMIN_TWO_FACTOR_REQUIRED =
   "Two-factor sign-in is required for admins and editors: turn it on first (your settings page, /dashboard/user-settings, or POST /api/dashboard/user/two-factor/setup).";
 
-/** Refusals by access.admin and access.editor, which the security log reports (server/middleware/security-log.ts). */
+/** Refusals by access.admin, access.editor and access.chair, which the security log reports (server/middleware/security-log.ts). */
 export const refusedByAdminAccess = new WeakSet<Error>();
 
 function refuseAdmin(error: AppError): AppError {
@@ -54,7 +54,8 @@ export const access = {
     const auth = c.get("auth");
     if (!auth) throw new AppError("unauthorized", "Unauthenticated.");
     if (managesContent(auth.user.role.name)) return secretariat(managesContent)(c, next);
-    if (editsFor(auth).length === 0) throw new AppError("forbidden", "This action is unauthorized.");
+    // Refused as the secretariat's routes refuse, into the security log (server/middleware/security-log.ts).
+    if (editsFor(auth).length === 0) throw refuseAdmin(new AppError("forbidden", "This action is unauthorized."));
     // A chair's successful change is seen by the group's members: the shared renders move on.
     c.set("publishes", true);
     return next();

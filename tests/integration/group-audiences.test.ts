@@ -184,6 +184,14 @@ describe("audiences by working group", () => {
       body: paperForm({ name: "Mine", papers_category_id: String(trials.id) }, await pdfWith("Mine")),
     });
     expect(byMember.status).toBe(403);
+    // Refused as the secretariat's routes refuse: in the security log.
+    const logged = await t.database.db
+      .selectFrom("audit_log")
+      .select("summary")
+      .where("actor_id", "=", member.user.id)
+      .where("action", "=", "access_refused")
+      .execute();
+    expect(logged.map((r) => r.summary)).toEqual(["Refused (403): POST /api/dashboard/papers"]);
     expect((await call(t.app, "DELETE", `/api/dashboard/papers/${paperId}`, { token: outsider.token })).status).toBe(
       403,
     );
