@@ -228,6 +228,24 @@ describe("audiences by working group", () => {
       );
       expect(await status(`/api/meetings/${meeting.slug}`, token), who).toBe(200);
     }
+    // Registering for it: the group's members may, anyone else gets the page's 404.
+    const registration = (email: string) => ({
+      company_name: "Quillwort Marine AS",
+      representative_name: "Quill Wort",
+      email,
+      phone_number: "+47 22 33 44 55",
+      page_path: `/dashboard/events/${meeting.slug}`,
+    });
+    const registered = await call(t.app, "POST", "/api/join", {
+      token: member.token,
+      json: registration(member.user.email),
+    });
+    expect(registered.status, registered.text).toBe(200);
+    const notTheirs = await call(t.app, "POST", "/api/join", {
+      token: outsider.token,
+      json: registration(outsider.user.email),
+    });
+    expect(notTheirs.status).toBe(404);
     const listed = await call(t.app, "GET", "/api/meetings?start_date=2031-04-01", { token: member.token });
     expect((listed.json as { data: { slug: string }[] }).data.map((m) => m.slug)).toContain(meeting.slug);
 
