@@ -30,6 +30,19 @@ afterAll(async () => {
   fs.rmSync(privateDir, { recursive: true, force: true });
 });
 
+/** The services over the seeded database, on the seed's clock. */
+const seededServices = () =>
+  createServices({
+    origin: "http://localhost:3000",
+    db: database.db,
+    dialect: database.dialect,
+    sqlite: database.sqlite,
+    storage: localStorage(uploadsDir),
+    privateStorage: localStorage(privateDir),
+    sessionTtlSeconds: 3600,
+    clock: () => now,
+  });
+
 const count = async (table: "pages" | "news_posts" | "member_companies" | "papers" | "meetings") =>
   Number(
     (
@@ -382,16 +395,7 @@ describe("demo content (npm run db:seed)", () => {
   });
 
   it("has three working groups, each with its library folder, two papers and a meeting to come, the demo member in SECOM (issue 36)", async () => {
-    const services = createServices({
-      origin: "http://localhost:3000",
-      db: database.db,
-      dialect: database.dialect,
-      sqlite: database.sqlite,
-      storage: localStorage(uploadsDir),
-      privateStorage: localStorage(privateDir),
-      sessionTtlSeconds: 3600,
-      clock: () => now,
-    });
+    const services = seededServices();
     const groups = await services.groups.list({ id: 0, role: "admin" });
     expect(groups.map((g) => g.slug).sort()).toEqual(["cyber-security", "s-421-route-exchange", "secom"]);
     for (const group of groups) {
@@ -413,16 +417,7 @@ describe("demo content (npm run db:seed)", () => {
   });
 
   it("has this week's new standards, so that the weekly digest of a fresh demo goes to the demo member alone", async () => {
-    const services = createServices({
-      origin: "http://localhost:3000",
-      db: database.db,
-      dialect: database.dialect,
-      sqlite: database.sqlite,
-      storage: localStorage(uploadsDir),
-      privateStorage: localStorage(privateDir),
-      sessionTtlSeconds: 3600,
-      clock: () => now,
-    });
+    const services = seededServices();
     expect(await services.notices.sendDigest("weekly")).toMatchObject({ outcome: "sent", mails: 1, items: 3 });
     const queued = await database.db.selectFrom("mail_queue").selectAll().where("purpose", "=", "digest").execute();
     expect(queued.map((m) => m.to_address)).toEqual([DEMO_MEMBER.email]);
