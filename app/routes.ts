@@ -71,13 +71,7 @@ export default [
     route("dashboard/:slug", "routes/library/members-category.tsx"),
   ]),
   layout("routes/layouts/admin.tsx", [
-    route("manager", "routes/admin/manager.tsx"),
-    route("manager/pages", "routes/pages/manage-pages.tsx"),
-    route("manager/pages/new", "routes/pages/manage-page-edit.tsx", { id: "manage-page-new" }),
-    route("manager/pages/*", "routes/pages/manage-page-edit.tsx", { id: "manage-page-edit" }),
-    route("manage-news", "routes/news/manage-news.tsx"),
-    route("manage-news/new", "routes/news/manage-news-edit.tsx", { id: "manage-news-new" }),
-    route("manage-news/:id/edit", "routes/news/manage-news-edit.tsx", { id: "manage-news-edit" }),
+    // A working group's chair comes this far: their groups' meetings, programme and registrations (issue 36).
     route("manage-events", "routes/events/manage-events.tsx"),
     route("manage-events/new", "routes/events/manage-event-edit.tsx", { id: "manage-event-new" }),
     route("manage-events/:id/edit", "routes/events/manage-event-edit.tsx", { id: "manage-event-edit" }),
@@ -92,8 +86,17 @@ export default [
     route("manage-events/:id/registrations/badges.pdf", "routes/events/registrations-files.ts", {
       id: "registrations-badges-pdf",
     }),
-    route("manager/library", "routes/library/manage-library.tsx"),
-    route("manager/library/:id", "routes/library/manage-papers.tsx"),
+    layout("routes/layouts/editor-only.tsx", [
+      route("manager", "routes/admin/manager.tsx"),
+      route("manager/pages", "routes/pages/manage-pages.tsx"),
+      route("manager/pages/new", "routes/pages/manage-page-edit.tsx", { id: "manage-page-new" }),
+      route("manager/pages/*", "routes/pages/manage-page-edit.tsx", { id: "manage-page-edit" }),
+      route("manage-news", "routes/news/manage-news.tsx"),
+      route("manage-news/new", "routes/news/manage-news-edit.tsx", { id: "manage-news-new" }),
+      route("manage-news/:id/edit", "routes/news/manage-news-edit.tsx", { id: "manage-news-edit" }),
+      route("manager/library", "routes/library/manage-library.tsx"),
+      route("manager/library/:id", "routes/library/manage-papers.tsx"),
+    ]),
     layout("routes/layouts/admin-only.tsx", [
       route("manager/settings", "routes/admin/settings.tsx"),
       route("manager/audit", "routes/admin/audit.tsx"),

@@ -1,5 +1,5 @@
 import { data, type MiddlewareFunction, redirect } from "react-router";
-import { managesContent } from "../../core/access/access";
+import { editsAnything, editsFor, managesContent } from "../../core/access/access";
 import { loggedPath } from "../../lib/logged-path";
 import { logAccessRefused, logUploadRejected, UPLOAD_REJECTED_REASONS } from "../../lib/security-log";
 import { getRequestContext } from "../context";
@@ -15,7 +15,7 @@ export const TWO_FACTOR_SETUP_PATH = "/dashboard/user-settings?two-factor=requir
  * member area's redirect to the login is routine and not logged. Sent to
  * `location`, or, without one, answered 403 with a page that says why.
  */
-async function refuse(args: GuardArgs, status: 401 | 403, location: string | null): Promise<never> {
+async function refuse(args: GuardArgs, status: 401 | 403, location: string | { says: string }): Promise<never> {
   refusedUpload(args, status);
   const { context, request, url } = args;
   const { logger, requestId, auth, client, services } = getRequestContext(context);
@@ -38,13 +38,20 @@ async function refuse(args: GuardArgs, status: 401 | 403, location: string | nul
   } catch (error) {
     logger.error({ err: error, req_id: requestId }, "audit row of a refused access not written");
   }
-  if (location === null) throw data(EDITOR_REFUSED, { status: 403 });
+  if (typeof location !== "string") throw data(location.says, { status: 403 });
   throw redirect(location);
 }
 
 /** What an editor reads on an admin-only screen (issue 36). */
 export const EDITOR_REFUSED =
   "This screen is for admins: as an editor you manage the news, pages, meetings and the library.";
+/** What a working group's chair reads on a secretariat's screen of the admin area (issue 36). */
+export const CHAIR_REFUSED =
+  "This screen is for the secretariat: as a chair you manage your groups' meetings (Events) and add papers on your group's page.";
+
+/** Whether someone signed in is a chair and no more: in the admin area for their groups' meetings only. */
+const chairOnly = (auth: NonNullable<ReturnType<typeof getRequestContext>["auth"]>) =>
+  !managesContent(auth.user.role.name) && editsAnything(editsFor(auth));
 
 /** An upload (a multipart form) turned away by a guard is an `upload_rejected` too (decision 0034). */
 function refusedUpload({ context, request, url }: GuardArgs, status: 401 | 403): void {
@@ -75,19 +82,29 @@ const GUARDS: Record<string, (args: GuardArgs, adminArea: boolean) => void | Pro
     throw redirect(location);
   },
   /**
-   * The admin area: admins and editors (issue 36). Members go to their own dashboard. The site may
-   * ask both for two-factor sign-in (decision 0075): set it up first, then the admin area.
+   * The admin area: admins, editors, and working groups' chairs, who manage their groups' meetings
+   * there (issue 36). Other members go to their own dashboard. The site may ask admins and editors
+   * for two-factor sign-in (decision 0075): set it up first, then the admin area.
    */
-  editor: async (args) => {
+  chair: async (args) => {
     const { auth } = getRequestContext(args.context);
-    if (auth && !managesContent(auth.user.role.name)) await refuse(args, 403, "/dashboard");
+    if (auth && !managesContent(auth.user.role.name) && !chairOnly(auth)) await refuse(args, 403, "/dashboard");
     if (auth?.twoFactorSetupRequired) throw redirect(TWO_FACTOR_SETUP_PATH);
   },
-  /** Admins' screens: members go to their own dashboard; an editor, already in the admin area, reads why not (403). */
+  /** The secretariat's content (news, pages, the library, the admin home): admins and editors; a chair reads why not. */
+  editor: async (args) => {
+    const { auth } = getRequestContext(args.context);
+    if (auth && !managesContent(auth.user.role.name)) {
+      await refuse(args, 403, chairOnly(auth) ? { says: CHAIR_REFUSED } : "/dashboard");
+    }
+    if (auth?.twoFactorSetupRequired) throw redirect(TWO_FACTOR_SETUP_PATH);
+  },
+  /** Admins' screens: members go to their own dashboard; an editor or a chair, already in the admin area, reads why not (403). */
   admin: async (args) => {
     const { auth } = getRequestContext(args.context);
     if (auth && auth.user.role.name !== "admin") {
-      await refuse(args, 403, auth.user.role.name === "editor" ? null : "/dashboard");
+      const says = auth.user.role.name === "editor" ? EDITOR_REFUSED : chairOnly(auth) ? CHAIR_REFUSED : null;
+      await refuse(args, 403, says ? { says } : "/dashboard");
     }
     if (auth?.twoFactorSetupRequired) throw redirect(TWO_FACTOR_SETUP_PATH);
   },
@@ -95,7 +112,7 @@ const GUARDS: Record<string, (args: GuardArgs, adminArea: boolean) => void | Pro
 // The spec names an 'ismanager' guard without its body; managers are admins here (docs/decisions).
 GUARDS.ismanager = GUARDS.admin;
 
-const ADMIN_GUARDS = new Set(["admin", "editor", "ismanager"]);
+const ADMIN_GUARDS = new Set(["admin", "editor", "chair", "ismanager"]);
 
 /**
  * Route guards by name (SPEC §6). Layout routes declare them:

@@ -92,6 +92,11 @@ export function editsFor(auth: AccessSubject | null | undefined): GroupsSeen {
   return hasMembersAccess(auth) ? (auth.chairs ?? []) : [];
 }
 
+/** Whether the caller may change any content at all: an admin or editor, or a chair of some group (editsFor). */
+export function editsAnything(edits: GroupsSeen): boolean {
+  return edits === "all" || edits.length > 0;
+}
+
 /** Whether content for these groups (null: not a group's) is the caller's to change (editsFor). */
 export function editsGroups(edits: GroupsSeen, groupIds: readonly number[] | null): boolean {
   if (edits === "all") return true;
@@ -101,7 +106,8 @@ export function editsGroups(edits: GroupsSeen, groupIds: readonly number[] | nul
 /**
  * What an answer shared between callers may depend on, as the caches key it: 'visitor',
  * 'member' (members' content), 'member:3.7' (members' content and that of groups 3 and 7: shared
- * only by members of exactly those groups), 'lapsed' (signed in, a visitor's content), 'editor' or
+ * only by members of exactly those groups), 'member:3.7;chairs:3' (the same, for a chair of group 3:
+ * a chair's answers include their group's registrations, which a fellow member never shares), 'lapsed' (signed in, a visitor's content), 'editor' or
  * 'admin' (each their own: a render may show an admin links an editor may not follow). None is
  * "bot" or "browser", the page cache's anonymous keys.
  */
@@ -112,8 +118,12 @@ export function accessKey(auth: AccessSubject | null | undefined): AccessKey {
   const role = auth.user.role.name;
   if (role === "admin" || role === "editor") return role;
   if (!hasMembersAccess(auth)) return "lapsed";
+  const ids = (list: readonly number[]) => [...list].sort((a, b) => a - b).join(".");
   const groups = auth.groups ?? [];
-  return groups.length === 0 ? "member" : `member:${[...groups].sort((a, b) => a - b).join(".")}`;
+  const chairs = auth.chairs ?? [];
+  // A chair's answers differ from a fellow member's (their group's registrations, issue 36): their own key.
+  const chairing = chairs.length === 0 ? "" : `;chairs:${ids(chairs)}`;
+  return groups.length === 0 && chairing === "" ? "member" : `member:${ids(groups)}${chairing}`;
 }
 
 /**

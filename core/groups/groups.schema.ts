@@ -16,6 +16,12 @@ export const GROUP_NOT_FOUND = "Group not found.";
 /** A chair's change outside their groups' categories (issue 36). */
 export const CHAIRS_OWN_CATEGORIES =
   "Chairs add and change papers in their own groups' library categories only. Ask an editor for the others.";
+/** A chair's change of a meeting that is not for one of their groups (issue 36). */
+export const CHAIRS_OWN_MEETINGS =
+  "Chairs manage their own groups' meetings only (with their programme and registrations). Ask an editor for the others.";
+/** A chair's meeting whose audience is not their groups' (422 beside the audience). */
+export const CHAIR_MEETING_AUDIENCE =
+  "As a chair you make meetings for your own groups: choose “Working groups” and at least one group you chair (no other group may be added).";
 /** A category or meeting for groups names at least one. */
 export const AUDIENCE_GROUPS_REQUIRED = "Choose at least one group, or another audience.";
 /** DELETE of a group some content is for: `what` names it ("2 library categories and 1 meeting"). */

@@ -5,7 +5,7 @@ import { isUniqueViolation } from "../../lib/db-errors";
 import { AppError } from "../../lib/errors";
 import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
 import { invalidInput } from "../../lib/validation";
-import { managesContent, type RoleName } from "../access/access";
+import { type GroupsSeen, managesContent, type RoleName } from "../access/access";
 import type { AuditService } from "../audit/audit.service";
 import { createGroupsRepository, type GroupPersonRow, type GroupRow } from "./groups.repository";
 import {
@@ -113,6 +113,17 @@ export function createGroupsService(deps: Deps) {
       if (!(await mayTakePart(viewer))) return [];
       const rows = seesAll(viewer) ? await repository.all() : await repository.of(viewer.id);
       return summaries(rows, viewer);
+    },
+
+    /**
+     * The groups an editor's form offers as an audience (issue 36): every group for admins and
+     * editors (`edits` 'all'); a chair's own, with those already on the item (`kept`), which a save keeps.
+     */
+    async choices(edits: GroupsSeen, kept: readonly number[] = []): Promise<{ id: number; name: string }[]> {
+      const rows = await repository.all();
+      return rows
+        .filter((row) => edits === "all" || edits.includes(row.id) || kept.includes(row.id))
+        .map((row) => ({ id: row.id, name: row.name }));
     },
 
     /** GET /api/dashboard/groups/{slug}: 404 for a member outside it. */

@@ -13,8 +13,10 @@ import { freeSlug, SLUG_ATTEMPTS, slugify } from "../../lib/slug";
 import type { FileStorage } from "../../lib/storage";
 import { isTimeZone } from "../../lib/time-zones";
 import { invalidInput } from "../../lib/validation";
+import { editsGroups, type GroupsSeen } from "../access/access";
 import type { AuditService } from "../audit/audit.service";
 import { checkedAudienceGroups } from "../groups/audience-groups";
+import { CHAIR_MEETING_AUDIENCE, CHAIRS_OWN_MEETINGS } from "../groups/groups.schema";
 import type { Revision } from "../revisions/revisions.schema";
 import type { RevisionFields, RevisionsService } from "../revisions/revisions.service";
 import type { SearchService } from "../search/search.service";
@@ -221,6 +223,20 @@ export function createMeetingsAdminService(deps: {
   async function audienceOfInput(
     data: MeetingData,
     trx: Executor,
+    current: Row | undefined,
+    edits: GroupsSeen,
+  ): Promise<{ visibility: "public" | "members"; groups: number[] | "keep" }> {
+    const chosen = await audienceAsSent(data, trx, current);
+    if (edits !== "all") {
+      const before = current?.visibility === "members" ? await createMeetingsRepository(trx).groupsOf(current.id) : [];
+      checkChairsAudience(chosen, edits, before);
+    }
+    return chosen;
+  }
+
+  async function audienceAsSent(
+    data: MeetingData,
+    trx: Executor,
     current?: Row,
   ): Promise<{ visibility: "public" | "members"; groups: number[] | "keep" }> {
     const audience = data.audience ?? (data.group_ids?.length ? "groups" : undefined);
@@ -230,6 +246,35 @@ export function createMeetingsAdminService(deps: {
     }
     if (audience !== "groups") return { visibility: audience, groups: [] };
     return { visibility: "members", groups: await checkedAudienceGroups(data.group_ids, trx) };
+  }
+
+  /**
+   * A chair's meeting stays their groups' (issue 36): for groups only, one of them theirs, and no
+   * group added that they do not chair (a group already on it, a co-organiser's, may stay).
+   */
+  function checkChairsAudience(
+    chosen: { visibility: "public" | "members"; groups: number[] | "keep" },
+    chairs: readonly number[],
+    before: readonly number[],
+  ) {
+    const groups = chosen.groups === "keep" ? before : chosen.groups;
+    const theirs =
+      chosen.visibility === "members" &&
+      groups.some((id) => chairs.includes(id)) &&
+      groups.every((id) => chairs.includes(id) || before.includes(id));
+    if (!theirs) throw invalidInput({ audience: [CHAIR_MEETING_AUDIENCE] });
+  }
+
+  /**
+   * The meeting, when the caller may change it (issue 36): 404 for none; for a chair, 403 for a
+   * meeting that is not for one of their groups (a public or every member's meeting is the editors').
+   */
+  async function editable(id: number, edits: GroupsSeen): Promise<Row> {
+    const row = await existing(id);
+    if (edits === "all") return row;
+    const groups = row.visibility === "members" ? await repository.groupsOf(id) : [];
+    if (!editsGroups(edits, groups)) throw new AppError("forbidden", CHAIRS_OWN_MEETINGS);
+    return row;
   }
 
   async function index(row: Row, trx: Executor) {
@@ -344,12 +389,17 @@ export function createMeetingsAdminService(deps: {
   }
 
   return {
-    /** SPEC §7 'GET /dashboard/meeting': every meeting, newest first, searchable (exact totals). */
-    async adminList(query: MeetingsAdminQuery): Promise<Page<AdminMeetingSummary>> {
+    /**
+     * SPEC §7 'GET /dashboard/meeting': every meeting, newest first, searchable (exact totals); a
+     * chair's `edits`, their groups' meetings only.
+     */
+    async adminList(query: MeetingsAdminQuery, edits: GroupsSeen = "all"): Promise<Page<AdminMeetingSummary>> {
       const matching = query.search ? search.matchingIds("meeting", query.search) : undefined;
+      // A chair's list: their groups' meetings (issue 36).
+      const groups = edits === "all" ? undefined : edits;
       const [rows, total] = await Promise.all([
-        repository.adminList(matching, (query.page - 1) * MEETINGS_PER_PAGE, MEETINGS_PER_PAGE),
-        repository.adminCount(matching),
+        repository.adminList(matching, (query.page - 1) * MEETINGS_PER_PAGE, MEETINGS_PER_PAGE, groups),
+        repository.adminCount(matching, groups),
       ]);
       const images = await repository.imagesOf(rows.map((r) => r.id));
       const first = new Map<number, (typeof images)[number]>();
@@ -363,12 +413,21 @@ export function createMeetingsAdminService(deps: {
       return pageOf(data, query.page, MEETINGS_PER_PAGE, total);
     },
 
-    async get(id: number): Promise<Meeting> {
-      return deps.read(await existing(id));
+    /**
+     * Whether the caller may manage this meeting and its registrations (issue 36): 404 when there is
+     * no such meeting, 403 for a chair when it is not one of their groups' (editable).
+     */
+    async checkEdits(id: number, edits: GroupsSeen): Promise<void> {
+      await editable(id, edits);
+    },
+
+    /** The meeting to edit: 403 for a chair's meeting of another group (editable). */
+    async get(id: number, edits: GroupsSeen = "all"): Promise<Meeting> {
+      return deps.read(await editable(id, edits));
     },
 
     /** A new meeting with empty schedules and sponsors (SPEC §4); its slug from the title, unique by the database. */
-    async create(data: MeetingData, images: Uint8Array[] = []): Promise<Meeting> {
+    async create(data: MeetingData, images: Uint8Array[] = [], edits: GroupsSeen = "all"): Promise<Meeting> {
       const values = await columns(data);
       const texts = textsOf(data, images.length);
       const stored = await storeAll(images, "meetings", "images");
@@ -378,7 +437,7 @@ export function createMeetingsAdminService(deps: {
         try {
           const row = await db.transaction().execute(async (trx) => {
             const meetings = createMeetingsRepository(trx);
-            const audience = await audienceOfInput(data, trx);
+            const audience = await audienceOfInput(data, trx, undefined, edits);
             const inserted = await meetings.insert({
               ...values,
               visibility: audience.visibility,
@@ -405,15 +464,20 @@ export function createMeetingsAdminService(deps: {
     },
 
     /** Replaces a meeting's fields by id and adds the new images; the slug stays, so links keep working. */
-    async update(id: number, data: MeetingData, images: Uint8Array[] = []): Promise<Meeting> {
-      const before = await existing(id);
+    async update(
+      id: number,
+      data: MeetingData,
+      images: Uint8Array[] = [],
+      edits: GroupsSeen = "all",
+    ): Promise<Meeting> {
+      const before = await editable(id, edits);
       await checkProgrammeFits(id, data);
       const values = await columns(data);
       const texts = textsOf(data, images.length);
       const stored = await storeAll(images, "meetings", "images");
       const row = await changing(id, stored, async (trx) => {
         const meetings = createMeetingsRepository(trx);
-        const audience = await audienceOfInput(data, trx, before);
+        const audience = await audienceOfInput(data, trx, before, edits);
         const updated = await meetings.update(
           id,
           { ...values, visibility: audience.visibility },
@@ -430,8 +494,8 @@ export function createMeetingsAdminService(deps: {
     },
 
     /** A meeting's kept revisions, newest first, each with what changed (decision 0073). */
-    async revisions(id: number): Promise<Revision[]> {
-      await existing(id);
+    async revisions(id: number, edits: GroupsSeen = "all"): Promise<Revision[]> {
+      await editable(id, edits);
       return deps.revisions ? deps.revisions.list("meeting", id, MEETING_REVISION_FIELDS) : [];
     },
 
@@ -440,8 +504,8 @@ export function createMeetingsAdminService(deps: {
      * invitations and those following hear of a changed title or place). Dates, visibility and
      * registration settings are not texts and stay as they are.
      */
-    async restoreRevision(id: number, revisionId: number): Promise<Meeting> {
-      const current = await existing(id);
+    async restoreRevision(id: number, revisionId: number, edits: GroupsSeen = "all"): Promise<Meeting> {
+      const current = await editable(id, edits);
       if (!deps.revisions) throw new AppError("not_found", "Revision not found.");
       const kept = await deps.revisions.fields("meeting", id, revisionId);
       const values = meetingTexts({
@@ -460,8 +524,8 @@ export function createMeetingsAdminService(deps: {
     },
 
     /** Deletes the meeting with its images, programme, sponsors and search entry; the files after the commit. */
-    async remove(id: number): Promise<void> {
-      await existing(id);
+    async remove(id: number, edits: GroupsSeen = "all"): Promise<void> {
+      await editable(id, edits);
       const { images, sponsors } = await committing([], async (trx) => {
         const meetings = createMeetingsRepository(trx);
         const images = await meetings.imagesOf([id]);
@@ -475,8 +539,13 @@ export function createMeetingsAdminService(deps: {
     },
 
     /** Changes one picture's alt text or decorative flag (parsed by imageTextSchema). */
-    async describeImage(meetingId: number, imageId: number, text: ImageText): Promise<MeetingImage> {
-      await existing(meetingId);
+    async describeImage(
+      meetingId: number,
+      imageId: number,
+      text: ImageText,
+      edits: GroupsSeen = "all",
+    ): Promise<MeetingImage> {
+      await editable(meetingId, edits);
       const described = describedImage(text.alt, text.decorative);
       if (!described) throw invalidInput({ alt: [ALT_REQUIRED] });
       const row = await committing([], async (trx) => {
@@ -497,8 +566,8 @@ export function createMeetingsAdminService(deps: {
     },
 
     /** Removes one image of this meeting (an id of another meeting's image is not found). */
-    async removeImage(meetingId: number, imageId: number): Promise<{ image_id: number }> {
-      await existing(meetingId);
+    async removeImage(meetingId: number, imageId: number, edits: GroupsSeen = "all"): Promise<{ image_id: number }> {
+      await editable(meetingId, edits);
       const removed = await committing([], async (trx) => {
         const image = await createMeetingsRepository(trx).removeImage(meetingId, imageId);
         if (!image) throw new AppError("not_found", "Image not found.");
@@ -509,8 +578,8 @@ export function createMeetingsAdminService(deps: {
       return { image_id: removed.id };
     },
 
-    async addSchedule(meetingId: number, data: ScheduleData): Promise<Schedule> {
-      checkDay(await existing(meetingId), data);
+    async addSchedule(meetingId: number, data: ScheduleData, edits: GroupsSeen = "all"): Promise<Schedule> {
+      checkDay(await editable(meetingId, edits), data);
       const row = await changing(meetingId, [], async (trx) => {
         const meetings = createMeetingsRepository(trx);
         const inserted = await meetings.insertSchedule({
@@ -527,8 +596,13 @@ export function createMeetingsAdminService(deps: {
       return toSchedule(row);
     },
 
-    async updateSchedule(meetingId: number, id: number, data: ScheduleData): Promise<Schedule> {
-      checkDay(await existing(meetingId), data);
+    async updateSchedule(
+      meetingId: number,
+      id: number,
+      data: ScheduleData,
+      edits: GroupsSeen = "all",
+    ): Promise<Schedule> {
+      checkDay(await editable(meetingId, edits), data);
       const row = await changing(meetingId, [], async (trx) => {
         const meetings = createMeetingsRepository(trx);
         const updated = await meetings.updateSchedule(meetingId, id, { ...data, is_evening: data.is_evening ? 1 : 0 });
@@ -542,8 +616,8 @@ export function createMeetingsAdminService(deps: {
       return toSchedule(row);
     },
 
-    async removeSchedule(meetingId: number, id: number): Promise<void> {
-      await existing(meetingId);
+    async removeSchedule(meetingId: number, id: number, edits: GroupsSeen = "all"): Promise<void> {
+      await editable(meetingId, edits);
       await changing(meetingId, [], async (trx) => {
         const meetings = createMeetingsRepository(trx);
         if (!(await meetings.removeSchedule(meetingId, id))) throw new AppError("not_found", "Schedule not found.");
@@ -552,8 +626,13 @@ export function createMeetingsAdminService(deps: {
       });
     },
 
-    async addSponsor(meetingId: number, data: SponsorData, logo?: Uint8Array): Promise<Sponsor> {
-      await existing(meetingId);
+    async addSponsor(
+      meetingId: number,
+      data: SponsorData,
+      logo?: Uint8Array,
+      edits: GroupsSeen = "all",
+    ): Promise<Sponsor> {
+      await editable(meetingId, edits);
       const stored = logo ? await storeAll([logo], "sponsors", "image") : [];
       const row = await committing(stored, async (trx) => {
         const meetings = createMeetingsRepository(trx);
@@ -576,8 +655,14 @@ export function createMeetingsAdminService(deps: {
     },
 
     /** Replaces the name and link; a new logo replaces the old one (whose files go after the commit). */
-    async updateSponsor(meetingId: number, id: number, data: SponsorData, logo?: Uint8Array): Promise<Sponsor> {
-      await existing(meetingId);
+    async updateSponsor(
+      meetingId: number,
+      id: number,
+      data: SponsorData,
+      logo?: Uint8Array,
+      edits: GroupsSeen = "all",
+    ): Promise<Sponsor> {
+      await editable(meetingId, edits);
       const stored = logo ? await storeAll([logo], "sponsors", "image") : [];
       const { before, row } = await committing(stored, async (trx) => {
         const meetings = createMeetingsRepository(trx);
@@ -603,8 +688,8 @@ export function createMeetingsAdminService(deps: {
       return toSponsor(row);
     },
 
-    async removeSponsor(meetingId: number, id: number): Promise<void> {
-      await existing(meetingId);
+    async removeSponsor(meetingId: number, id: number, edits: GroupsSeen = "all"): Promise<void> {
+      await editable(meetingId, edits);
       const removed = await committing([], async (trx) => {
         const sponsor = await createMeetingsRepository(trx).removeSponsor(meetingId, id);
         if (!sponsor) throw new AppError("not_found", "Sponsor not found.");

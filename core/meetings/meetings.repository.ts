@@ -66,6 +66,20 @@ export function createMeetingsRepository(db: Executor) {
     );
   }
 
+  /** The meetings of the admin list: those `matching` a search; with `groups`, a chair's, for one of those groups. */
+  function adminListed(matching: Expression<number> | undefined, groups?: readonly number[]) {
+    let query = db.selectFrom("meetings");
+    if (matching) query = query.where("id", "in", matching);
+    if (groups) {
+      // No group at all: nothing (an empty `in ()` is no SQL).
+      const ids = groups.length > 0 ? [...groups] : [0];
+      query = query
+        .where("visibility", "=", "members")
+        .where("id", "in", db.selectFrom("meeting_groups").select("meeting_id").where("group_id", "in", ids));
+    }
+    return query;
+  }
+
   function filtered(filter: MeetingsFilter) {
     // (visibility, start_date, id), (type, start_date, id) or (start_date, id): equality first, then the range.
     let query = visible(filter.audience);
@@ -110,11 +124,14 @@ export function createMeetingsRepository(db: Executor) {
     },
     count: (filter: MeetingsFilter) => count(filtered(filter)),
 
-    /** The admin list: every meeting, the newest created first (meetings_created_idx), searchable. */
-    async adminList(matching: Expression<number> | undefined, offset: number, limit: number) {
-      let query = db.selectFrom("meetings");
-      if (matching) query = query.where("id", "in", matching);
-      return query
+    /** The admin list: every meeting (or those of `groups`), the newest created first (meetings_created_idx), searchable. */
+    async adminList(
+      matching: Expression<number> | undefined,
+      offset: number,
+      limit: number,
+      groups?: readonly number[],
+    ) {
+      return adminListed(matching, groups)
         .select([
           ...SUMMARY,
           "registration_open",
@@ -130,10 +147,8 @@ export function createMeetingsRepository(db: Executor) {
         .limit(limit)
         .execute();
     },
-    async adminCount(matching: Expression<number> | undefined): Promise<number> {
-      let query = db.selectFrom("meetings");
-      if (matching) query = query.where("id", "in", matching);
-      return count(query);
+    async adminCount(matching: Expression<number> | undefined, groups?: readonly number[]): Promise<number> {
+      return count(adminListed(matching, groups));
     },
 
     /** A working group's meetings not yet over, soonest first (its page, issue 36). */

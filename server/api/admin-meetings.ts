@@ -25,9 +25,12 @@ import { imageTextSchema } from "../../lib/image-text";
 import type { Runtime } from "../env";
 import { fileField } from "./admin-media";
 import { apiRouter, declare, pageAnswer, success } from "./contract";
-import { access, currentAuth, idParam, ok, uploadedImage, uploadedImages } from "./http";
+import { access, currentAuth, editsOf, idParam, ok, uploadedImage, uploadedImages } from "./http";
 
 const MEETING_NOT_FOUND = "Meeting not found.";
+/** Who calls these routes (issue 36), said in the list's description. */
+const CHAIRS =
+  "Admins and editors manage every meeting; a working group's chairs list and change their groups' meetings, with their programme, sponsors and registrations (403 with why for any other).";
 
 /** The admin's meeting: each image with the address it is deleted at (SPEC §7 'DELETE of an image'). */
 function withLinks(meeting: Meeting) {
@@ -78,16 +81,17 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "get",
       path: "/dashboard/meeting",
-      access: access.editor,
+      access: access.chair,
       tag,
       summary: "List meetings, newest first (search, page)",
       description:
-        "Load-more is a GET of `next_page_url` (which carries the search) plus `&search=` (SPEC §7): a repeated `search` with the same value is taken once, with different values it is a 422.",
+        "Load-more is a GET of `next_page_url` (which carries the search) plus `&search=` (SPEC §7): a repeated `search` with the same value is taken once, with different values it is a 422. " +
+        CHAIRS,
       query: meetingsAdminQuerySchema,
       response: { schema: pageAnswer(adminSummarySchema) },
     },
     async (c, { query }) => {
-      const page = await admin.adminList(query);
+      const page = await admin.adminList(query, editsOf(c));
       let next: string | null = null;
       if (page.current_page < page.last_page) {
         const params = new URLSearchParams({ page: String(page.current_page + 1) });
@@ -103,14 +107,14 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "get",
       path: "/dashboard/meeting/:id",
-      access: access.editor,
+      access: access.chair,
       tag,
       summary: "A meeting with its images, programme and sponsors",
       params: meetingParams,
       response: { schema: success({ event: adminMeetingSchema }) },
       errors: [404],
     },
-    async (c) => ok(c, { event: withLinks(await admin.get(idParam(c, MEETING_NOT_FOUND))) }),
+    async (c) => ok(c, { event: withLinks(await admin.get(idParam(c, MEETING_NOT_FOUND), editsOf(c))) }),
   );
 
   declare(
@@ -118,16 +122,18 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "post",
       path: "/dashboard/meeting",
-      access: access.editor,
+      access: access.chair,
       tag,
       summary: "Create a meeting",
-      description: "Starts with an empty programme and no sponsors (SPEC §4).",
+      description:
+        "Starts with an empty programme and no sponsors (SPEC §4). A chair's meeting is for their groups: `audience` " +
+        "`groups` with `group_ids` they chair (422 beside `audience` otherwise).",
       body: { schema: meetingBody },
       response: { status: 201, schema: success({ event: adminMeetingSchema }) },
       errors: [507],
     },
     async (c, { body, raw }) => {
-      const event = await admin.create(body, await uploadedImages(raw));
+      const event = await admin.create(body, await uploadedImages(raw), editsOf(c));
       return ok(c, { event: withLinks(event) }, 201);
     },
   );
@@ -137,7 +143,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "patch",
       path: "/dashboard/meeting/:id",
-      access: access.editor,
+      access: access.chair,
       tag,
       summary: "Update a meeting",
       description: "Every field is replaced; `images[]` are added to the meeting's images.",
@@ -148,7 +154,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     },
     async (c, { body, raw }) => {
       const id = idParam(c, MEETING_NOT_FOUND);
-      return ok(c, { event: withLinks(await admin.update(id, body, await uploadedImages(raw))) });
+      return ok(c, { event: withLinks(await admin.update(id, body, await uploadedImages(raw), editsOf(c))) });
     },
   );
 
@@ -157,7 +163,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "delete",
       path: "/dashboard/meeting/:id",
-      access: access.editor,
+      access: access.chair,
       tag,
       summary: "Delete a meeting with its images, programme and sponsors",
       params: meetingParams,
@@ -165,7 +171,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
       errors: [404],
     },
     async (c) => {
-      await admin.remove(idParam(c, MEETING_NOT_FOUND));
+      await admin.remove(idParam(c, MEETING_NOT_FOUND), editsOf(c));
       return ok(c);
     },
   );
@@ -175,7 +181,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "patch",
       path: "/dashboard/meeting/:id/image/:imageId",
-      access: access.editor,
+      access: access.chair,
       tag,
       summary: "Change a picture's alt text, or mark it decorative",
       params: imageParams,
@@ -185,7 +191,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     },
     async (c, { body }) => {
       const meetingId = idParam(c, MEETING_NOT_FOUND);
-      const image = await admin.describeImage(meetingId, idParam(c, "Image not found.", "imageId"), body);
+      const image = await admin.describeImage(meetingId, idParam(c, "Image not found.", "imageId"), body, editsOf(c));
       return ok(c, { image });
     },
   );
@@ -195,7 +201,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "delete",
       path: "/dashboard/meeting/:id/image/:imageId",
-      access: access.editor,
+      access: access.chair,
       tag,
       summary: "Delete one of a meeting's images",
       params: imageParams,
@@ -203,7 +209,10 @@ export function adminMeetingsRoutes(runtime: Runtime) {
       errors: [404],
     },
     async (c) =>
-      ok(c, await admin.removeImage(idParam(c, MEETING_NOT_FOUND), idParam(c, "Image not found.", "imageId"))),
+      ok(
+        c,
+        await admin.removeImage(idParam(c, MEETING_NOT_FOUND), idParam(c, "Image not found.", "imageId"), editsOf(c)),
+      ),
   );
 
   declare(
@@ -211,7 +220,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "post",
       path: "/dashboard/meeting/:eventId/schedule",
-      access: access.editor,
+      access: access.chair,
       tag,
       summary: "Add a session to a meeting's programme",
       description: "`id` and `event_id` in the body are ignored: the path names the meeting.",
@@ -221,7 +230,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
       errors: [404],
     },
     async (c, { body }) => {
-      const schedule = await admin.addSchedule(idParam(c, MEETING_NOT_FOUND, "eventId"), body);
+      const schedule = await admin.addSchedule(idParam(c, MEETING_NOT_FOUND, "eventId"), body, editsOf(c));
       return ok(c, { schedule }, 201);
     },
   );
@@ -231,7 +240,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "patch",
       path: "/dashboard/meeting/:eventId/schedule/:id",
-      access: access.editor,
+      access: access.chair,
       tag,
       summary: "Update a session (of this meeting only)",
       params: childParams,
@@ -241,7 +250,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     },
     async (c, { body }) => {
       const meetingId = idParam(c, MEETING_NOT_FOUND, "eventId");
-      const schedule = await admin.updateSchedule(meetingId, idParam(c, "Schedule not found."), body);
+      const schedule = await admin.updateSchedule(meetingId, idParam(c, "Schedule not found."), body, editsOf(c));
       return ok(c, { schedule });
     },
   );
@@ -251,7 +260,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "delete",
       path: "/dashboard/meeting/:eventId/schedule/:id",
-      access: access.editor,
+      access: access.chair,
       tag,
       summary: "Delete a session (of this meeting only)",
       params: childParams,
@@ -259,7 +268,8 @@ export function adminMeetingsRoutes(runtime: Runtime) {
       errors: [404],
     },
     async (c) => {
-      await admin.removeSchedule(idParam(c, MEETING_NOT_FOUND, "eventId"), idParam(c, "Schedule not found."));
+      const meetingId = idParam(c, MEETING_NOT_FOUND, "eventId");
+      await admin.removeSchedule(meetingId, idParam(c, "Schedule not found."), editsOf(c));
       return ok(c);
     },
   );
@@ -269,7 +279,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "post",
       path: "/dashboard/meeting/:eventId/sponsor",
-      access: access.editor,
+      access: access.chair,
       tag,
       summary: "Add a sponsor (name, link, logo)",
       params: eventParams,
@@ -279,7 +289,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     },
     async (c, { body, raw }) => {
       const meetingId = idParam(c, MEETING_NOT_FOUND, "eventId");
-      const sponsor = await admin.addSponsor(meetingId, body, await uploadedImage(raw));
+      const sponsor = await admin.addSponsor(meetingId, body, await uploadedImage(raw), editsOf(c));
       return ok(c, { sponsor }, 201);
     },
   );
@@ -289,7 +299,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "patch",
       path: "/dashboard/meeting/:eventId/sponsor/:id",
-      access: access.editor,
+      access: access.chair,
       tag,
       summary: "Update a sponsor (of this meeting only); a new logo replaces the old",
       params: childParams,
@@ -300,7 +310,8 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     async (c, { body, raw }) => {
       const meetingId = idParam(c, MEETING_NOT_FOUND, "eventId");
       const id = idParam(c, "Sponsor not found.");
-      return ok(c, { sponsor: await admin.updateSponsor(meetingId, id, body, await uploadedImage(raw)) });
+      const logo = await uploadedImage(raw);
+      return ok(c, { sponsor: await admin.updateSponsor(meetingId, id, body, logo, editsOf(c)) });
     },
   );
 
@@ -309,7 +320,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "delete",
       path: "/dashboard/meeting/:eventId/sponsor/:id",
-      access: access.editor,
+      access: access.chair,
       tag,
       summary: "Delete a sponsor (of this meeting only)",
       params: childParams,
@@ -317,7 +328,8 @@ export function adminMeetingsRoutes(runtime: Runtime) {
       errors: [404],
     },
     async (c) => {
-      await admin.removeSponsor(idParam(c, MEETING_NOT_FOUND, "eventId"), idParam(c, "Sponsor not found."));
+      const meetingId = idParam(c, MEETING_NOT_FOUND, "eventId");
+      await admin.removeSponsor(meetingId, idParam(c, "Sponsor not found."), editsOf(c));
       return ok(c);
     },
   );
@@ -330,7 +342,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "get",
       path: "/dashboard/meeting/:id/registrations",
-      access: access.editor,
+      access: access.chair,
       tag: registrations,
       summary: "A meeting's registrations (state, search, page), with counts per state",
       description:
@@ -347,6 +359,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     },
     async (c, { query }) => {
       const meetingId = idParam(c, MEETING_NOT_FOUND);
+      await admin.checkEdits(meetingId, editsOf(c));
       const page = await services.registrations.list(meetingId, query, query.page);
       let next: string | null = null;
       if (page.current_page < page.last_page) {
@@ -364,7 +377,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "patch",
       path: "/dashboard/meeting/:id/registrations/:rid",
-      access: access.editor,
+      access: access.chair,
       tag: registrations,
       summary: "Confirm, decline, cancel, move up or check in a registration",
       description:
@@ -380,6 +393,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     async (c, { body }) => {
       const meetingId = idParam(c, MEETING_NOT_FOUND);
       const id = idParam(c, REGISTRATION_NOT_FOUND, "rid");
+      await admin.checkEdits(meetingId, editsOf(c));
       const { user } = currentAuth(c);
       const by = { id: user.id, name: `${user.first_name} ${user.last_name}`.trim() || "An administrator" };
       return ok(c, { registration: registrationOf(await services.registrations.apply(meetingId, id, body, by)) });
@@ -391,7 +405,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "get",
       path: "/dashboard/meeting/:id/revisions",
-      access: access.editor,
+      access: access.chair,
       tag,
       summary: "A meeting's revisions",
       description:
@@ -401,7 +415,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
       response: { schema: success({ data: z.array(revisionSchema) }) },
       errors: [404],
     },
-    async (c) => ok(c, { data: await admin.revisions(idParam(c, MEETING_NOT_FOUND)) }),
+    async (c) => ok(c, { data: await admin.revisions(idParam(c, MEETING_NOT_FOUND), editsOf(c)) }),
   );
 
   declare(
@@ -409,7 +423,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     {
       method: "post",
       path: "/dashboard/meeting/:id/revisions/:revisionId/restore",
-      access: access.editor,
+      access: access.chair,
       tag,
       summary: "Restore a meeting's revision",
       description:
@@ -422,7 +436,7 @@ export function adminMeetingsRoutes(runtime: Runtime) {
     async (c) => {
       const id = idParam(c, MEETING_NOT_FOUND);
       const revisionId = idParam(c, "Revision not found.", "revisionId");
-      return ok(c, { event: withLinks(await admin.restoreRevision(id, revisionId)) });
+      return ok(c, { event: withLinks(await admin.restoreRevision(id, revisionId, editsOf(c))) });
     },
   );
 

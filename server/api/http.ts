@@ -1,6 +1,12 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { editsFor, managesContent, type RoleName, viewerOf as viewerOfAuth } from "../../core/access/access";
+import {
+  editsAnything,
+  editsFor,
+  managesContent,
+  type RoleName,
+  viewerOf as viewerOfAuth,
+} from "../../core/access/access";
 import type { Authenticated } from "../../core/auth/auth.service";
 import { AppError } from "../../lib/errors";
 import { parseId } from "../../lib/ids";
@@ -55,7 +61,7 @@ export const access = {
     if (!auth) throw new AppError("unauthorized", "Unauthenticated.");
     if (managesContent(auth.user.role.name)) return secretariat(managesContent)(c, next);
     // Refused as the secretariat's routes refuse, into the security log (server/middleware/security-log.ts).
-    if (editsFor(auth).length === 0) throw refuseAdmin(new AppError("forbidden", "This action is unauthorized."));
+    if (!editsAnything(editsFor(auth))) throw refuseAdmin(new AppError("forbidden", "This action is unauthorized."));
     // A chair's successful change is seen by the group's members: the shared renders move on.
     c.set("publishes", true);
     return next();

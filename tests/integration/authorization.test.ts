@@ -28,11 +28,20 @@ describe("authorization of every API route", () => {
     // Issue 36: the content's routes are the editors' too, the membership's and the site's admins' alone.
     const byAccess = (access: string) => declaredRoutes(t.runtime).filter((r) => r.access === access);
     expect(byAccess("editor").map((r) => `${r.method} ${r.path}`)).toEqual(
-      expect.arrayContaining(["POST /dashboard/news", "POST /dashboard/meeting"]),
+      expect.arrayContaining(["POST /dashboard/news", "POST /dashboard/pages"]),
     );
-    // A group's papers are its chairs' too (the service decides by the paper's category).
+    // A group's papers and meetings are its chairs' too (the service decides by the paper's
+    // category, the meeting's groups).
     expect(byAccess("chair").map((r) => `${r.method} ${r.path}`)).toEqual(
-      expect.arrayContaining(["POST /dashboard/papers", "PATCH /dashboard/papers/:id", "DELETE /dashboard/papers/:id"]),
+      expect.arrayContaining([
+        "POST /dashboard/papers",
+        "PATCH /dashboard/papers/:id",
+        "DELETE /dashboard/papers/:id",
+        "POST /dashboard/meeting",
+        "PATCH /dashboard/meeting/:id",
+        "GET /dashboard/meeting/:id/registrations",
+        "PATCH /dashboard/meeting/:id/registrations/:rid",
+      ]),
     );
     expect(byAccess("admin").map((r) => `${r.method} ${r.path}`)).toEqual(
       expect.arrayContaining(["GET /dashboard/users", "GET /dashboard/companies", "GET /dashboard/settings"]),
@@ -101,14 +110,22 @@ describe("authorization of every API route", () => {
  * each answered for a visitor, a member and an admin as its class says. A route added without a
  * class, or with parameters and no address to try, fails the first test.
  */
-type Role = "anonymous" | "member" | "editor" | "admin";
-const ROLES: readonly Role[] = ["anonymous", "member", "editor", "admin"];
+/** A chair is a member who chairs a working group (the member's group), and no more (issue 36). */
+type Role = "anonymous" | "member" | "chair" | "editor" | "admin";
+const ROLES: readonly Role[] = ["anonymous", "member", "chair", "editor", "admin"];
 /** An answer as the matrix compares it: the status, and where a redirect sends the browser. */
 type Answer = string;
-/** What each role gets; an editor gets what an admin gets unless it says otherwise (issue 36). */
-type Expected = Record<Exclude<Role, "editor">, Answer> & { editor?: Answer };
+/**
+ * What each role gets; an editor gets what an admin gets, and a chair what a member gets, unless
+ * it says otherwise (issue 36).
+ */
+type Expected = Record<Exclude<Role, "editor" | "chair">, Answer> & { editor?: Answer; chair?: Answer };
 const answerFor = (expected: Expected, role: Role): Answer =>
-  role === "editor" ? (expected.editor ?? expected.admin) : expected[role];
+  role === "editor"
+    ? (expected.editor ?? expected.admin)
+    : role === "chair"
+      ? (expected.chair ?? expected.member)
+      : expected[role];
 
 const OK = "200";
 const NOT_FOUND = "404";
@@ -121,8 +138,13 @@ type Access =
   | "public"
   /** Members and admins; a visitor is sent to sign in (guards("auth")). */
   | "member"
-  /** Admins and editors: the content's screens; a visitor is sent to sign in, a member to their dashboard (guards("auth", "editor"), issue 36). */
+  /**
+   * Admins and editors: the content's screens; a visitor is sent to sign in, a member to their
+   * dashboard, a chair (in the admin area for their meetings) reads 403 (guards("auth", "editor"), issue 36).
+   */
   | "content"
+  /** A chair's too: the meetings' screens for their group's meeting (guards("auth", "chair"), issue 36). */
+  | "meetings"
   /** Admins; a visitor is sent to sign in, a member to their dashboard (guards("auth", "admin"), SPEC §6), an editor reads 403. */
   | "admin"
   /** The sign-in page: someone signed in already is sent on. */
@@ -135,8 +157,10 @@ type Access =
 const expectedFor = (access: Exclude<Access, "per-address">, path: string): Expected => {
   if (access === "public") return everyone(OK);
   if (access === "member") return { anonymous: toLogin(path), member: OK, admin: OK };
-  if (access === "content") return { anonymous: toLogin(path), member: "302 /dashboard", admin: OK };
-  if (access === "admin") return { anonymous: toLogin(path), member: "302 /dashboard", editor: "403", admin: OK };
+  if (access === "content") return { anonymous: toLogin(path), member: "302 /dashboard", chair: "403", admin: OK };
+  if (access === "meetings") return { anonymous: toLogin(path), member: "302 /dashboard", chair: OK, admin: OK };
+  if (access === "admin")
+    return { anonymous: toLogin(path), member: "302 /dashboard", chair: "403", editor: "403", admin: OK };
   // SPEC §9 'home /manager': a member is then sent on to the dashboard by the admin guard.
   if (access === "signed-out")
     return { anonymous: OK, member: "302 /manager", editor: "302 /manager", admin: "302 /manager" };
@@ -244,8 +268,9 @@ const PAGE_ACCESS: Record<string, Access> = {
   "/manage-news": "content",
   "/manage-news/new": "content",
   "/manage-news/:id/edit": "content",
-  "/manage-events": "content",
-  "/manage-events/new": "content",
+  // A chair's list is their groups' meetings; a meeting's screens answer by the meeting (its addresses).
+  "/manage-events": "meetings",
+  "/manage-events/new": "meetings",
   "/manage-events/:id/edit": "content",
   "/manage-events/:id/registrations": "content",
   "/manage-events/:id/registrations/check-in": "content",
@@ -285,6 +310,8 @@ type Fixtures = {
   image: string;
   publicMeeting: { id: number; slug: string };
   membersMeeting: { id: number; slug: string };
+  /** A meeting for the working group the chair chairs and the member is in. */
+  groupMeeting: { id: number; slug: string };
   publicCategory: { id: number; slug: string };
   membersCategory: { id: number; slug: string };
   hiddenCategory: { id: number; slug: string };
@@ -304,7 +331,7 @@ type Fixtures = {
   previewPath: string;
   /** A preview link's path for a draft page. */
   pagePreviewPath: string;
-  /** Slugs of a working group the member is in, and of one they are not. */
+  /** Slugs of a working group the member is in (and the chair chairs), and of one they are not. */
   ownGroup: string;
   otherGroup: string;
 };
@@ -424,14 +451,26 @@ function addressesFor(f: Fixtures): Record<string, Try[]> {
       { path: "/no-such-page", expected: everyone(NOT_FOUND) },
     ],
     "/manage-news/:id/edit": [`/manage-news/${f.newsId}/edit`],
-    "/manage-events/:id/edit": [`/manage-events/${f.membersMeeting.id}/edit`],
-    "/manage-events/:id/registrations": [`/manage-events/${f.membersMeeting.id}/registrations`],
-    "/manage-events/:id/registrations/check-in": [`/manage-events/${f.membersMeeting.id}/registrations/check-in`],
-    "/manage-events/:id/registrations/export.csv": [`/manage-events/${f.membersMeeting.id}/registrations/export.csv`],
-    "/manage-events/:id/registrations/attendees.pdf": [
-      `/manage-events/${f.membersMeeting.id}/registrations/attendees.pdf`,
-    ],
-    "/manage-events/:id/registrations/badges.pdf": [`/manage-events/${f.membersMeeting.id}/registrations/badges.pdf`],
+    // Every member's meeting: the secretariat's (a chair reads 403); the chair's group's meeting: theirs too.
+    ...Object.fromEntries(
+      [
+        "edit",
+        "registrations",
+        "registrations/check-in",
+        "registrations/export.csv",
+        "registrations/attendees.pdf",
+        "registrations/badges.pdf",
+      ].map((screen): [string, Try[]] => [
+        `/manage-events/:id/${screen}`,
+        [
+          `/manage-events/${f.membersMeeting.id}/${screen}`,
+          {
+            path: `/manage-events/${f.groupMeeting.id}/${screen}`,
+            expected: expectedFor("meetings", `/manage-events/${f.groupMeeting.id}/${screen}`),
+          },
+        ],
+      ]),
+    ),
     "/manager/library/:id": [`/manager/library/${f.hiddenCategory.id}`],
     "/manager/members/:id": [`/manager/members/${f.companyId}`],
     "/manager/privacy/export.zip": ["/manager/privacy/export.zip?email=someone%40example.org"],
@@ -482,6 +521,7 @@ async function createFixtures(
   services: Services,
   db: Kysely<Database>,
   member: { id: number; password: string },
+  chairId: number,
 ): Promise<Fixtures> {
   await services.pages.ensureFixedPages();
   const picture = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#0a6" } })
@@ -602,6 +642,10 @@ async function createFixtures(
     content: "<p>Not yet.</p>",
     status: "draft",
   });
+  const ownGroup = await services.groups.create({ name: "Matrix group", description: "", chair_ids: [chairId] });
+  await services.groups.addMember(ownGroup.id, { user_id: member.id }, { id: chairId, role: "admin" });
+  const groupMeeting = await meeting("matrix-group-session", "members");
+  await db.insertInto("meeting_groups").values({ meeting_id: groupMeeting.id, group_id: ownGroup.id }).execute();
   return {
     ownPage: "annual-report",
     draftPage: "draft-notes",
@@ -626,8 +670,9 @@ async function createFixtures(
     libraryFeedToken: await services.profile.renewLibraryFeedToken(member.id, member.password),
     previewPath: (await services.news.previewLink(post.id)).path,
     pagePreviewPath: (await services.pages.previewLink("/privacy-policy")).path,
-    // A working group the member is in, and one they are not (issue 36).
-    ownGroup: (await services.groups.create({ name: "Matrix group", description: "", chair_ids: [member.id] })).slug,
+    // A working group the member is in (the chair chairs it), with a meeting, and one they are not (issue 36).
+    ownGroup: ownGroup.slug,
+    groupMeeting,
     otherGroup: (await services.groups.create({ name: "Matrix board", description: "", chair_ids: [] })).slug,
   };
 }
@@ -682,6 +727,7 @@ describe("authorization of every page, file and feed", { timeout: 300_000 }, () 
   const cookies: Record<Role, string | undefined> = {
     anonymous: undefined,
     member: undefined,
+    chair: undefined,
     editor: undefined,
     admin: undefined,
   };
@@ -696,12 +742,16 @@ describe("authorization of every page, file and feed", { timeout: 300_000 }, () 
     site = createApp(t.runtime, { build: async () => build, clientDir });
     const member = await signIn(t.runtime.services, "member");
     cookies.member = member.cookie;
+    const chair = await signIn(t.runtime.services, "member");
+    cookies.chair = chair.cookie;
     cookies.editor = (await signIn(t.runtime.services, "editor")).cookie;
     cookies.admin = (await signIn(t.runtime.services, "admin")).cookie;
-    fixtures = await createFixtures(t.runtime.services, t.database.db, {
-      id: member.user.id,
-      password: member.password,
-    });
+    fixtures = await createFixtures(
+      t.runtime.services,
+      t.database.db,
+      { id: member.user.id, password: member.password },
+      chair.user.id,
+    );
   });
 
   type Row = { route: string; path: string; expected: Expected; pageId?: string };
@@ -782,7 +832,7 @@ describe("authorization of every page, file and feed", { timeout: 300_000 }, () 
     const withAction = matrix().filter((row) => {
       const access = PAGE_ACCESS[row.route];
       return (
-        (access === "member" || access === "content" || access === "admin") &&
+        (access === "member" || access === "content" || access === "meetings" || access === "admin") &&
         row.pageId &&
         build.routes[row.pageId]?.module.action
       );

@@ -1,6 +1,7 @@
 import { Download, ExternalLink, Inbox, Users } from "lucide-react";
 import type { ReactNode } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { editsFor, type GroupsSeen } from "../../../core/access/access";
 import {
   type Meeting,
   meetingInputSchema,
@@ -35,6 +36,7 @@ import { RichTextEditor } from "../../components/ui/rich-text-editor";
 import { SelectField } from "../../components/ui/select-field";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
+import { useAdminTrail } from "../../lib/admin-home";
 import { shownAuditRows } from "../../lib/audit";
 import { setFlash, takeFlash } from "../../lib/flash.server";
 import { fieldFailureOf, formId, lengthLimit } from "../../lib/forms";
@@ -77,19 +79,33 @@ type MeetingValues = Record<(typeof TEXT_FIELDS)[number], string> & { images_alt
 
 const notFound = () => data("This page could not be found", { status: 404 });
 
+/** The meeting of the page, as the caller may change it: 404 for none, 403 with why for a chair's of another group. */
 async function loadMeeting(context: Route.LoaderArgs["context"], id: string | undefined): Promise<Meeting | null> {
   if (id === undefined) return null;
   const meetingId = parseId(id);
   if (meetingId === null) throw notFound();
+  const { services, auth } = getRequestContext(context);
   try {
-    return await getRequestContext(context).services.meetingsAdmin.get(meetingId);
+    return await services.meetingsAdmin.get(meetingId, editsFor(auth));
   } catch (error) {
     if (isAppError(error) && error.code === "not_found") throw notFound();
+    if (isAppError(error) && error.code === "forbidden") throw data(error.message, { status: 403 });
     throw error;
   }
 }
 
-function valuesOf(meeting: Meeting | null, defaultTimeZone: string): MeetingValues {
+/**
+ * The form's values: the meeting's, or a new meeting's: for the group it was asked for from the
+ * group's page (`?group=`), or a chair's only group (issue 36).
+ */
+function valuesOf(
+  meeting: Meeting | null,
+  defaultTimeZone: string,
+  edits: GroupsSeen,
+  askedGroup: number | null,
+): MeetingValues {
+  const chairs = edits === "all" ? null : edits;
+  const group = askedGroup ?? (chairs?.length === 1 ? chairs[0] : null);
   return {
     title: meeting?.title ?? "",
     type: meeting?.type ?? "meeting",
@@ -99,8 +115,8 @@ function valuesOf(meeting: Meeting | null, defaultTimeZone: string): MeetingValu
     end_date: meeting?.end_date ?? "",
     timezone: meeting?.timezone ?? defaultTimeZone,
     location: meeting?.location ?? "",
-    audience: meeting?.audience ?? "public",
-    group_ids: meeting?.group_ids.join(",") ?? "",
+    audience: meeting?.audience ?? (chairs || group !== null ? "groups" : "public"),
+    group_ids: meeting?.group_ids.join(",") ?? (group !== null ? String(group) : ""),
     visibility: meeting?.visibility ?? "public",
     registration_status: meeting && !meeting.registration_settings.open ? "closed" : "open",
     registration_closes_on: meeting?.registration_settings.closes_on ?? "",
@@ -118,8 +134,12 @@ function valuesOf(meeting: Meeting | null, defaultTimeZone: string): MeetingValu
 export async function loader({ context, params, request, url }: Route.LoaderArgs) {
   const { services, sessionToken, secureCookies, auth } = getRequestContext(context);
   const meeting = await loadMeeting(context, params.id);
-  // The working groups a meeting may be for (issue 36): admins and editors see them all.
-  const groups = auth ? await services.groups.list({ id: auth.user.id, role: auth.user.role.name }) : [];
+  // The working groups a meeting may be for (issue 36): every group for admins and editors; a
+  // chair's own, and any other already on the meeting (which a save keeps).
+  const edits = editsFor(auth);
+  const groups = await services.groups.choices(edits, meeting?.group_ids ?? []);
+  const asked = parseId(url.searchParams.get("group") ?? "");
+  const askedGroup = groups.some((g) => g.id === asked) ? asked : null;
   const defaultTimeZone = (await services.settings.getAll())["site.timezone"];
   let registrations = null;
   if (meeting) {
@@ -131,14 +151,17 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
     {
       meeting,
       registrations,
-      groups: groups.map((g) => ({ id: g.id, name: g.name })),
-      values: valuesOf(meeting, defaultTimeZone),
+      groups,
+      chair: edits !== "all",
+      values: valuesOf(meeting, defaultTimeZone, edits, askedGroup),
       // Built here, not in the browser: the server's and the browser's zone lists may differ.
       timeZones: timeZoneChoices(defaultTimeZone, meeting?.timezone ?? defaultTimeZone),
       editing: url.searchParams.get("edit"),
       notice: flash.message,
       // The meeting's texts as each save kept them (decision 0073), restorable from here.
-      revisions: meeting ? shownRevisions(await services.meetingsAdmin.revisions(meeting.id), defaultTimeZone) : [],
+      revisions: meeting
+        ? shownRevisions(await services.meetingsAdmin.revisions(meeting.id, edits), defaultTimeZone)
+        : [],
       history: meeting ? shownAuditRows(await services.audit.history("meeting", meeting.id), defaultTimeZone) : [],
     },
     { headers: flash.headers },
@@ -157,9 +180,11 @@ const SESSION_FIELDS = ["meeting_date", "is_evening", "start", "finish", "meetin
  * show beside its own fields, with JavaScript (a fetcher) or without (the page's action data).
  */
 export async function action({ context, params, request }: Route.ActionArgs) {
-  const { services, sessionToken, secureCookies } = getRequestContext(context);
+  const { services, sessionToken, secureCookies, auth } = getRequestContext(context);
   const admin = services.meetingsAdmin;
   const meeting = await loadMeeting(context, params.id);
+  // Whose meetings the caller changes: every one, or a chair's groups' (issue 36).
+  const edits = editsFor(auth);
   const { form, files, lists } = await readFormWithFiles(request, "images", [
     "images_alt",
     "images_decorative",
@@ -177,7 +202,9 @@ export async function action({ context, params, request }: Route.ActionArgs) {
         images_decorative: lists.images_decorative,
       });
       const images = await Promise.all(files.map(async (file) => new Uint8Array(await file.arrayBuffer())));
-      const saved = meeting ? await admin.update(meeting.id, input, images) : await admin.create(input, images);
+      const saved = meeting
+        ? await admin.update(meeting.id, input, images, edits)
+        : await admin.create(input, images, edits);
       const message = meeting
         ? `Saved “${saved.title}”.`
         : `Saved “${saved.title}”. Add its programme and sponsors below.`;
@@ -200,7 +227,7 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     const revision = parseId(form.revision);
     if (revision === null) throw data("Unknown revision.", { status: 400 });
     try {
-      await admin.restoreRevision(meeting.id, revision);
+      await admin.restoreRevision(meeting.id, revision, edits);
     } catch (error) {
       if (!isAppError(error)) throw error;
       return data({ intent, row: "revisions", error: error.message } satisfies InlineResult, { status: error.status });
@@ -217,18 +244,18 @@ export async function action({ context, params, request }: Route.ActionArgs) {
       case "describe-image": {
         row = `image-${formId(form)}`;
         const text = parseOrThrow(imageTextSchema, { alt: form.alt, decorative: form.decorative });
-        await admin.describeImage(meeting.id, formId(form), text);
+        await admin.describeImage(meeting.id, formId(form), text, edits);
         return { intent, row, done: true, message: "Alt text saved." } satisfies InlineResult;
       }
       case "delete-image":
-        await admin.removeImage(meeting.id, formId(form));
+        await admin.removeImage(meeting.id, formId(form), edits);
         return { intent, row: "images", done: true, message: "Picture deleted." } satisfies InlineResult;
       case "add-session":
       case "update-session": {
         row = intent === "add-session" ? "new-session" : `session-${formId(form)}`;
         const input = parseOrThrow(scheduleInputSchema, Object.fromEntries(SESSION_FIELDS.map((f) => [f, form[f]])));
-        if (intent === "add-session") await admin.addSchedule(meeting.id, input);
-        else await admin.updateSchedule(meeting.id, formId(form), input);
+        if (intent === "add-session") await admin.addSchedule(meeting.id, input, edits);
+        else await admin.updateSchedule(meeting.id, formId(form), input, edits);
         return {
           intent,
           row,
@@ -237,15 +264,15 @@ export async function action({ context, params, request }: Route.ActionArgs) {
         } satisfies InlineResult;
       }
       case "delete-session":
-        await admin.removeSchedule(meeting.id, formId(form));
+        await admin.removeSchedule(meeting.id, formId(form), edits);
         return { intent, row: "sessions", done: true, message: "Session deleted." } satisfies InlineResult;
       case "add-sponsor":
       case "update-sponsor": {
         row = intent === "add-sponsor" ? "new-sponsor" : `sponsor-${formId(form)}`;
         const input = parseOrThrow(sponsorInputSchema, { name: form.name, link: form.link });
         const logo = await fileBytes(form.image);
-        if (intent === "add-sponsor") await admin.addSponsor(meeting.id, input, logo);
-        else await admin.updateSponsor(meeting.id, formId(form), input, logo);
+        if (intent === "add-sponsor") await admin.addSponsor(meeting.id, input, logo, edits);
+        else await admin.updateSponsor(meeting.id, formId(form), input, logo, edits);
         return {
           intent,
           row,
@@ -254,7 +281,7 @@ export async function action({ context, params, request }: Route.ActionArgs) {
         } satisfies InlineResult;
       }
       case "delete-sponsor":
-        await admin.removeSponsor(meeting.id, formId(form));
+        await admin.removeSponsor(meeting.id, formId(form), edits);
         return { intent, row: "sponsors", done: true, message: "Sponsor deleted." } satisfies InlineResult;
       default:
         throw data("Unknown action.", { status: 400 });
@@ -345,7 +372,8 @@ function RegistrationsPanel({
 
 /** Create or edit a meeting (issue 13): its fields and pictures, then its programme and sponsors inline. */
 export default function EditMeeting({ loaderData, actionData }: Route.ComponentProps) {
-  const { meeting, registrations, groups, editing, notice, timeZones } = loaderData;
+  const { meeting, registrations, groups, chair, editing, notice, timeZones } = loaderData;
+  const adminTrail = useAdminTrail();
   const result = actionData as (InlineResult & { values?: MeetingValues }) | undefined;
   const refused = result?.intent === "save" ? result : undefined;
   const errors: Record<string, string[]> = refused?.errors ?? {};
@@ -364,10 +392,7 @@ export default function EditMeeting({ loaderData, actionData }: Route.ComponentP
   return (
     <div>
       <Breadcrumbs
-        trail={[
-          { label: "Manager", to: "/manager" },
-          { label: "Events", to: "/manage-events" },
-        ]}
+        trail={[...adminTrail, { label: "Events", to: "/manage-events" }]}
         current={meeting ? "Edit" : "New meeting"}
       />
       <div className="mt-2 flex flex-wrap items-end justify-between gap-4">
@@ -520,8 +545,13 @@ export default function EditMeeting({ loaderData, actionData }: Route.ComponentP
                 <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:gap-6">
                   {(
                     [
-                      ["public", "Public", "Everyone sees it in the calendar."],
-                      ["members", "Members only", "Shown to signed-in members only."],
+                      // A chair's meetings are for their groups (issue 36): the one choice they have.
+                      ...(chair
+                        ? []
+                        : ([
+                            ["public", "Public", "Everyone sees it in the calendar."],
+                            ["members", "Members only", "Shown to signed-in members only."],
+                          ] as const)),
                       ...(groups.length > 0 || values.audience === "groups"
                         ? ([
                             ["groups", "Working groups only", "Shown to the members of the groups ticked below."],

@@ -1,5 +1,6 @@
 import { CalendarDays, Download, ExternalLink, FilePenLine, Globe2, MapPin, Users } from "lucide-react";
 import { data, Link } from "react-router";
+import { editsFor } from "../../../core/access/access";
 import { meetingsAdminQuerySchema } from "../../../core/meetings/meetings.schema";
 import { meetingTypeLabel, meetingUrl } from "../../../core/meetings/meetings.values";
 import { isAppError } from "../../../lib/errors";
@@ -14,6 +15,7 @@ import {
 } from "../../components/events/registration-status";
 import { ConfirmDelete } from "../../components/ui/confirm-delete";
 import { getRequestContext } from "../../context";
+import { useAdminTrail } from "../../lib/admin-home";
 import { takeFlash } from "../../lib/flash.server";
 import { actionRefusal, formId } from "../../lib/forms";
 import { readForm } from "../../lib/read-form.server";
@@ -22,13 +24,16 @@ import type { Route } from "./+types/manage-events";
 export const meta: Route.MetaFunction = () => [{ title: "Events · Manager" }];
 
 export async function loader({ context, request, url }: Route.LoaderArgs) {
-  const { services, sessionToken, secureCookies } = getRequestContext(context);
+  const { services, sessionToken, secureCookies, auth } = getRequestContext(context);
+  // A working group's chair: their groups' meetings (issue 36).
+  const edits = editsFor(auth);
   try {
     const page = await services.meetingsAdmin.adminList(
       parseOrThrow(meetingsAdminQuerySchema, {
         search: url.searchParams.get("search"),
         page: url.searchParams.get("page") ?? undefined,
       }),
+      edits,
     );
     const counts = await services.registrations.seatsTaken(page.data.map((m) => m.id));
     const rows = page.data.map((meeting) => {
@@ -37,7 +42,12 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     });
     const flash = takeFlash(request, { token: sessionToken, secure: secureCookies });
     return data(
-      { page: { ...page, data: rows }, search: url.searchParams.get("search") ?? "", notice: flash.message },
+      {
+        page: { ...page, data: rows },
+        search: url.searchParams.get("search") ?? "",
+        notice: flash.message,
+        chair: edits !== "all",
+      },
       { headers: flash.headers },
     );
   } catch (error) {
@@ -51,7 +61,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = await readForm(request);
   if (form.intent !== "delete") throw data("Unknown action.", { status: 400 });
   try {
-    await getRequestContext(context).services.meetingsAdmin.remove(formId(form));
+    const { services, auth } = getRequestContext(context);
+    await services.meetingsAdmin.remove(formId(form), editsFor(auth));
     return { deleted: true };
   } catch (error) {
     return actionRefusal(error);
@@ -60,10 +71,12 @@ export async function action({ context, request }: Route.ActionArgs) {
 
 /** SPEC §2 'Admin lists for meetings … with search' (issue 13 'Admin: /manage-events'). */
 export default function ManageEvents({ loaderData }: Route.ComponentProps) {
-  const { page, search, notice } = loaderData;
+  const { page, search, notice, chair } = loaderData;
+  const adminTrail = useAdminTrail();
   return (
     <AdminList
       title="Events"
+      trail={adminTrail}
       newLink={{ to: "/manage-events/new", label: "New meeting" }}
       notice={notice}
       search={{ id: "manage-events", label: "Search meetings" }}
@@ -71,7 +84,17 @@ export default function ManageEvents({ loaderData }: Route.ComponentProps) {
       page={page}
       noun={["meeting", "meetings"]}
       matching
-      empty={{ filtered: `No meeting matches “${search}”.`, unfiltered: "No meetings yet." }}
+      description={
+        chair
+          ? "The meetings of the groups you chair, with their programme, sponsors and registrations. Other meetings are the secretariat's: ask an editor."
+          : undefined
+      }
+      empty={{
+        filtered: `No meeting matches “${search}”.`,
+        unfiltered: chair
+          ? "Your groups have no meetings yet: a new one is for your group's members."
+          : "No meetings yet.",
+      }}
       layout="rows"
       path="/manage-events"
       paging="load-more"

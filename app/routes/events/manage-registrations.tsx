@@ -14,6 +14,7 @@ import {
   registrationsPath,
 } from "../../components/events/registrations";
 import { getRequestContext } from "../../context";
+import { useAdminTrail } from "../../lib/admin-home";
 import { actionRefusal } from "../../lib/forms";
 import { readFormWithLists } from "../../lib/read-form.server";
 import type { Route } from "./+types/manage-registrations";
@@ -171,6 +172,7 @@ const BULK_FORM = "registrations-bulk";
 /** SPEC-less, issue 32 'The secretariat: /manage-events/{id}/registrations' (decision 0055). */
 export default function ManageRegistrations({ loaderData, actionData }: Route.ComponentProps) {
   const { meeting, page, counts, overall, query, declining, cancelling } = loaderData;
+  const adminTrail = useAdminTrail();
   const path = registrationsPath(meeting.id);
   const params = filterParams({ status: query.status, search: query.search });
   // The list's own address (filters and page), for the links that open a row's question and its "Back".
@@ -205,7 +207,7 @@ export default function ManageRegistrations({ loaderData, actionData }: Route.Co
     <AdminList
       title="Registrations"
       trail={[
-        { label: "Manager", to: "/manager" },
+        ...adminTrail,
         { label: "Events", to: "/manage-events" },
         { label: meeting.title, to: `/manage-events/${meeting.id}/edit` },
       ]}

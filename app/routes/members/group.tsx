@@ -1,4 +1,4 @@
-import { CalendarDays, FilePlus2, FolderOpen, UserPlus } from "lucide-react";
+import { CalendarDays, CalendarPlus, FilePlus2, FolderOpen, Settings2, UserPlus } from "lucide-react";
 import { useState } from "react";
 import { data, Form, Link, useNavigation, useRevalidator } from "react-router";
 import { editsFor, editsGroups } from "../../../core/access/access";
@@ -30,11 +30,13 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   try {
     const group = await services.groups.detail(params.slug, { id: auth.user.id, role: auth.user.role.name });
     // Its chairs (and the secretariat) add papers to its categories from here (issue 36).
-    const addsPapers = editsGroups(editsFor(auth), [group.id]);
+    // and manage its meetings in the admin area's Events.
+    const manages = editsGroups(editsFor(auth), [group.id]);
     return {
       group,
       me: auth.user.id,
-      folders: addsPapers ? await services.library.groupTrees(group.id) : [],
+      manages,
+      folders: manages ? await services.library.groupTrees(group.id) : [],
     };
   } catch (error) {
     if (isAppError(error) && error.code === "not_found") throw notFound();
@@ -129,7 +131,7 @@ function Person({ person, me }: { person: GroupPerson; me: number }) {
 }
 
 export default function Group({ loaderData, actionData }: Route.ComponentProps) {
-  const { group, me, folders } = loaderData;
+  const { group, me, folders, manages } = loaderData;
   const [status, setStatus] = useState<string | null>(null);
   const revalidator = useRevalidator();
   const navigation = useNavigation();
@@ -215,6 +217,18 @@ export default function Group({ loaderData, actionData }: Route.ComponentProps) 
           <h2 id="meetings-title" className="font-display text-2xl font-bold text-navy-900">
             Meetings
           </h2>
+          {manages ? (
+            <p className="mt-2 flex flex-wrap gap-2">
+              <Link to={`/manage-events/new?group=${group.id}`} className="btn-outline py-1.5">
+                <CalendarPlus className="h-4 w-4" aria-hidden="true" />
+                New meeting for the group
+              </Link>
+              <Link to="/manage-events" className="btn-ghost py-1.5">
+                <Settings2 className="h-4 w-4" aria-hidden="true" />
+                Manage meetings and registrations
+              </Link>
+            </p>
+          ) : null}
           {group.meetings.length === 0 ? (
             <p className="mt-3 text-slate-600">No meeting of this group is coming up.</p>
           ) : (
