@@ -1,4 +1,4 @@
-import type { Browser } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { ADMIN, CHAIR, expect, expectAccessible, GROUP_MEMBER, MEMBER, OUTSIDER, signIn, test } from "./fixtures";
 
@@ -47,6 +47,15 @@ async function pdfOf(text: string): Promise<Buffer> {
   return Buffer.from(await doc.save());
 }
 
+/** On /manager/groups: a new group with its chair. */
+async function createGroup(page: Page, name: string, chairEmail: string) {
+  await page.getByText("New group").click();
+  await page.locator("#new-group-name").fill(name);
+  await page.locator("#new-group-chairs").fill(chairEmail);
+  await page.getByRole("button", { name: "Create group" }).click();
+  await expect(page.getByText(`The group “${name}” is created.`)).toBeVisible();
+}
+
 /** A page of a new browser context, signed in as `who` and sent on to `to`. */
 async function signedIn(browser: Browser, who: { email: string; password: string }, to: string) {
   const context = await browser.newContext();
@@ -65,11 +74,7 @@ test("a chair adds a paper for the group; its member finds and downloads it; any
   test.setTimeout(120_000);
   // The admin: a group with its chair, and a library category for it.
   const admin = await signedIn(browser, ADMIN, "/manager/groups");
-  await admin.page.getByText("New group").click();
-  await admin.page.locator("#new-group-name").fill("Petrel working group");
-  await admin.page.locator("#new-group-chairs").fill(CHAIR.email);
-  await admin.page.getByRole("button", { name: "Create group" }).click();
-  await expect(admin.page.getByText("The group “Petrel working group” is created.")).toBeVisible();
+  await createGroup(admin.page, "Petrel working group", CHAIR.email);
   await admin.page.goto("/manager/library");
   await admin.page.getByRole("link", { name: "New category" }).click();
   const form = admin.page.getByRole("form", { name: "New top-level category" });
@@ -127,5 +132,86 @@ test("a chair adds a paper for the group; its member finds and downloads it; any
   ]) {
     expect((await outsider.page.request.get(url)).status(), url).toBe(404);
   }
+  await outsider.context.close();
+});
+
+// Issue 36 'A chair … creates and edits the group's meetings and their programme, sees the group's
+// registrations; nothing else' (decision 0085): from the group's page to the Events screens.
+test("a chair makes the group's meeting, its member registers, the chair confirms; nothing else is theirs", async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const title = `Fulmar plenary ${Date.now().toString(36)}`;
+  const admin = await signedIn(browser, ADMIN, "/manager/groups");
+  await createGroup(admin.page, "Fulmar working group", CHAIR.email);
+  await admin.context.close();
+
+  // The chair: adds the member, then a meeting from the group's page, with a session.
+  const chair = await signedIn(browser, CHAIR, "/dashboard/groups");
+  await chair.page.getByRole("link", { name: /Fulmar working group/ }).click();
+  await chair.page.getByLabel("Add a member by e-mail address").fill(GROUP_MEMBER.email);
+  await chair.page.getByRole("button", { name: "Add to the group" }).click();
+  await expect(chair.page.getByText("is now in the group.")).toBeVisible();
+  await chair.page.getByRole("link", { name: "New meeting for the group" }).click();
+  await expect(chair.page.getByRole("heading", { level: 1, name: "New meeting" })).toBeVisible();
+  await expect(chair.page.getByText("You're logged in as: chair")).toBeVisible();
+  // Their group's members, the one audience a chair has, with the group ticked.
+  await expect(chair.page.getByLabel("Public", { exact: true })).toHaveCount(0);
+  await expect(chair.page.getByLabel("Working groups only")).toBeChecked();
+  const groups = chair.page.getByRole("group", { name: "Working groups" });
+  await expect(groups.getByLabel("Fulmar working group")).toBeChecked();
+  await chair.page.getByLabel("Title", { exact: true }).fill(title);
+  await chair.page.getByLabel("Start date", { exact: true }).fill("2031-11-18");
+  await chair.page.getByLabel("Location", { exact: true }).fill("Tórshavn");
+  await chair.page.getByRole("button", { name: "Create meeting" }).click();
+  await expect(chair.page.getByRole("status").first()).toContainText(`Saved “${title}”.`);
+  await expect(chair.page).toHaveURL(/\/manage-events\/\d+\/edit$/);
+  const meetingId = chair.page.url().match(/manage-events\/(\d+)/)?.[1];
+  const view = await chair.page.getByRole("link", { name: "View page" }).getAttribute("href");
+  expect(view).toMatch(/^\/dashboard\/events\//);
+  await expectAccessible(chair.page);
+
+  // The group's member registers on the meeting's page.
+  const member = await signedIn(browser, GROUP_MEMBER, view as string);
+  await expect(member.page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  const form = member.page.getByRole("region", { name: new RegExp(`^Register for ${title}`) });
+  await form.getByLabel("Company Name").fill("Fulmar Radio ApS");
+  await form.getByLabel("Representative name").fill("Gunnar Group");
+  await form.getByLabel("Email").fill(GROUP_MEMBER.email);
+  await form.getByLabel("Phone number").fill("+298 31 00 00");
+  await member.page.waitForTimeout(3000);
+  await form.getByRole("button", { name: "Send" }).click();
+  await expect(member.page.getByRole("dialog", { name: "Thank you!" })).toContainText("registration");
+  await member.context.close();
+
+  // The chair sees it among their meetings and confirms it.
+  await chair.page.goto("/manage-events");
+  await expect(chair.page.getByText("The meetings of the groups you chair")).toBeVisible();
+  await chair.page.getByRole("link", { name: `Registrations for ${title}` }).click();
+  const row = chair.page.locator("li", { hasText: "Gunnar Group" });
+  await expect(row.getByText("Pending", { exact: true })).toBeVisible();
+  await row.getByRole("button", { name: "Confirm Gunnar Group" }).click();
+  await expect(
+    chair.page.getByRole("status").filter({ hasText: "Confirmed the registration of Gunnar Group" }),
+  ).toBeVisible();
+  await expectAccessible(chair.page);
+  await chair.page.screenshot({ path: "tmp/chair-registrations-1280.png", fullPage: true });
+  await chair.page.setViewportSize({ width: 390, height: 844 });
+  await chair.page.goto("/manage-events");
+  await expectAccessible(chair.page);
+  await chair.page.screenshot({ path: "tmp/chair-events-390.png", fullPage: true });
+  await chair.page.goto(`/manage-events/${meetingId}/edit`);
+  await chair.page.screenshot({ path: "tmp/chair-meeting-390.png", fullPage: true });
+  // The secretariat's screens are not theirs: they read why.
+  const home = await chair.page.goto("/manager/users");
+  expect(home?.status()).toBe(403);
+  await expect(chair.page.getByText("This screen is for the secretariat")).toBeVisible();
+  const api = await chair.page.request.get("/api/dashboard/meeting?search=fulmar");
+  expect(((await api.json()) as { data: { id: number }[] }).data.map((m) => String(m.id))).toEqual([meetingId]);
+  await chair.context.close();
+
+  // A member outside the group: the meeting is not there for them.
+  const outsider = await signedIn(browser, OUTSIDER, "/dashboard");
+  expect((await outsider.page.goto(view as string))?.status()).toBe(404);
   await outsider.context.close();
 });

@@ -1,7 +1,7 @@
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { requestContext } from "../../app/context";
-import { guards } from "../../app/lib/guards";
+import { CHAIR_REFUSED, guards } from "../../app/lib/guards";
 import type { RequestContext } from "../../core/request-context";
 import { createTestContext, type TestContext } from "../support/app";
 import { capturedLogger } from "../support/logs";
@@ -19,7 +19,8 @@ beforeEach(() => {
   lines.length = 0;
 });
 
-function contextWith(role: "admin" | "member" | null) {
+/** A signed-in person of `role`; a member with `chairs` chairs those working groups (issue 36). */
+function contextWith(role: "admin" | "member" | null, chairs: number[] = []) {
   const context = new RouterContextProvider();
   const auth = role
     ? {
@@ -32,6 +33,9 @@ function contextWith(role: "admin" | "member" | null) {
           avatar: null,
           role: { name: role },
         },
+        company: null,
+        groups: chairs,
+        chairs,
         sessionId: 1,
         expiresAt: "",
         remember: false,
@@ -47,12 +51,23 @@ function contextWith(role: "admin" | "member" | null) {
   return context;
 }
 
-async function run(name: string | string[], role: "admin" | "member" | null, url = "http://x/dashboard?tab=2") {
+async function run(
+  name: string | string[],
+  role: "admin" | "member" | null,
+  url = "http://x/dashboard?tab=2",
+  chairs: number[] = [],
+) {
   const chain = guards(...(Array.isArray(name) ? name : [name]));
   try {
     for (const guard of chain)
       await guard(
-        { context: contextWith(role), request: new Request(url), url: new URL(url), params: {}, pattern: "" } as never,
+        {
+          context: contextWith(role, chairs),
+          request: new Request(url),
+          url: new URL(url),
+          params: {},
+          pattern: "",
+        } as never,
         async () => new Response(),
       );
     return null;
@@ -75,6 +90,23 @@ describe("route guards (SPEC §6)", () => {
     expect(await run("admin", "admin")).toBeNull();
     expect(await run("ismanager", "admin")).toBeNull();
     expect(((await run("ismanager", "member")) as Response).headers.get("Location")).toBe("/dashboard");
+  });
+
+  it("lets a working group's chair into the admin area for the meetings, and tells them why not elsewhere", async () => {
+    // The admin layout: admins, editors and chairs; a member who chairs nothing goes to their dashboard.
+    expect(await run(["auth", "chair"], "member", "http://x/manage-events", [3])).toBeNull();
+    expect(await run(["auth", "chair"], "admin", "http://x/manage-events")).toBeNull();
+    const plain = (await run(["auth", "chair"], "member", "http://x/manage-events")) as Response;
+    expect(plain.headers.get("Location")).toBe("/dashboard");
+    // The secretariat's screens inside it: a 403 page that says what a chair may do.
+    for (const guard of ["editor", "admin"]) {
+      const refused = (await run(["auth", guard], "member", "http://x/manager", [3])) as {
+        data: unknown;
+        init: { status: number };
+      };
+      expect(refused.init.status, guard).toBe(403);
+      expect(refused.data, guard).toBe(CHAIR_REFUSED);
+    }
   });
 
   it("an unknown guard name answers 500 'Unknown middleware {name}'", async () => {
