@@ -174,7 +174,8 @@ test("a chair makes the group's meeting, its member registers, the chair confirm
   // The group's member registers on the meeting's page.
   const member = await signedIn(browser, GROUP_MEMBER, view as string);
   await expect(member.page.getByRole("heading", { level: 1, name: title })).toBeVisible();
-  const form = member.page.getByRole("region", { name: new RegExp(`^Register for ${title}`) });
+  // In the members' area the form is in the page's Register section.
+  const form = member.page.getByRole("region", { name: "Register", exact: true });
   await form.getByLabel("Company Name").fill("Fulmar Radio ApS");
   await form.getByLabel("Representative name").fill("Gunnar Group");
   await form.getByLabel("Email").fill(GROUP_MEMBER.email);
@@ -187,7 +188,7 @@ test("a chair makes the group's meeting, its member registers, the chair confirm
   // The chair sees it among their meetings and confirms it.
   await chair.page.goto("/manage-events");
   await expect(chair.page.getByText("The meetings of the groups you chair")).toBeVisible();
-  await chair.page.getByRole("link", { name: `Registrations for ${title}` }).click();
+  await chair.page.getByRole("link", { name: `Registrations for ${title}`, exact: true }).click();
   const row = chair.page.locator("li", { hasText: "Gunnar Group" });
   await expect(row.getByText("Pending", { exact: true })).toBeVisible();
   await row.getByRole("button", { name: "Confirm Gunnar Group" }).click();
