@@ -30,7 +30,7 @@ import {
   type Side,
   writeDocument,
 } from "./bench/report";
-import { BENCH_GROUP_MEMBER, prepareBenchData } from "./bench/seed";
+import { BENCH_GROUP_CHAIR, BENCH_GROUP_MEMBER, prepareBenchData } from "./bench/seed";
 import { type ServerProcess, startServer, stopAllServers } from "./bench/servers";
 import { renderSoak, runSoak, SOAK_DEFAULT_CONNECTIONS, SOAK_DEFAULT_MINUTES } from "./bench/soak";
 import { readStartCommand, type StartCommand } from "./bench/start-command";
@@ -86,6 +86,8 @@ type AppServer = {
   token: string;
   /** A member of the bench's working group (issue 36); empty where the build has no groups. */
   groupMemberToken: string;
+  /** The group's chair (decision 0085); empty where the build has no chairs. */
+  groupChairToken: string;
 };
 
 type Captured = { response: RawResponse; request: BenchRequest } | { skipped: string };
@@ -182,7 +184,8 @@ async function startApp(name: AppServer["name"], checkout: string, dataDir: stri
   const token = await login(process_, BENCH_ADMIN);
   // A build before working groups has no such member: its group rows answer 401 and are skipped.
   const groupMemberToken = await login(process_, BENCH_GROUP_MEMBER).catch(() => "");
-  return { name, process: process_, command, token, groupMemberToken };
+  const groupChairToken = await login(process_, BENCH_GROUP_CHAIR).catch(() => "");
+  return { name, process: process_, command, token, groupMemberToken, groupChairToken };
 }
 
 async function login(app: ServerProcess, who: { email: string; password: string }): Promise<string> {
@@ -203,7 +206,7 @@ async function login(app: ServerProcess, who: { email: string; password: string 
 async function capture(app: AppServer, benchCase: BenchCase): Promise<Captured> {
   const request = resolveTarget(
     benchCase.target,
-    { token: app.token, groupMemberToken: app.groupMemberToken },
+    { token: app.token, groupMemberToken: app.groupMemberToken, groupChairToken: app.groupChairToken },
     benchCase.encoding,
   );
   const response = await rawRequest(app.process.origin, request);

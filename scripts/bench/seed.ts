@@ -50,7 +50,7 @@ export const EXTRA_DATA: DataStep[] = [
     },
   },
   {
-    name: "a working group with a member who signs in",
+    name: "a working group with a member and a chair who sign in",
     run: async ({ db }) => {
       const now = new Date().toISOString();
       await db
@@ -63,21 +63,30 @@ export const EXTRA_DATA: DataStep[] = [
           updated_at: now,
         } as never)
         .execute();
-      const { id } = await db
-        .insertInto("users")
-        .values({
-          first_name: "Bench",
-          last_name: "Member",
-          email: BENCH_GROUP_MEMBER.email,
-          role: "member",
-          password_hash: await hashPassword(BENCH_GROUP_MEMBER.password),
-          is_active: 1,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      await db.insertInto("group_members").values({ group_id: BENCH_GROUP_ID, user_id: id, created_at: now }).execute();
+      // An individual member each (no company): one in the group, one who chairs it (decision 0085).
+      for (const [who, last_name, is_chair] of [
+        [BENCH_GROUP_MEMBER, "Member", 0],
+        [BENCH_GROUP_CHAIR, "Chair", 1],
+      ] as const) {
+        const { id } = await db
+          .insertInto("users")
+          .values({
+            first_name: "Bench",
+            last_name,
+            email: who.email,
+            role: "member",
+            password_hash: await hashPassword(who.password),
+            is_active: 1,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        await db
+          .insertInto("group_members")
+          .values({ group_id: BENCH_GROUP_ID, user_id: id, is_chair, created_at: now })
+          .execute();
+      }
     },
   },
   {
@@ -305,6 +314,8 @@ export const BENCH_CATEGORIES: readonly {
 /** The bench's working group (issue 36), a member of it who signs in, and its share of the bench's meetings. */
 export const BENCH_GROUP_ID = 9201;
 export const BENCH_GROUP_MEMBER = { email: "bench-member@masthead.example", password: "bench-member-password" };
+/** The bench group's chair: the meetings screens and API limited to the group's meetings (decision 0085). */
+export const BENCH_GROUP_CHAIR = { email: "bench-chair@masthead.example", password: "bench-chair-password" };
 /** Every tenth bench meeting is for the bench's group (and every fifth other one for all members). */
 const isGroupMeeting = (n: number) => n % 10 === 5;
 

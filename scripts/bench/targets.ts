@@ -26,9 +26,10 @@ export type BenchTarget = {
   path: string;
   /**
    * "bearer": send the bench admin's token as `Authorization: Bearer …`; "group-member": the token
-   * of a member of the bench's working group (issue 36: what a group's member reads).
+   * of a member of the bench's working group (issue 36: what a group's member reads);
+   * "group-chair": its chair's (decision 0085: the meetings they manage).
    */
-  auth?: "bearer" | "group-member";
+  auth?: "bearer" | "group-member" | "group-chair";
   /** Measured with `Accept-Encoding: br, gzip` too (as pages always are). */
   encoded?: boolean;
   /** Extra request headers, e.g. { "Accept-Encoding": "br" } to include compression. */
@@ -136,6 +137,29 @@ export const TARGETS: BenchTarget[] = [
     kind: "signed-in",
     path: "/dashboard/bench-group-papers",
     auth: "group-member",
+    connections: RENDERED_CONNECTIONS,
+  },
+  // The meetings' admin list of 1 000 meetings: the secretariat's, and a chair's (their group's 100).
+  {
+    name: "Meetings API (admin), first page, 1 000 meetings",
+    kind: "api-list",
+    path: "/api/dashboard/meeting",
+    auth: "bearer",
+    connections: RENDERED_CONNECTIONS,
+  },
+  {
+    name: "Meetings API (chair), first page, their group's 100 of 1 000 meetings",
+    kind: "api-list",
+    path: "/api/dashboard/meeting?page=1",
+    auth: "group-chair",
+    connections: RENDERED_CONNECTIONS,
+  },
+  {
+    name: "Events screen, their group's 100 of 1 000 meetings, signed in as its chair",
+    // Rendered each time, as the secretariat's screens: no goal of its own.
+    kind: "other",
+    path: "/manage-events",
+    auth: "group-chair",
     connections: RENDERED_CONNECTIONS,
   },
   // With 10 000 papers in each of two categories (EXTRA_DATA): the pages and every sort option of SPEC §9.
@@ -399,12 +423,13 @@ export function casesOf(targets: BenchTarget[]): BenchCase[] {
 
 export function resolveTarget(
   target: BenchTarget,
-  session: { token: string; groupMemberToken?: string },
+  session: { token: string; groupMemberToken?: string; groupChairToken?: string },
   encoding: Encoding = "identity",
 ): BenchRequest {
   const headers: Record<string, string> = { ...target.headers };
   if (target.auth === "bearer") headers.Authorization = `Bearer ${session.token}`;
   if (target.auth === "group-member") headers.Authorization = `Bearer ${session.groupMemberToken ?? ""}`;
+  if (target.auth === "group-chair") headers.Authorization = `Bearer ${session.groupChairToken ?? ""}`;
   if (encoding === "br") headers["Accept-Encoding"] = BROWSER_ACCEPT_ENCODING;
   return {
     method: target.method ?? "GET",
