@@ -6,10 +6,13 @@ const slug = (path: string) => path.replace(/^\//, "");
 
 /**
  * The route table. Guards are declared by name in the layout modules:
- * layouts/member.tsx → guards("auth"), layouts/admin.tsx → guards("auth", "editor"), and inside it
- * layouts/admin-only.tsx → guards("auth", "admin") (issue 36: editors manage the content, admins the rest).
+ * layouts/member.tsx → guards("auth"), layouts/admin.tsx → guards("auth", "chair") (the meetings'
+ * screens: admins, editors and working groups' chairs for their groups' meetings), and inside it
+ * layouts/editor-only.tsx → guards("auth", "editor") and layouts/admin-only.tsx → guards("auth", "admin")
+ * (issue 36, decision 0085: editors manage the content, admins the rest).
  * Each route is classified (public, member, admin…) in tests/integration/authorization.test.ts,
- * which tries it for a visitor, a member and an admin: a route added here without one fails it.
+ * which tries it for a visitor, a member, a chair, an editor and an admin: a route added here without
+ * one fails it.
  */
 export default [
   layout("routes/layouts/public.tsx", [

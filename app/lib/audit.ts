@@ -3,9 +3,13 @@ import { type AuditRow, auditQuerySchema } from "../../core/audit/audit.schema";
 import { minuteInZone } from "../../lib/time-zones";
 import type { ShownAuditRow } from "../components/admin/audit-rows";
 
-/** Audit rows as the screens show them: each with its time in the site's zone. */
-export function shownAuditRows(rows: AuditRow[], zone: string): ShownAuditRow[] {
-  return rows.map((row) => ({ ...row, when: minuteInZone(row.created_at, zone) }));
+/**
+ * Audit rows as the screens show them: each with its time in the site's zone. The address each
+ * change came from only on the audit log's own screen (`addresses`, admins): an item's history on
+ * its edit screen is read by editors and chairs too, and sent to their browser (issue 36).
+ */
+export function shownAuditRows(rows: AuditRow[], zone: string, { addresses = false } = {}): ShownAuditRow[] {
+  return rows.map((row) => ({ ...row, ip: addresses ? row.ip : null, when: minuteInZone(row.created_at, zone) }));
 }
 
 /**

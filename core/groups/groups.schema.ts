@@ -21,7 +21,10 @@ export const CHAIRS_OWN_MEETINGS =
   "Chairs manage their own groups' meetings only (with their programme and registrations). Ask an editor for the others.";
 /** A chair's meeting whose audience is not their groups' (422 beside the audience). */
 export const CHAIR_MEETING_AUDIENCE =
-  "As a chair you make meetings for your own groups: choose “Working groups” and at least one group you chair (no other group may be added).";
+  "As a chair you make meetings for your own groups: choose “Working groups” and at least one group you chair (no other group may be added or taken away).";
+/** A chair's delete of a meeting another group shares (issue 36). */
+export const CHAIRS_SHARED_MEETING =
+  "This meeting is shared with a group you do not chair: ask an editor to delete it.";
 /** A category or meeting for groups names at least one. */
 export const AUDIENCE_GROUPS_REQUIRED = "Choose at least one group, or another audience.";
 /** DELETE of a group some content is for: `what` names it ("2 library categories and 1 meeting"). */

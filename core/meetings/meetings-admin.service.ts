@@ -16,7 +16,7 @@ import { invalidInput } from "../../lib/validation";
 import { editsGroups, type GroupsSeen } from "../access/access";
 import type { AuditService } from "../audit/audit.service";
 import { checkedAudienceGroups } from "../groups/audience-groups";
-import { CHAIR_MEETING_AUDIENCE, CHAIRS_OWN_MEETINGS } from "../groups/groups.schema";
+import { CHAIR_MEETING_AUDIENCE, CHAIRS_OWN_MEETINGS, CHAIRS_SHARED_MEETING } from "../groups/groups.schema";
 import type { Revision } from "../revisions/revisions.schema";
 import type { RevisionFields, RevisionsService } from "../revisions/revisions.service";
 import type { SearchService } from "../search/search.service";
@@ -249,8 +249,9 @@ export function createMeetingsAdminService(deps: {
   }
 
   /**
-   * A chair's meeting stays their groups' (issue 36): for groups only, one of them theirs, and no
-   * group added that they do not chair (a group already on it, a co-organiser's, may stay).
+   * A chair's meeting stays their groups' (issue 36): for groups only, one of them theirs, no
+   * group added that they do not chair, and none taken away (a co-organising group is the
+   * secretariat's to remove).
    */
   function checkChairsAudience(
     chosen: { visibility: "public" | "members"; groups: number[] | "keep" },
@@ -261,7 +262,8 @@ export function createMeetingsAdminService(deps: {
     const theirs =
       chosen.visibility === "members" &&
       groups.some((id) => chairs.includes(id)) &&
-      groups.every((id) => chairs.includes(id) || before.includes(id));
+      groups.every((id) => chairs.includes(id) || before.includes(id)) &&
+      before.every((id) => chairs.includes(id) || groups.includes(id));
     if (!theirs) throw invalidInput({ audience: [CHAIR_MEETING_AUDIENCE] });
   }
 
@@ -523,9 +525,15 @@ export function createMeetingsAdminService(deps: {
       return deps.read(row);
     },
 
-    /** Deletes the meeting with its images, programme, sponsors and search entry; the files after the commit. */
+    /**
+     * Deletes the meeting with its images, programme, sponsors and search entry; the files after the
+     * commit. A chair deletes their groups' meeting, not one another group shares (decision 0085).
+     */
     async remove(id: number, edits: GroupsSeen = "all"): Promise<void> {
       await editable(id, edits);
+      if (edits !== "all" && (await repository.groupsOf(id)).some((group) => !edits.includes(group))) {
+        throw new AppError("forbidden", CHAIRS_SHARED_MEETING);
+      }
       const { images, sponsors } = await committing([], async (trx) => {
         const meetings = createMeetingsRepository(trx);
         const images = await meetings.imagesOf([id]);

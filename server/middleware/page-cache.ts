@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import { isbot } from "isbot";
-import { accessKey, managesContent, sharedCompany } from "../../core/access/access";
+import { accessKey, editsAnything, editsFor, managesContent, sharedCompany } from "../../core/access/access";
 import { carriesSessionCookie } from "../../core/auth/auth.cookie";
 import type { Authenticated } from "../../core/auth/auth.service";
 import type { ContentVersionService } from "../../core/content-version/content-version.service";
@@ -740,9 +740,12 @@ export function contentChanges(contentVersion: ContentVersionService, logger: Lo
     await next();
     const method = c.req.method;
     if (method === "GET" || method === "HEAD" || method === "OPTIONS") return;
-    // Admins and editors change what visitors see; a member's profile, picture or logout leaves the cache alone.
-    const role = c.get("auth")?.user.role.name;
-    const publisher = (role !== undefined && managesContent(role)) || c.get("publishes") === true;
+    // Admins, editors and working groups' chairs (their group's meetings and papers, from the pages
+    // as from the API) change what others see; a member's profile, picture or logout leaves the cache alone.
+    const auth = c.get("auth");
+    const role = auth?.user.role.name;
+    const publisher =
+      (role !== undefined && managesContent(role)) || c.get("publishes") === true || editsAnything(editsFor(auth));
     if (!publisher || c.res.status >= 400 || c.get("readOnly")) return;
     try {
       await contentVersion.changed();

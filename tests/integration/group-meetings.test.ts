@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 vi.setConfig({ testTimeout: 120_000 });
 
 import { CHAIR_REFUSED } from "../../app/lib/guards";
-import { CHAIR_MEETING_AUDIENCE, CHAIRS_OWN_MEETINGS } from "../../core/groups/groups.schema";
+import { CHAIR_MEETING_AUDIENCE, CHAIRS_OWN_MEETINGS, CHAIRS_SHARED_MEETING } from "../../core/groups/groups.schema";
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
 import { representative as representativeOf, signIn } from "../support/factories";
 import { pagesApp, pageText } from "../support/pages";
@@ -180,6 +180,19 @@ describe("a working group's chair and the group's meetings", () => {
       group_ids: [secom.id, board.id],
     });
     expect(kept.status, kept.text).toBe(200);
+    // Nor take the co-organising group away, nor delete the meeting the other group shares.
+    const dropped = await asChair("POST", `/api/dashboard/meeting/${drafting.id}`, {
+      _method: "PATCH",
+      title: "SECOM drafting session",
+      type: "meeting",
+      start_date: "2099-07-01",
+      audience: "groups",
+      group_ids: [secom.id],
+    });
+    expect(dropped.status).toBe(422);
+    const sharedDelete = await asChair("DELETE", `/api/dashboard/meeting/${drafting.id}`);
+    expect(sharedDelete.status).toBe(403);
+    expect((sharedDelete.json as { message: string }).message).toBe(CHAIRS_SHARED_MEETING);
     const handedAway = await asChair("POST", `/api/dashboard/meeting/${drafting.id}`, {
       _method: "PATCH",
       title: "SECOM and Board drafting session",
@@ -223,7 +236,16 @@ describe("a working group's chair and the group's meetings", () => {
     }
     expect((await asChair("GET", "/api/dashboard/meeting/987654")).status).toBe(404);
 
-    // Their own meeting goes.
+    // Their own meeting goes, once it is theirs alone again.
+    const unshared = await asAdmin("POST", `/api/dashboard/meeting/${drafting.id}`, {
+      _method: "PATCH",
+      title: drafting.title,
+      type: "meeting",
+      start_date: "2099-07-01",
+      audience: "groups",
+      group_ids: [secom.id],
+    });
+    expect(unshared.status, unshared.text).toBe(200);
     expect((await asChair("DELETE", `/api/dashboard/meeting/${drafting.id}`)).status).toBe(200);
     expect((await asAdmin("GET", `/api/dashboard/meeting/${drafting.id}`)).status).toBe(404);
   });
@@ -274,8 +296,20 @@ describe("a working group's chair and the group's meetings", () => {
       expect(list.page).not.toContain(other.title);
     expect(list.text).not.toContain('href="/manager"');
 
+    // Changes to the meeting come from the admin's address; its history on the edit screen names
+    // who and when, never the address (the audit log's own screen is the admins').
+    await t.database.db
+      .updateTable("audit_log")
+      .set({ ip: "198.51.100.231" })
+      .where("entity", "=", "meeting")
+      .where("entity_id", "=", String(secomMeeting.id))
+      .execute();
     const edit = await get(`/manage-events/${secomMeeting.id}/edit`, chiara);
     expect(edit.status).toBe(200);
+    expect(edit.page).toContain("History");
+    expect(edit.text).not.toContain("198.51.100.231");
+    // The join inbox is the admins': no link a chair would be refused at.
+    expect(edit.text).not.toContain("/manager/requests");
     expect(edit.text).toContain('id="audience-groups"');
     expect(edit.text).not.toContain('id="audience-public"');
     expect(edit.page).toContain("Programme");
@@ -295,6 +329,9 @@ describe("a working group's chair and the group's meetings", () => {
       .match(/<input[^>]*name="group_ids"[^>]*>/g)
       ?.find((input) => input.includes(`value="${secom.id}"`));
     expect(box).toContain("checked");
+    // What a chair saves from the screens moves the content version, as an editor's does: the
+    // members' shared renders (their calendars, the meeting's page) show it on the next request.
+    const version = await t.runtime.services.contentVersion.current();
     const made = await call(pages, "POST", `${ORIGIN}/manage-events/new`, {
       cookie: chiara.cookie,
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -309,6 +346,7 @@ describe("a working group's chair and the group's meetings", () => {
       ]).toString(),
     });
     expect(made.status, made.text.slice(0, 500)).toBe(302);
+    expect(await t.runtime.services.contentVersion.current()).not.toBe(version);
     const madeId = made.headers.get("location")?.match(/^\/manage-events\/(\d+)\/edit$/)?.[1];
     const madeMeeting = await call(t.app, "GET", `/api/dashboard/meeting/${madeId}`, { token: chiara.token });
     expect((madeMeeting.json as { event: Meeting }).event).toMatchObject({

@@ -32,7 +32,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     services.settings.getAll(),
   ]);
   return {
-    page: { ...page, data: shownAuditRows(page.data, settings["site.timezone"]) },
+    page: { ...page, data: shownAuditRows(page.data, settings["site.timezone"], { addresses: true }) },
     actors,
     zone: settings["site.timezone"],
     filters: shown,

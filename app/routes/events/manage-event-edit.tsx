@@ -153,6 +153,7 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
       registrations,
       groups,
       chair: edits !== "all",
+      inbox: auth?.user.role.name === "admin",
       values: valuesOf(meeting, defaultTimeZone, edits, askedGroup),
       // Built here, not in the browser: the server's and the browser's zone lists may differ.
       timeZones: timeZoneChoices(defaultTimeZone, meeting?.timezone ?? defaultTimeZone),
@@ -317,9 +318,12 @@ function Card({ id, title, children }: { id: string; title: string; children: Re
 function RegistrationsPanel({
   meeting,
   registrations,
+  inbox,
 }: {
   meeting: Meeting;
   registrations: NonNullable<Route.ComponentProps["loaderData"]["registrations"]>;
+  /** Whether the join inbox is the viewer's (admins). */
+  inbox: boolean;
 }) {
   const capacity = meeting.registration_settings.capacity;
   const filled = capacity ? Math.min(100, Math.round((registrations.count / capacity) * 100)) : null;
@@ -354,13 +358,16 @@ function RegistrationsPanel({
           <Users className="h-4 w-4" aria-hidden="true" />
           Manage registrations
         </Link>
-        <Link
-          to={`/manager/requests?kind=registration&meeting=${meeting.id}`}
-          className="btn-outline justify-start py-2"
-        >
-          <Inbox className="h-4 w-4" aria-hidden="true" />
-          Open in the inbox
-        </Link>
+        {/* The join inbox is the admins' (issue 36): editors and chairs work from the registrations screen. */}
+        {inbox ? (
+          <Link
+            to={`/manager/requests?kind=registration&meeting=${meeting.id}`}
+            className="btn-outline justify-start py-2"
+          >
+            <Inbox className="h-4 w-4" aria-hidden="true" />
+            Open in the inbox
+          </Link>
+        ) : null}
         <a href={registrationsExportUrl(meeting.id)} download className="btn-outline justify-start py-2">
           <Download className="h-4 w-4" aria-hidden="true" />
           Export CSV
@@ -748,7 +755,9 @@ export default function EditMeeting({ loaderData, actionData }: Route.ComponentP
         </div>
 
         <aside className="space-y-4 lg:sticky lg:top-6 lg:self-start max-lg:-order-1">
-          {meeting && registrations ? <RegistrationsPanel meeting={meeting} registrations={registrations} /> : null}
+          {meeting && registrations ? (
+            <RegistrationsPanel meeting={meeting} registrations={registrations} inbox={loaderData.inbox} />
+          ) : null}
           <nav
             aria-label="On this page"
             className="rounded-xl bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200 max-lg:hidden"

@@ -23,7 +23,7 @@ const LISTED = ["pending", "confirmed", "waitlisted"] as const;
 /**
  * A meeting's registrations as files (issue 32, decision 0055): `export.csv` (every registration
  * with its state, note and check-in), `attendees.pdf` (the printable list) and `badges.pdf` (a
- * badge for each pending or confirmed registration). Under the admin layout: admins only.
+ * badge for each pending or confirmed registration). Under the admin layout: admins, editors, and the meeting's groups' chairs (meetingOf).
  */
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const { services } = getRequestContext(context);
