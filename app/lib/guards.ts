@@ -91,11 +91,16 @@ const GUARDS: Record<string, (args: GuardArgs, adminArea: boolean) => void | Pro
     if (auth && !managesContent(auth.user.role.name) && !chairOnly(auth)) await refuse(args, 403, "/dashboard");
     if (auth?.twoFactorSetupRequired) throw redirect(TWO_FACTOR_SETUP_PATH);
   },
-  /** The secretariat's content (news, pages, the library, the admin home): admins and editors; a chair reads why not. */
+  /**
+   * The secretariat's content (news, pages, the library, the admin home): admins and editors. A
+   * chair reads why not, except at the admin home, where the login sends everyone (SPEC §9): from
+   * there a chair goes on to their dashboard as every member does.
+   */
   editor: async (args) => {
     const { auth } = getRequestContext(args.context);
     if (auth && !managesContent(auth.user.role.name)) {
-      await refuse(args, 403, chairOnly(auth) ? { says: CHAIR_REFUSED } : "/dashboard");
+      const home = /^\/manager\/?$/.test(args.url.pathname);
+      await refuse(args, 403, chairOnly(auth) && !home ? { says: CHAIR_REFUSED } : "/dashboard");
     }
     if (auth?.twoFactorSetupRequired) throw redirect(TWO_FACTOR_SETUP_PATH);
   },

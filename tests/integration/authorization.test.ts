@@ -451,6 +451,8 @@ function addressesFor(f: Fixtures): Record<string, Try[]> {
       { path: "/no-such-page", expected: everyone(NOT_FOUND) },
     ],
     "/manage-news/:id/edit": [`/manage-news/${f.newsId}/edit`],
+    // The admin home, where the login sends everyone: a chair goes on to their dashboard (SPEC §9).
+    "/manager": [{ path: "/manager", expected: { ...expectedFor("content", "/manager"), chair: "302 /dashboard" } }],
     // Every member's meeting: the secretariat's (a chair reads 403); the chair's group's meeting: theirs too.
     ...Object.fromEntries(
       [

@@ -365,11 +365,15 @@ describe("a working group's chair and the group's meetings", () => {
       expect(answer.status, url).toBe(403);
       expect(answer.page, url).toContain(CHAIRS_OWN_MEETINGS);
     }
-    for (const url of ["/manager", "/manage-news", "/manager/library", "/manager/users", "/manager/audit"]) {
+    for (const url of ["/manage-news", "/manager/library", "/manager/users", "/manager/audit"]) {
       const answer = await get(url, chiara);
       expect(answer.status, url).toBe(403);
       expect(answer.page, url).toContain(CHAIR_REFUSED);
     }
+    // The admin home, where the login sends everyone (SPEC §9): a chair goes on to their dashboard.
+    const home = await call(pages, "GET", `${ORIGIN}/manager`, { cookie: chiara.cookie });
+    expect(home.status).toBe(302);
+    expect(home.headers.get("location")).toBe("/dashboard");
     // A member who chairs nothing is sent to their dashboard, as before.
     const plain = await call(pages, "GET", `${ORIGIN}/manage-events`, { cookie: magnus.cookie });
     expect(plain.status).toBe(302);

@@ -100,13 +100,16 @@ describe("route guards (SPEC §6)", () => {
     expect(plain.headers.get("Location")).toBe("/dashboard");
     // The secretariat's screens inside it: a 403 page that says what a chair may do.
     for (const guard of ["editor", "admin"]) {
-      const refused = (await run(["auth", guard], "member", "http://x/manager", [3])) as {
+      const refused = (await run(["auth", guard], "member", "http://x/manage-news", [3])) as {
         data: unknown;
         init: { status: number };
       };
       expect(refused.init.status, guard).toBe(403);
       expect(refused.data, guard).toBe(CHAIR_REFUSED);
     }
+    // The admin home, where the login sends everyone: a chair goes on to their dashboard.
+    const home = (await run(["auth", "editor"], "member", "http://x/manager", [3])) as Response;
+    expect(home.headers.get("Location")).toBe("/dashboard");
   });
 
   it("an unknown guard name answers 500 'Unknown middleware {name}'", async () => {
