@@ -161,54 +161,34 @@ describe("a working group's chair and the group's meetings", () => {
     expect(sponsor.status, sponsor.text).toBe(201);
     expect((await asChair("GET", `/api/dashboard/meeting/${secomMeeting.id}/revisions`)).status).toBe(200);
 
+    // The drafting session saved by `who` with this audience (its other fields as before).
+    const saveDrafting = (who: string, audience: Record<string, unknown>) =>
+      call(t.app, "POST", `/api/dashboard/meeting/${drafting.id}`, {
+        token: who,
+        json: {
+          _method: "PATCH",
+          title: "SECOM drafting session",
+          type: "meeting",
+          start_date: "2099-07-01",
+          ...audience,
+        },
+      });
+    const forGroups = (...ids: number[]) => ({ audience: "groups", group_ids: ids });
+
     // A co-organising group an admin added stays when the chair saves; the chair cannot take theirs away.
-    const shared = await asAdmin("POST", `/api/dashboard/meeting/${drafting.id}`, {
-      _method: "PATCH",
-      title: drafting.title,
-      type: "meeting",
-      start_date: "2099-07-01",
-      audience: "groups",
-      group_ids: [secom.id, board.id],
-    });
+    const shared = await saveDrafting(admin.token, forGroups(secom.id, board.id));
     expect(shared.status, shared.text).toBe(200);
-    const kept = await asChair("POST", `/api/dashboard/meeting/${drafting.id}`, {
-      _method: "PATCH",
-      title: "SECOM and Board drafting session",
-      type: "meeting",
-      start_date: "2099-07-01",
-      audience: "groups",
-      group_ids: [secom.id, board.id],
-    });
+    const kept = await saveDrafting(chiara.token, forGroups(secom.id, board.id));
     expect(kept.status, kept.text).toBe(200);
     // Nor take the co-organising group away, nor delete the meeting the other group shares.
-    const dropped = await asChair("POST", `/api/dashboard/meeting/${drafting.id}`, {
-      _method: "PATCH",
-      title: "SECOM drafting session",
-      type: "meeting",
-      start_date: "2099-07-01",
-      audience: "groups",
-      group_ids: [secom.id],
-    });
+    const dropped = await saveDrafting(chiara.token, forGroups(secom.id));
     expect(dropped.status).toBe(422);
     const sharedDelete = await asChair("DELETE", `/api/dashboard/meeting/${drafting.id}`);
     expect(sharedDelete.status).toBe(403);
     expect((sharedDelete.json as { message: string }).message).toBe(CHAIRS_SHARED_MEETING);
-    const handedAway = await asChair("POST", `/api/dashboard/meeting/${drafting.id}`, {
-      _method: "PATCH",
-      title: "SECOM and Board drafting session",
-      type: "meeting",
-      start_date: "2099-07-01",
-      audience: "groups",
-      group_ids: [board.id],
-    });
+    const handedAway = await saveDrafting(chiara.token, forGroups(board.id));
     expect(handedAway.status).toBe(422);
-    const opened = await asChair("POST", `/api/dashboard/meeting/${drafting.id}`, {
-      _method: "PATCH",
-      title: "SECOM and Board drafting session",
-      type: "meeting",
-      start_date: "2099-07-01",
-      visibility: "public",
-    });
+    const opened = await saveDrafting(chiara.token, { visibility: "public" });
     expect(opened.status).toBe(422);
 
     // Every other meeting: 403 with why, for reading and for each change; none is changed.
@@ -237,14 +217,7 @@ describe("a working group's chair and the group's meetings", () => {
     expect((await asChair("GET", "/api/dashboard/meeting/987654")).status).toBe(404);
 
     // Their own meeting goes, once it is theirs alone again.
-    const unshared = await asAdmin("POST", `/api/dashboard/meeting/${drafting.id}`, {
-      _method: "PATCH",
-      title: drafting.title,
-      type: "meeting",
-      start_date: "2099-07-01",
-      audience: "groups",
-      group_ids: [secom.id],
-    });
+    const unshared = await saveDrafting(admin.token, forGroups(secom.id));
     expect(unshared.status, unshared.text).toBe(200);
     expect((await asChair("DELETE", `/api/dashboard/meeting/${drafting.id}`)).status).toBe(200);
     expect((await asAdmin("GET", `/api/dashboard/meeting/${drafting.id}`)).status).toBe(404);

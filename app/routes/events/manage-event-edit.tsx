@@ -43,6 +43,7 @@ import { fieldFailureOf, formId, lengthLimit } from "../../lib/forms";
 import { readFormWithFiles } from "../../lib/read-form.server";
 import { shownRevisions } from "../../lib/revisions";
 import type { Route } from "./+types/manage-event-edit";
+import { meetingOf } from "./registrations.server";
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
   { title: `${loaderData?.meeting ? `Edit ${loaderData.meeting.title}` : "New meeting"} · Manager` },
@@ -77,21 +78,9 @@ const TEXT_FIELDS = [
 ] as const;
 type MeetingValues = Record<(typeof TEXT_FIELDS)[number], string> & { images_alt?: string };
 
-const notFound = () => data("This page could not be found", { status: 404 });
-
-/** The meeting of the page, as the caller may change it: 404 for none, 403 with why for a chair's of another group. */
+/** The meeting of the page (none for a new one), as the registrations screens read theirs: 404, or 403 with why for a chair. */
 async function loadMeeting(context: Route.LoaderArgs["context"], id: string | undefined): Promise<Meeting | null> {
-  if (id === undefined) return null;
-  const meetingId = parseId(id);
-  if (meetingId === null) throw notFound();
-  const { services, auth } = getRequestContext(context);
-  try {
-    return await services.meetingsAdmin.get(meetingId, editsFor(auth));
-  } catch (error) {
-    if (isAppError(error) && error.code === "not_found") throw notFound();
-    if (isAppError(error) && error.code === "forbidden") throw data(error.message, { status: 403 });
-    throw error;
-  }
+  return id === undefined ? null : meetingOf(context, id);
 }
 
 /**
