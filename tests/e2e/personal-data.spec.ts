@@ -34,7 +34,11 @@ test("a member downloads everything held about them, then deletes their account"
   await section.getByLabel("Your password").fill(LEAVER.password);
   await section.getByRole("button", { name: "Delete my account for good" }).click();
   await expect(page).toHaveURL(/\/login\?notice=account-deleted$/);
-  await expect(page.getByText("Your account is deleted.")).toBeVisible();
+  await expect(
+    page.getByText(
+      "Your account is deleted. Your registrations and requests are anonymised, and the mails waiting to go to your address are removed; one already on its way may still arrive.",
+    ),
+  ).toBeVisible();
 
   // Gone: the members' area sends her to sign in, and her password no longer opens it.
   await page.goto("/dashboard/user-settings");

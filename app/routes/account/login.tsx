@@ -139,7 +139,8 @@ function passkeyAnswer(value: FormDataEntryValue | undefined) {
 const LOGIN_NOTICES: Record<string, string> = {
   "password-changed": "Your password is changed. Sign in with the new one.",
   "account-deleted":
-    "Your account is deleted. Your registrations and requests are anonymised; nothing more will be sent to your address.",
+    // Mails waiting in the queue were removed with the account; one being sent at that moment may still arrive.
+    "Your account is deleted. Your registrations and requests are anonymised, and the mails waiting to go to your address are removed; one already on its way may still arrive.",
 };
 
 export default function Login() {
