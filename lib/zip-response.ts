@@ -1,9 +1,18 @@
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
+import { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { contentDisposition } from "./content-disposition";
 
-/** A ZIP streamed to the client as it is written, downloaded under `filename`, never kept by a cache. */
+/**
+ * A ZIP streamed to the client as it is written, downloaded under `filename`, never kept by a cache.
+ *
+ * The archive (archiver's own stream class) is read through its async iterator, one chunk per pull:
+ * `Readable.toWeb` pushed its chunks from the archive's 'data' events, and a chunk emitted just after
+ * the client had gone (the download abandoned, a connection closed by a load test) was handed to the
+ * cancelled stream, which threw from the event: an uncaught exception that ended the server process.
+ * Pulled chunks stop with the client; cancelling ends the iterator, which destroys the archive.
+ */
 export function zipResponse(archive: { filename: string; stream: Readable }): Response {
-  return new Response(Readable.toWeb(archive.stream) as ReadableStream<Uint8Array>, {
+  return new Response(NodeReadableStream.from(archive.stream) as unknown as ReadableStream<Uint8Array>, {
     headers: {
       "Content-Type": "application/zip",
       "Content-Disposition": contentDisposition("attachment", archive.filename),
