@@ -83,13 +83,14 @@ const GUARDS: Record<string, (args: GuardArgs, adminArea: boolean) => void | Pro
   },
   /**
    * The admin area: admins, editors, and working groups' chairs, who manage their groups' meetings
-   * there (issue 36). Other members go to their own dashboard. The site may ask admins and editors
-   * for two-factor sign-in (decision 0075): set it up first, then the admin area.
+   * there (issue 36). Other members go to their own dashboard. The site may ask admins, editors and
+   * chairs for two-factor sign-in (decisions 0075, 0086): set it up first, then the admin area. Only
+   * they are ever asked, so the redirect comes first: a chair without it has no powers yet (editsFor).
    */
   chair: async (args) => {
     const { auth } = getRequestContext(args.context);
-    if (auth && !managesContent(auth.user.role.name) && !chairOnly(auth)) await refuse(args, 403, "/dashboard");
     if (auth?.twoFactorSetupRequired) throw redirect(TWO_FACTOR_SETUP_PATH);
+    if (auth && !managesContent(auth.user.role.name) && !chairOnly(auth)) await refuse(args, 403, "/dashboard");
   },
   /**
    * The secretariat's content (news, pages, the library, the admin home): admins and editors. A

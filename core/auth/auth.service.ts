@@ -390,9 +390,11 @@ export function createAuthService(deps: {
           .touch(session_id, now.toISOString())
           .catch((error) => logger.warn({ err: error }, "session activity not recorded"));
       }
-      // An admin the site asks for two-factor sign-in, without it: sent to set it up (decision 0075).
+      // An admin or editor the site asks for two-factor sign-in, without it: sent to set it up
+      // (decision 0075); a working group's chair too, who sees the group's registrants (decision 0086).
+      const chairs = groupIdsFromText(chaired_group_ids);
       const setupRequired =
-        managesContent(user.role) &&
+        (managesContent(user.role) || chairs.length > 0) &&
         (await deps.adminTwoFactorRequired?.()) === true &&
         !(await deps.twoFactor?.().isEnabled(user.id));
       return {
@@ -402,7 +404,7 @@ export function createAuthService(deps: {
         expiresAt: session_expires_at,
         remember: session_remember === 1,
         groups: groupIdsFromText(group_ids),
-        chairs: groupIdsFromText(chaired_group_ids),
+        chairs,
         company:
           company_id === null
             ? null

@@ -128,7 +128,7 @@ export const siteSettingsSchema = z
     }),
     "security.admin_two_factor": z.string().meta({
       description:
-        "1: admins and editors must use two-factor sign-in; one without it is sent to set it up before any other admin page or admin API call (403). 0: it is their choice (decision 0075).",
+        "1: admins, editors and working groups' chairs must use two-factor sign-in; one without it is sent to set it up before any other admin page or admin API call (403), and a chair manages nothing of the group's until then. 0: it is their choice (decisions 0075, 0086).",
     }),
     "audit.retention_days": z.string().meta({
       description:

@@ -32,7 +32,7 @@ function accessMiddleware(access: Access, handler: MiddlewareHandler<AppEnv>): A
 
 /** An admin without two-factor sign-in when the site asks for it (decision 0075). */
 export const ADMIN_TWO_FACTOR_REQUIRED =
-  "Two-factor sign-in is required for admins and editors: turn it on first (your settings page, /dashboard/user-settings, or POST /api/dashboard/user/two-factor/setup).";
+  "Two-factor sign-in is required for admins, editors and working groups' chairs: turn it on first (your settings page, /dashboard/user-settings, or POST /api/dashboard/user/two-factor/setup).";
 
 /** Refusals by access.admin, access.editor and access.chair, which the security log reports (server/middleware/security-log.ts). */
 export const refusedByAdminAccess = new WeakSet<Error>();
@@ -60,6 +60,8 @@ export const access = {
     const auth = c.get("auth");
     if (!auth) throw new AppError("unauthorized", "Unauthenticated.");
     if (managesContent(auth.user.role.name)) return secretariat(managesContent)(c, next);
+    // Only admins, editors and chairs are ever asked for it: this one chairs a group (decision 0086).
+    if (auth.twoFactorSetupRequired) throw refuseAdmin(new AppError("forbidden", ADMIN_TWO_FACTOR_REQUIRED));
     // Refused as the secretariat's routes refuse, into the security log (server/middleware/security-log.ts).
     if (!editsAnything(editsFor(auth))) throw refuseAdmin(new AppError("forbidden", "This action is unauthorized."));
     // A chair's successful change is seen by the group's members: the shared renders move on.

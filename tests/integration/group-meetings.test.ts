@@ -1,9 +1,12 @@
+import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 vi.setConfig({ testTimeout: 120_000 });
 
 import { CHAIR_REFUSED } from "../../app/lib/guards";
+import { CHAIR_TWO_FACTOR_FIRST } from "../../app/routes/members/group";
 import { CHAIR_MEETING_AUDIENCE, CHAIRS_OWN_MEETINGS, CHAIRS_SHARED_MEETING } from "../../core/groups/groups.schema";
+import { ADMIN_TWO_FACTOR_REQUIRED } from "../../server/api/http";
 import { call, createTestContext, ORIGIN, type TestContext } from "../support/app";
 import { representative as representativeOf, signIn } from "../support/factories";
 import { pagesApp, pageText } from "../support/pages";
@@ -356,5 +359,52 @@ describe("a working group's chair and the group's meetings", () => {
     const groupPage = (person: Person) => get(`/dashboard/groups/${secom.slug}`, person);
     expect((await groupPage(chiara)).text).toContain(`href="/manage-events/new?group=${secom.id}"`);
     expect((await groupPage(magnus)).text).not.toContain("/manage-events");
+  });
+
+  // Last: it turns two-factor sign-in on for Chiara.
+  it("must use two-factor sign-in when the site asks it of the secretariat: a chair manages nothing until it is on", async () => {
+    await t.runtime.services.settings.update({ "security.admin_two_factor": "1" });
+    try {
+      // The API: every meeting route says why, for their own group's meeting too.
+      for (const url of ["/api/dashboard/meeting", `/api/dashboard/meeting/${secomMeeting.id}/registrations`]) {
+        const refused = await call(t.app, "GET", url, { token: chiara.token });
+        expect(refused.status, url).toBe(403);
+        expect(refused.json?.message, url).toBe(ADMIN_TWO_FACTOR_REQUIRED);
+      }
+      // The screens send them to set it up; the group's page says why its tools are gone.
+      const events = await call(pages, "GET", `${ORIGIN}/manage-events`, { cookie: chiara.cookie });
+      expect(events.status).toBe(302);
+      expect(events.headers.get("location")).toMatch(/^\/dashboard\/user-settings\?two-factor=required/);
+      const groupPage = await call(pages, "GET", `${ORIGIN}/dashboard/groups/${secom.slug}`, { cookie: chiara.cookie });
+      expect(groupPage.status).toBe(200);
+      expect(pageText(groupPage.text)).toContain(CHAIR_TWO_FACTOR_FIRST);
+      expect(groupPage.text).not.toContain("/manage-events/new");
+      // A member who chairs nothing is not asked: their dashboard and their group as before.
+      const plain = await call(pages, "GET", `${ORIGIN}/dashboard/groups/${secom.slug}`, { cookie: magnus.cookie });
+      expect(plain.status).toBe(200);
+      expect(pageText(plain.text)).not.toContain(CHAIR_TWO_FACTOR_FIRST);
+      expect((await call(t.app, "GET", "/api/dashboard/user", { token: magnus.token })).status).toBe(200);
+
+      // With it on, the chair's meetings again.
+      const setup = await call(t.app, "POST", "/api/dashboard/user/two-factor/setup", { token: chiara.token });
+      expect(setup.status, setup.text).toBe(200);
+      const secret = (setup.json as { secret: string }).secret;
+      const code = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: "SHA1" }).generate();
+      const confirmed = await call(t.app, "POST", "/api/dashboard/user/two-factor/confirm", {
+        token: chiara.token,
+        json: { code },
+      });
+      expect(confirmed.status, confirmed.text).toBe(200);
+      const listed = await call(t.app, "GET", "/api/dashboard/meeting", { token: chiara.token });
+      expect(listed.status, listed.text).toBe(200);
+      expect((listed.json as { data: { id: number }[] }).data.map((m) => m.id)).toContain(secomMeeting.id);
+      const afterwards = await call(pages, "GET", `${ORIGIN}/dashboard/groups/${secom.slug}`, {
+        cookie: chiara.cookie,
+      });
+      expect(pageText(afterwards.text)).not.toContain(CHAIR_TWO_FACTOR_FIRST);
+      expect(afterwards.text).toContain(`href="/manage-events/new?group=${secom.id}"`);
+    } finally {
+      await t.runtime.services.settings.update({ "security.admin_two_factor": "0" });
+    }
   });
 });

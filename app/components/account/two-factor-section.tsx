@@ -48,8 +48,8 @@ export function TwoFactorSection({
       </h2>
       {required ? (
         <Notice tone="error" className="mt-4">
-          The association asks every admin to sign in with a second factor. Set up an authenticator app below; the admin
-          area opens once it is on.
+          The association asks its admins, editors and working groups' chairs to sign in with a second factor. Set up an
+          authenticator app below; the admin area, and a chair's papers and meetings, open once it is on.
         </Notice>
       ) : null}
       {codes ? (

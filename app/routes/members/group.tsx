@@ -14,10 +14,15 @@ import { Notice } from "../../components/ui/notice";
 import { TextField } from "../../components/ui/text-field";
 import { getRequestContext } from "../../context";
 import { firstMessages, formId } from "../../lib/forms";
+import { TWO_FACTOR_SETUP_PATH } from "../../lib/guards";
 import { readForm } from "../../lib/read-form.server";
 import type { Route } from "./+types/group";
 
 const notFound = () => data("This page could not be found", { status: 404 });
+
+/** What a chair reads on their group's page while the site asks them for two-factor sign-in (decision 0086). */
+export const CHAIR_TWO_FACTOR_FIRST =
+  "The association asks its chairs to sign in with a second factor: until it is on, you cannot add papers or manage the group's meetings.";
 
 /**
  * /dashboard/groups/{slug}: a working group's page (issue 36). Personal (it depends on the
@@ -36,6 +41,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       group,
       me: auth.user.id,
       manages,
+      // A chair the site asks for two-factor sign-in manages nothing here until it is on (decision
+      // 0086): where to turn it on.
+      twoFactorFirst: group.is_chair && auth.twoFactorSetupRequired === true ? TWO_FACTOR_SETUP_PATH : null,
       folders: manages ? await services.library.groupTrees(group.id) : [],
     };
   } catch (error) {
@@ -131,7 +139,7 @@ function Person({ person, me }: { person: GroupPerson; me: number }) {
 }
 
 export default function Group({ loaderData, actionData }: Route.ComponentProps) {
-  const { group, me, folders, manages } = loaderData;
+  const { group, me, folders, manages, twoFactorFirst } = loaderData;
   const [status, setStatus] = useState<string | null>(null);
   const revalidator = useRevalidator();
   const navigation = useNavigation();
@@ -152,6 +160,14 @@ export default function Group({ loaderData, actionData }: Route.ComponentProps) 
         <p className="mt-3 max-w-3xl whitespace-pre-line text-slate-700">{group.description}</p>
       ) : null}
       {group.is_chair ? <p className="mt-2 text-sm font-semibold text-sea-700">You chair this group.</p> : null}
+      {twoFactorFirst ? (
+        <Notice tone="error" className="mt-6">
+          {CHAIR_TWO_FACTOR_FIRST}{" "}
+          <Link to={twoFactorFirst} className="font-semibold underline">
+            Turn it on in your settings
+          </Link>
+        </Notice>
+      ) : null}
       {(status ?? (result && "notice" in result ? result.notice : null)) ? (
         <Notice tone="success" className="mt-6">
           {status ?? (result && "notice" in result ? result.notice : null)}
