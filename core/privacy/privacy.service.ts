@@ -344,7 +344,12 @@ export function createPrivacyService(deps: {
         action: "data_exported",
         entity: user ? "user" : "person",
         entityId: user?.id ?? null,
-        summary: own ? "Downloaded their personal data" : `Exported the personal data held about ${subject.email}`,
+        // Masked as the erasure's row is: the log records the request without becoming a copy of the
+        // address it was about, which an erasure would otherwise leave behind (a row about an
+        // address without an account belongs to nobody the erasure can find).
+        summary: own
+          ? "Downloaded their personal data"
+          : `Exported the personal data held about ${maskedEmail(subject.email)}`,
       });
       const now = clock();
       return {

@@ -435,6 +435,12 @@ describe("the secretariat answers a request about anyone", () => {
     expect(audit[0].summary).toMatch(
       /^Erased the personal data held about A\*\*\*@Account\.example \(1 request anonymised, \d+ mails? removed\)$/,
     );
+    // Nothing the log kept names the address in full, the export's row included.
+    const rowsNow = await t.database.db.selectFrom("audit_log").select(["action", "summary", "changes"]).execute();
+    const exported = rowsNow.filter((row) => row.action === "data_exported");
+    expect(exported.map((row) => row.summary)).toContain("Exported the personal data held about A***@Account.example");
+    for (const row of rowsNow)
+      expect(`${row.summary} ${row.changes ?? ""}`.toLowerCase()).not.toContain(email.toLowerCase());
   });
 
   it("erases a member's account too, but never the admin's own", async () => {
