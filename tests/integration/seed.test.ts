@@ -4,8 +4,10 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isCurrentCompany } from "../../core/members/current";
+import { SENT_MAIL_DAYS } from "../../core/privacy/retention.service";
 import { createSearchService } from "../../core/search/search.service";
 import { createServices } from "../../core/services";
+import { DEFAULT_SETTINGS } from "../../core/settings/settings.defaults";
 import { imageFiles } from "../../lib/image-variants";
 import { localStorage } from "../../lib/storage";
 import { seedDemoContent } from "../../scripts/seed/index";
@@ -111,6 +113,20 @@ describe("demo content (npm run db:seed)", () => {
     expect(settings["site.tagline"]).toBe("International association of marine electronics companies");
     for (const key of ["site.email", "site.phone", "site.twitter", "site.youtube", "site.linkedin"])
       expect(settings[key]).toBeTruthy();
+  });
+
+  it("has a privacy policy that says what is kept and for how long, as the retention settings do (issue 35)", async () => {
+    const policy = await database.db
+      .selectFrom("pages")
+      .select("content")
+      .where("url", "=", "/privacy-policy")
+      .executeTakeFirstOrThrow();
+    const kept = policy.content.slice(policy.content.indexOf("How long we keep it"));
+    expect(kept).toContain(
+      `erased ${DEFAULT_SETTINGS["privacy.retention_months"]} months after we handled your request`,
+    );
+    expect(kept).toContain(`removed from our systems after ${SENT_MAIL_DAYS} days`);
+    expect(kept).toContain(`kept for ${DEFAULT_SETTINGS["audit.retention_days"]} days`);
   });
 
   it("has 30+ news posts over 12+ months, each with a real image of the recorded size", async () => {
