@@ -107,6 +107,13 @@ export function createGroupsService(deps: Deps) {
     if (await repository.nameTaken(name, exceptId)) throw invalidInput({ name: [GROUP_NAME_TAKEN] });
   }
 
+  /** A name another save took between checkName and the write: the unique index (migration 0036) refused it. */
+  function nameTakenMeanwhile(error: unknown) {
+    if (isUniqueViolation(error, { index: "working_groups_name_folded_key" })) {
+      throw invalidInput({ name: [GROUP_NAME_TAKEN] });
+    }
+  }
+
   return {
     /** GET /api/dashboard/groups: the caller's groups; every group for admins and editors. */
     async list(viewer: GroupViewer): Promise<GroupSummary[]> {
@@ -180,6 +187,7 @@ export function createGroupsService(deps: Deps) {
           const [summary] = await summaries([await existing(id)], { id: 0, role: "admin" });
           return summary;
         } catch (error) {
+          nameTakenMeanwhile(error);
           if (isUniqueViolation(error, { table: "working_groups", column: "slug" }) && attempt < SLUG_ATTEMPTS)
             continue;
           throw error;
@@ -193,7 +201,7 @@ export function createGroupsService(deps: Deps) {
       if (input.name !== undefined) await checkName(input.name, id);
       const chairs = input.chair_ids === undefined ? undefined : await checkedChairs(input.chair_ids);
       const now = clock().toISOString();
-      await db.transaction().execute(async (trx) => {
+      const saved = db.transaction().execute(async (trx) => {
         const on = createGroupsRepository(trx);
         const before = (await on.people([id])).filter((p) => p.is_chair === 1).map((p) => p.user_id);
         await on.update(id, {
@@ -217,6 +225,10 @@ export function createGroupsService(deps: Deps) {
           },
           trx,
         );
+      });
+      await saved.catch((error: unknown) => {
+        nameTakenMeanwhile(error);
+        throw error;
       });
       const [summary] = await summaries([await existing(id)], { id: 0, role: "admin" });
       return summary;

@@ -33,6 +33,7 @@ import * as m0032 from "./0032_personal_data";
 import * as m0033 from "./0033_editor_role";
 import * as m0034 from "./0034_working_groups";
 import * as m0035 from "./0035_audiences";
+import * as m0036 from "./0036_group_names_unique";
 
 /**
  * Append-only list of migrations, imported statically so that the bundled
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   "0033_editor_role": m0033,
   "0034_working_groups": m0034,
   "0035_audiences": m0035,
+  "0036_group_names_unique": m0036,
 };

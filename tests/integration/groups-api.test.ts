@@ -198,6 +198,31 @@ describe("working groups", () => {
     ]);
   });
 
+  it("keeps one group per name when two admins save the same name at once, whatever its case", async () => {
+    const admin = await signIn(t.runtime.services, "admin");
+    const chair = await representative("Ines");
+    const create = (name: string) =>
+      call(t.app, "POST", "/api/dashboard/groups", { token: admin.token, json: { name, chair_ids: [chair.user.id] } });
+    const created = await Promise.all([create("Radar Standards"), create("RADAR standards")]);
+    expect(created.map((res) => res.status).sort()).toEqual([201, 422]);
+    const refused = created.find((res) => res.status === 422);
+    expect(refused?.json?.errors).toEqual({ name: [GROUP_NAME_TAKEN] });
+    const folded = (await t.database.db.selectFrom("working_groups").select("name").execute()).filter(
+      (row) => row.name.toLowerCase() === "radar standards",
+    );
+    expect(folded).toHaveLength(1);
+    // Two renames to one new name at once: one of them.
+    const other = groupOf(await create("AIS"));
+    const mine = groupOf(created.find((res) => res.status === 201) as { json: Record<string, unknown> | null });
+    const renamed = await Promise.all(
+      [mine, other].map((group) =>
+        call(t.app, "PATCH", `/api/dashboard/groups/${group.id}`, { token: admin.token, json: { name: "Navtex" } }),
+      ),
+    );
+    expect(renamed.map((res) => res.status).sort()).toEqual([200, 422]);
+    expect(renamed.find((res) => res.status === 422)?.json?.errors).toEqual({ name: [GROUP_NAME_TAKEN] });
+  });
+
   it("an admin renames a group and replaces its chairs (the former chair stays a member), then deletes it", async () => {
     const admin = await signIn(t.runtime.services, "admin");
     const first = await representative("Frida");
