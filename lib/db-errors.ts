@@ -20,3 +20,13 @@ export function isUniqueViolation(error: unknown, on?: { table: string; column: 
   }
   return false;
 }
+
+/**
+ * Whether a write failed because a row it points at is gone (SQLite's SQLITE_CONSTRAINT_FOREIGNKEY,
+ * PostgreSQL's SQLSTATE 23503): what another person deleted between a service's checks and its write.
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === "SQLITE_CONSTRAINT_FOREIGNKEY" || code === "23503";
+}

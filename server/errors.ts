@@ -1,12 +1,17 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { isForeignKeyViolation } from "../lib/db-errors";
 import { AppError, asStorageFull } from "../lib/errors";
 import { loggedPath } from "../lib/logged-path";
 import type { Logger } from "../lib/logger";
 import { hasBody } from "../lib/request-body";
 import type { AppEnv } from "./env";
 import { CLIENT_CLOSED_REQUEST, clientAborted } from "./middleware/request-log";
+
+/** A write whose target another person removed at the same moment (a race no service check can close). */
+export const REMOVED_MEANWHILE =
+  "Something this change refers to was removed at the same moment by someone else. Reload the page and try again.";
 
 export function errorBody(message: string, errors: Record<string, string[]> = {}) {
   return { status: "error", message, errors };
@@ -45,6 +50,12 @@ export function handleError(logger: Logger) {
       } else if (error.code === "unavailable") {
         logger.error({ req_id: c.get("requestId"), err: error.cause ?? error }, "service unavailable");
       }
+    } else if (isForeignKeyViolation(error)) {
+      // Services check what a write refers to before it; this is the moment between the check and
+      // the write (a group deleted while a meeting naming it is saved). Nothing was written.
+      status = 409;
+      message = REMOVED_MEANWHILE;
+      logger.warn({ req_id: c.get("requestId"), err: error }, "write refers to a row removed meanwhile");
     } else if (error instanceof HTTPException) {
       status = error.status as ContentfulStatusCode;
       message = error.message || "Bad request.";
