@@ -89,6 +89,10 @@ export function adminMeetingsRoutes(runtime: Runtime) {
         CHAIRS,
       query: meetingsAdminQuerySchema,
       response: { schema: pageAnswer(adminSummarySchema) },
+      // Kept per content version, as the registrations' and companies' lists are: every change to a
+      // meeting moves it (an editor's by contentChanges, a chair's by `publishes`), and the key names
+      // the caller's access, a chair's groups included (accessKey).
+      cache: "content",
     },
     async (c, { query }) => {
       const page = await admin.adminList(query, editsOf(c));

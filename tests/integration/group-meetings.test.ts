@@ -139,6 +139,16 @@ describe("a working group's chair and the group's meetings", () => {
     expect(created.status, created.text).toBe(201);
     const drafting = (created.json as { event: Meeting }).event;
     expect(drafting).toMatchObject({ audience: "groups", group_ids: [secom.id] });
+    // The list (kept per content version and caller's access) has it at once; the Board's chair, in
+    // the same groups as Chiara but chairing another, still sees only the Board's.
+    const titles = async (person: Person) =>
+      (
+        (await call(t.app, "GET", "/api/dashboard/meeting", { token: person.token })).json as {
+          data: { title: string }[];
+        }
+      ).data.map((m) => m.title);
+    expect(await titles(chiara)).toEqual(["SECOM drafting session", "SECOM plenary"]);
+    expect(await titles(bo)).toEqual(["Board retreat"]);
 
     // Their meeting's fields, programme and sponsors; an update that leaves the audience out keeps it.
     const saved = await asChair("POST", `/api/dashboard/meeting/${secomMeeting.id}`, {
