@@ -144,6 +144,35 @@ describe("a member's own data", () => {
     expect(refused.json?.message).toMatch(/^You downloaded your data 5 times in the last hour\. Please try again in/);
   });
 
+  it("writes every audit row of a long history, read a page at a time, and no one else's", async () => {
+    const member = await signIn(t.runtime.services, "member");
+    const other = await signIn(t.runtime.services, "member");
+    const stamp = clock.toISOString();
+    // Two and a half pages of the archive's reads (1 000 rows each), with another person's between.
+    const rows = Array.from({ length: 2_500 }, (_, n) => ({
+      created_at: stamp,
+      actor_id: n % 2 === 0 ? member.user.id : other.user.id,
+      actor_name: "Someone",
+      action: "update",
+      entity: "company",
+      entity_id: String(n),
+      summary: `Change ${n}`,
+    }));
+    for (let start = 0; start < rows.length; start += 500) {
+      await t.database.db
+        .insertInto("audit_log")
+        .values(rows.slice(start, start + 500))
+        .execute();
+    }
+    const { response, files } = await download("/api/dashboard/user/export", member.token);
+    expect(response.status).toBe(200);
+    const audit = json(files, "audit-log.json") as { summary: string }[];
+    const changes = audit.filter((row) => row.summary.startsWith("Change "));
+    expect(changes).toHaveLength(1_250);
+    expect(new Set(changes.map((row) => row.summary)).size).toBe(1_250);
+    expect(changes.every((row) => Number(row.summary.slice(7)) % 2 === 0)).toBe(true);
+  });
+
   it("is for members only: a visitor gets 401", async () => {
     expect((await call(t.app, "GET", "/api/dashboard/user/export")).status).toBe(401);
     expect((await call(t.app, "POST", "/api/dashboard/user/delete", { json: { password: "x" } })).status).toBe(401);
