@@ -23,16 +23,20 @@ async function* jsonArray(rows: AsyncIterable<unknown>): AsyncGenerator<string> 
 
 /**
  * A ZIP of the entries, as a stream that is written while it is read (issue 35): the caller pipes
- * it to the response. An entry's failure (a database read) ends the stream with that error.
+ * it to the response. An entry's failure (a database read, a file that cannot be read) ends the
+ * archive with that error, and so the download: archiver pipes each entry's stream without
+ * listening to its errors, which then went uncaught (the end of the server process) and left the
+ * download waiting for ever.
  */
 export function dataArchive(entries: readonly ArchiveEntry[], date: Date): Readable {
   const archive = new ZipArchive({ zlib: { level: 6 } });
+  const failsTheArchive = (source: Readable) => source.on("error", (error: Error) => archive.destroy(error));
   for (const entry of entries) {
     const data = { name: entry.name, date };
     if ("json" in entry) archive.append(`${JSON.stringify(entry.json, null, 2)}\n`, data);
     else if ("text" in entry) archive.append(entry.text, data);
-    else if ("rows" in entry) archive.append(Readable.from(jsonArray(entry.rows)), data);
-    else archive.append(entry.stream, data);
+    else if ("rows" in entry) archive.append(failsTheArchive(Readable.from(jsonArray(entry.rows))), data);
+    else archive.append(failsTheArchive(entry.stream), data);
   }
   void archive.finalize().catch((error: unknown) => archive.destroy(error as Error));
   return archive;
