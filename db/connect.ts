@@ -14,7 +14,7 @@ import {
 } from "kysely";
 import type PG from "pg";
 import type { Config } from "../lib/env";
-import { asStorageFull } from "../lib/errors";
+import { asRaceRefusal, asStorageFull } from "../lib/errors";
 import { committingDurably, type GroupCommit, groupCommit } from "./group-commit";
 import type { Database } from "./types";
 
@@ -70,7 +70,7 @@ async function translated<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    throw asStorageFull(error);
+    throw asRaceRefusal(asStorageFull(error));
   }
 }
 

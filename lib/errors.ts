@@ -1,3 +1,5 @@
+import { isForeignKeyViolation } from "./db-errors";
+
 /**
  * The one error type. Services throw AppError; adapters (API, loaders) map the
  * code to an HTTP status through STATUS_BY_CODE and never show a stack trace.
@@ -116,4 +118,22 @@ export function asStorageFull<E>(error: E): E | AppError {
   const full = new AppError("insufficient_storage", STORAGE_FULL_MESSAGE);
   (full as { cause?: unknown }).cause = error;
   return full;
+}
+
+/** A write that met another person's change of the same rows, refused by a foreign key (asRaceRefusal). */
+export const CHANGED_MEANWHILE =
+  "Someone else changed something this refers to at the same moment. Reload the page and try again.";
+
+/**
+ * A foreign key's refusal as a 409 the person can act on (decision 0020): services check what a
+ * write refers to before it, and another person may remove that row (or add one that refers to
+ * what is being deleted) in the moment between; the transaction keeps nothing. Applied by the
+ * database layer (db/connect), so the API and the pages' actions answer it alike; the cause stays
+ * on the error for the operator's log.
+ */
+export function asRaceRefusal<E>(error: E): E | AppError {
+  if (isAppError(error) || !isForeignKeyViolation(error)) return error;
+  const refused = new AppError("conflict", CHANGED_MEANWHILE);
+  (refused as { cause?: unknown }).cause = error;
+  return refused;
 }

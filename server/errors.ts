@@ -1,17 +1,12 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { isForeignKeyViolation } from "../lib/db-errors";
-import { AppError, asStorageFull } from "../lib/errors";
+import { AppError, asStorageFull, CHANGED_MEANWHILE } from "../lib/errors";
 import { loggedPath } from "../lib/logged-path";
 import type { Logger } from "../lib/logger";
 import { hasBody } from "../lib/request-body";
 import type { AppEnv } from "./env";
 import { CLIENT_CLOSED_REQUEST, clientAborted } from "./middleware/request-log";
-
-/** A write whose target another person removed at the same moment (a race no service check can close). */
-export const REMOVED_MEANWHILE =
-  "Something this change refers to was removed at the same moment by someone else. Reload the page and try again.";
 
 export function errorBody(message: string, errors: Record<string, string[]> = {}) {
   return { status: "error", message, errors };
@@ -49,13 +44,10 @@ export function handleError(logger: Logger) {
         logger.error({ req_id: c.get("requestId"), err: error.cause ?? error }, "out of storage space");
       } else if (error.code === "unavailable") {
         logger.error({ req_id: c.get("requestId"), err: error.cause ?? error }, "service unavailable");
+      } else if (error.cause && error.message === CHANGED_MEANWHILE) {
+        // Two people at once, or a check a service lacks: the operator sees which (asRaceRefusal).
+        logger.warn({ req_id: c.get("requestId"), err: error.cause }, "write refused by a foreign key");
       }
-    } else if (isForeignKeyViolation(error)) {
-      // Services check what a write refers to before it; this is the moment between the check and
-      // the write (a group deleted while a meeting naming it is saved). Nothing was written.
-      status = 409;
-      message = REMOVED_MEANWHILE;
-      logger.warn({ req_id: c.get("requestId"), err: error }, "write refers to a row removed meanwhile");
     } else if (error instanceof HTTPException) {
       status = error.status as ContentfulStatusCode;
       message = error.message || "Bad request.";

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHANGED_MEANWHILE } from "../../lib/errors";
 import { apiRouter, declare } from "../../server/api/contract";
 import { access, ok } from "../../server/api/http";
 import type { Runtime } from "../../server/env";
-import { REMOVED_MEANWHILE } from "../../server/errors";
 import { call, createTestContext, type TestContext } from "../support/app";
 import { signIn } from "../support/factories";
 
@@ -68,7 +68,7 @@ describe("a row removed at the same moment", () => {
       json: { meeting_id: meeting.id, group_id: gone },
     });
     expect(answer.status, answer.text).toBe(409);
-    expect(answer.json).toEqual({ status: "error", message: REMOVED_MEANWHILE, errors: {} });
+    expect(answer.json).toEqual({ status: "error", message: CHANGED_MEANWHILE, errors: {} });
     const row = await t.database.db
       .selectFrom("meetings")
       .select("title")
