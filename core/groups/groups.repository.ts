@@ -70,7 +70,11 @@ export function createGroupsRepository(db: Executor) {
     },
 
     async nameTaken(name: string, exceptId?: number): Promise<boolean> {
-      let query = db.selectFrom("working_groups").select("id").where(sql<string>`lower(name)`, "=", name.toLowerCase());
+      // Folded by the database on both sides, as the unique index on lower(name) folds (migration 0036).
+      let query = db
+        .selectFrom("working_groups")
+        .select("id")
+        .where(sql<string>`lower(name)`, "=", sql<string>`lower(${name})`);
       if (exceptId !== undefined) query = query.where("id", "!=", exceptId);
       return (await query.executeTakeFirst()) !== undefined;
     },

@@ -6,26 +6,32 @@ import type { AnyDb } from "./dialect";
  * read before its write, which two admins saving at once could both pass; the database now keeps
  * the rule, and the service answers its refusal with the same message.
  *
- * `lower()` folds ASCII letters only on SQLite (the service's own check folds the rest), which is
- * what two simultaneous saves of the same name need. Names already taken twice (possible before
- * this index) are told apart first: the later group's name gets its id, which an admin can change.
+ * Folded by the database's `lower()`, as the service's check now folds too: ASCII letters only on
+ * SQLite, every letter on PostgreSQL. Names already taken twice (possible before this index) are
+ * told apart first, found by the same `lower()` the index uses: the later group's name gets its id
+ * (cut to the names' 120 characters), which an admin can change.
  */
+const NAME_MAX = 120;
+
 export async function up(db: AnyDb): Promise<void> {
-  const groups = (await db.selectFrom("working_groups").select(["id", "name"]).orderBy("id").execute()) as {
-    id: number;
-    name: string;
-  }[];
-  const seen = new Set<string>();
-  for (const group of groups) {
-    const folded = group.name.toLowerCase();
-    if (seen.has(folded)) {
-      await db
-        .updateTable("working_groups")
-        .set({ name: `${group.name} (${group.id})` })
-        .where("id", "=", group.id)
-        .execute();
+  const rows = (
+    await sql<{ id: number; name: string; folded: string }>`
+      select id, name, lower(name) as folded from working_groups
+      where lower(name) in (select lower(name) from working_groups group by lower(name) having count(*) > 1)
+      order by id`.execute(db)
+  ).rows;
+  const kept = new Set<string>();
+  for (const row of rows) {
+    if (!kept.has(row.folded)) {
+      kept.add(row.folded);
+      continue;
     }
-    seen.add(folded);
+    const suffix = ` (${row.id})`;
+    await db
+      .updateTable("working_groups")
+      .set({ name: `${row.name.slice(0, NAME_MAX - suffix.length)}${suffix}` })
+      .where("id", "=", row.id)
+      .execute();
   }
   await db.schema
     .createIndex("working_groups_name_folded_key")
