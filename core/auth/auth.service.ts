@@ -393,8 +393,10 @@ export function createAuthService(deps: {
       // An admin or editor the site asks for two-factor sign-in, without it: sent to set it up
       // (decision 0075); a working group's chair too, who sees the group's registrants (decision 0086).
       const chairs = groupIdsFromText(chaired_group_ids);
+      // A chair whose company has lapsed has no chair's rights to protect (editsFor): not asked.
+      const chairsWithRights = chairs.length > 0 && (company_id === null || Number(company_current) === 1);
       const setupRequired =
-        (managesContent(user.role) || chairs.length > 0) &&
+        (managesContent(user.role) || chairsWithRights) &&
         (await deps.adminTwoFactorRequired?.()) === true &&
         !(await deps.twoFactor?.().isEnabled(user.id));
       return {
