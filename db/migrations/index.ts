@@ -34,6 +34,7 @@ import * as m0033 from "./0033_editor_role";
 import * as m0034 from "./0034_working_groups";
 import * as m0035 from "./0035_audiences";
 import * as m0036 from "./0036_group_names_unique";
+import * as m0037 from "./0037_masked_export_rows";
 
 /**
  * Append-only list of migrations, imported statically so that the bundled
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   "0034_working_groups": m0034,
   "0035_audiences": m0035,
   "0036_group_names_unique": m0036,
+  "0037_masked_export_rows": m0037,
 };
