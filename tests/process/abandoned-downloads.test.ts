@@ -1,6 +1,18 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServerProcess, startServer } from "./server";
+
+const MB = 1024 * 1024;
+
+/** Resident memory of the server process, from /proc. */
+function rssBytes(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]) * 1024;
+}
 
 /**
  * Downloads that clients abandon, against the built server: a personal data export (a ZIP written
@@ -71,4 +83,47 @@ describe("downloads a client abandons", () => {
     expect(Object.keys(files)).toContain("README.txt");
     expect(server.stderr.join("")).not.toMatch(/ERR_INVALID_STATE|Controller is already closed/);
   }, 120_000);
+
+  it("streams a long history as it reads it: a 20 MB archive without the server holding it (issue 35)", async () => {
+    const headers = { authorization: `Bearer ${token}` };
+    const me = (
+      (await (await fetch(`${server.url}/api/dashboard/user`, { headers })).json()) as { user: { id: number } }
+    ).user;
+    expect(me.id).toBeGreaterThan(0);
+    // 100 000 audit rows made by the admin, written into the server's database beside it (WAL):
+    // two years of a busy secretariat, 300 characters that do not compress each.
+    const file = new Database(path.join(server.dataDir, "site.db"));
+    file.pragma("busy_timeout = 5000");
+    const insert = file.prepare(
+      "insert into audit_log (created_at, actor_id, actor_name, action, entity, entity_id, summary) values (?, ?, 'Admin', 'update', 'page', ?, ?)",
+    );
+    file.transaction(() => {
+      for (let n = 0; n < 100_000; n += 1) {
+        insert.run("2026-11-01T09:00:00.000Z", me.id, String(n), randomBytes(225).toString("base64"));
+      }
+    })();
+    file.close();
+
+    const pid = server.child.pid ?? 0;
+    const before = rssBytes(pid);
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssBytes(pid));
+    }, 20);
+    let bytes = 0;
+    try {
+      const response = await fetch(`${server.url}/api/dashboard/user/export`, { headers });
+      expect(response.status).toBe(200);
+      for await (const chunk of response.body as ReadableStream<Uint8Array>) bytes += chunk.byteLength;
+    } finally {
+      clearInterval(sampler);
+    }
+    const growth = peak - before;
+    console.log(
+      `export of ${(bytes / MB).toFixed(1)} MB: server RSS grew by ${(growth / MB).toFixed(1)} MB at its peak`,
+    );
+    expect(bytes).toBeGreaterThan(20 * MB);
+    // Held whole, the archive alone would have grown it by its size.
+    expect(growth).toBeLessThan(10 * MB);
+  }, 180_000);
 });
