@@ -117,7 +117,9 @@ describe("two-factor sign-in's pages", () => {
         headers: { cookie: admin.cookie },
       });
       expect(settings.status).toBe(200);
-      expect(pageText(settings.text)).toContain("The association asks its admins, editors and working groups' chairs to sign in with a second factor.");
+      expect(pageText(settings.text)).toContain(
+        "The association asks its admins, editors and working groups' chairs to sign in with a second factor.",
+      );
       const { secret } = await t.runtime.services.twoFactor.beginSetup(admin.user);
       await t.runtime.services.twoFactor.confirmSetup(
         admin.user,

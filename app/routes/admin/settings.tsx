@@ -140,7 +140,9 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
               className="mt-0.5 h-4 w-4"
               aria-describedby="admin-two-factor-hint"
             />
-            <span className="font-semibold">Admins, editors and working groups' chairs must use two-factor sign-in</span>
+            <span className="font-semibold">
+              Admins, editors and working groups' chairs must use two-factor sign-in
+            </span>
           </label>
           <p id="admin-two-factor-hint" className="mt-1 text-xs text-slate-500">
             Someone without it is sent to set it up before any other admin page; API clients get a 403 that says so.
