@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { AppError, asStorageFull, CHANGED_MEANWHILE } from "../lib/errors";
+import { isForeignKeyViolation } from "../lib/db-errors";
+import { AppError, asStorageFull } from "../lib/errors";
 import { loggedPath } from "../lib/logged-path";
 import type { Logger } from "../lib/logger";
 import { hasBody } from "../lib/request-body";
@@ -44,7 +45,7 @@ export function handleError(logger: Logger) {
         logger.error({ req_id: c.get("requestId"), err: error.cause ?? error }, "out of storage space");
       } else if (error.code === "unavailable") {
         logger.error({ req_id: c.get("requestId"), err: error.cause ?? error }, "service unavailable");
-      } else if (error.cause && error.message === CHANGED_MEANWHILE) {
+      } else if (isForeignKeyViolation(error.cause)) {
         // Two people at once, or a check a service lacks: the operator sees which (asRaceRefusal).
         logger.warn({ req_id: c.get("requestId"), err: error.cause }, "write refused by a foreign key");
       }

@@ -6,7 +6,7 @@ import { AppError } from "../../lib/errors";
 import { createLogger, type Logger } from "../../lib/logger";
 import { dummyPasswordHash, verifyPassword } from "../../lib/password";
 import { hashToken, newToken } from "../../lib/tokens";
-import { managesContent, type RoleName, type UserCompany } from "../access/access";
+import { hasMembersAccess, managesContent, type RoleName, type UserCompany } from "../access/access";
 import { type PublicUser, toPublicUser } from "../accounts/accounts.schema";
 import type { AuditService } from "../audit/audit.service";
 import type { Limit, RateLimitService, Taken } from "../rate-limit/rate-limit.service";
@@ -390,32 +390,32 @@ export function createAuthService(deps: {
           .touch(session_id, now.toISOString())
           .catch((error) => logger.warn({ err: error }, "session activity not recorded"));
       }
-      // An admin or editor the site asks for two-factor sign-in, without it: sent to set it up
-      // (decision 0075); a working group's chair too, who sees the group's registrants (decision 0086).
+      const company: UserCompany | null =
+        company_id === null
+          ? null
+          : {
+              id: company_id,
+              name: company_name ?? "",
+              current: Number(company_current) === 1,
+              primary: company_primary === 1,
+            };
+      const publicUser = toPublicUser(user);
       const chairs = groupIdsFromText(chaired_group_ids);
-      // A chair whose company has lapsed has no chair's rights to protect (editsFor): not asked.
-      const chairsWithRights = chairs.length > 0 && (company_id === null || Number(company_current) === 1);
+      // An admin or editor the site asks for two-factor sign-in, without it: sent to set it up
+      // (decision 0075); a working group's chair too, who sees the group's registrants (decision
+      // 0086), while they have a chair's rights (members' access: a lapsed company's chair has none).
+      const asked = managesContent(user.role) || (chairs.length > 0 && hasMembersAccess({ user: publicUser, company }));
       const setupRequired =
-        (managesContent(user.role) || chairsWithRights) &&
-        (await deps.adminTwoFactorRequired?.()) === true &&
-        !(await deps.twoFactor?.().isEnabled(user.id));
+        asked && (await deps.adminTwoFactorRequired?.()) === true && !(await deps.twoFactor?.().isEnabled(user.id));
       return {
         ...(setupRequired ? { twoFactorSetupRequired: true } : {}),
-        user: toPublicUser(user),
+        user: publicUser,
         sessionId: session_id,
         expiresAt: session_expires_at,
         remember: session_remember === 1,
         groups: groupIdsFromText(group_ids),
         chairs,
-        company:
-          company_id === null
-            ? null
-            : {
-                id: company_id,
-                name: company_name ?? "",
-                current: Number(company_current) === 1,
-                primary: company_primary === 1,
-              },
+        company,
       };
     },
 
